@@ -1,0 +1,61 @@
+// Builds everything in dist/: the injectable bundle, the ES modules, the CLI and the types.
+import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+
+rmSync('dist', { recursive: true, force: true });
+mkdirSync('dist/esm', { recursive: true });
+
+// The script native hosts inject: one minified IIFE, ES2017 for older Android System WebViews
+// and iOS 12 Safari, defining the one global `ChatBridge` (global.ts does that itself).
+await build({
+  entryPoints: ['bridge/global.ts'],
+  outfile: 'dist/chat-bridge.js',
+  bundle: true,
+  format: 'iife',
+  platform: 'browser',
+  target: 'es2017',
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+
+// ES modules for TypeScript users and Node (replay); dependencies stay imports.
+await build({
+  entryPoints: {
+    index: 'bridge/index.ts',
+    'react-native-host': 'host-adapters/react-native-host.ts',
+    client: 'host-adapters/client.ts',
+    replay: 'bridge/replay/index.ts',
+  },
+  outdir: 'dist/esm',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'neutral',
+  target: 'es2020',
+  packages: 'external',
+  logLevel: 'warning',
+});
+
+await build({
+  entryPoints: ['bridge/replay/cli.ts'],
+  outfile: 'dist/cli.js',
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  logLevel: 'warning',
+});
+
+const bundle = readFileSync('dist/chat-bridge.js', 'utf8');
+// For hosts that inject the bundle from code (react-native-webview's injectedJavaScript...).
+writeFileSync('dist/esm/bundle-source.js', `export const bundleSource = ${JSON.stringify(bundle)};\n`);
+writeFileSync('dist/esm/bundle-source.d.ts', 'export declare const bundleSource: string;\n');
+
+execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+
+const gzipped = gzipSync(bundle, { level: 9 }).length;
+console.log(`dist/chat-bridge.js: ${bundle.length} bytes, ${gzipped} bytes gzipped (budget 14336, goal 12288)`);
