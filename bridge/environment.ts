@@ -1,0 +1,115 @@
+/**
+ * Everything the bridge needs from the world around it, behind one small interface.
+ *
+ * `install` fills it from the real WebView (`browserEnvironment`); the replay fills it with a
+ * virtual clock and scripted HTTP; unit tests fill it with fakes. Nothing else in `bridge/`
+ * touches `window`, `fetch`, timers or storage directly, so the very same code runs in all three.
+ */
+
+/** The part of a fetch `Response` the bridge reads. Kept small so scripted answers are easy. */
+export interface HttpResponse {
+  readonly status: number;
+  readonly headers: { get(name: string): string | null };
+  text(): Promise<string>;
+}
+
+export interface HttpRequest {
+  method: string;
+  headers: Record<string, string>;
+  body?: string | FormData;
+  signal?: AbortSignal;
+}
+
+export type TimerHandle = unknown;
+
+export interface KeyValueStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
+/** A `message` event as the bridge sees it: the posted data and the sender's origin. */
+export interface InboundMessage {
+  data: unknown;
+  origin: string;
+}
+
+export interface Environment {
+  fetch(url: string, request: HttpRequest): Promise<HttpResponse>;
+  now(): number;
+  setTimeout(callback: () => void, ms: number): TimerHandle;
+  clearTimeout(handle: TimerHandle): void;
+  /** A number in [0, 1). Seeded in replays so jitter is reproducible. */
+  random(): number;
+  /** Where the outbox survives a reload; undefined when the WebView has no usable storage. */
+  storage: KeyValueStorage | undefined;
+  isOnline(): boolean;
+  /** Calls back on the window's `online` / `offline` events. Returns the unsubscribe. */
+  onConnectivityChange(listener: (online: boolean) => void): () => void;
+  /** Calls back for every `message` event on window and document. Returns the unsubscribe. */
+  onMessage(listener: (message: InboundMessage) => void): () => void;
+  /** The page's own origin, allowed to post by default. */
+  pageOrigin: string;
+  /** The global object in which host adapters look for their native channel. */
+  scope: HostScope;
+}
+
+/** The window, as far as host adapters are concerned: they look their channel up by name. */
+export type HostScope = Record<string, unknown>;
+
+/** Fills the environment from a real browser window (the WebView). */
+export function browserEnvironment(win: Window & typeof globalThis): Environment {
+  const storage = usableStorage(win);
+  return {
+    // Bound: some WebViews throw "Illegal invocation" for a detached fetch.
+    fetch: (url, request) => win.fetch(url, request),
+    now: () => Date.now(),
+    setTimeout: (callback, ms) => win.setTimeout(callback, ms),
+    clearTimeout: (handle) => win.clearTimeout(handle as number),
+    random: () => Math.random(),
+    storage,
+    isOnline: () => win.navigator.onLine !== false,
+    onConnectivityChange(listener) {
+      const online = () => listener(true);
+      const offline = () => listener(false);
+      win.addEventListener('online', online);
+      win.addEventListener('offline', offline);
+      return () => {
+        win.removeEventListener('online', online);
+        win.removeEventListener('offline', offline);
+      };
+    },
+    onMessage(listener) {
+      // react-native-webview dispatches host messages on `document` on Android and on
+      // `window` on iOS; a bubbling event may pass both, so each event is handled once.
+      const seen = new WeakSet<Event>();
+      const handle = (event: Event) => {
+        if (seen.has(event)) return;
+        seen.add(event);
+        const message = event as MessageEvent;
+        listener({ data: message.data, origin: typeof message.origin === 'string' ? message.origin : '' });
+      };
+      win.addEventListener('message', handle);
+      win.document.addEventListener('message', handle);
+      return () => {
+        win.removeEventListener('message', handle);
+        win.document.removeEventListener('message', handle);
+      };
+    },
+    pageOrigin: win.location.origin,
+    scope: win as unknown as HostScope,
+  };
+}
+
+/** localStorage throws on access in some sandboxed or private-mode WebViews. */
+function usableStorage(win: Window): KeyValueStorage | undefined {
+  try {
+    const storage = win.localStorage;
+    const probe = '__chat_bridge_probe__';
+    storage.setItem(probe, '1');
+    storage.removeItem(probe);
+    return storage;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * Error codes and the one error event shape every failure is turned into.
+ *
+ * The codes are an `as const` object so the string union is derived from it and can never
+ * drift from the documented table (README "Error codes").
+ */
+export const ErrorCode = {
+  /** A message from the widget or the host could not be parsed or did not match its schema. */
+  ParseError: 'parse_error',
+  /** The request never got an HTTP answer: offline, DNS, CORS refusal, timeout. */
+  NetworkError: 'network_error',
+  /** The website token or the auth token was refused (401), or no website token is configured. */
+  AuthFailed: 'auth_failed',
+  /** `GET /config` answered without a usable `authToken`: backend not running or inbox not set up. */
+  ConfigError: 'config_error',
+  /** 400 that is not one of the more specific message rules below. */
+  BadRequest: 'bad_request',
+  /** A text message with no content and no attachments (400). */
+  EmptyMessage: 'empty_message',
+  /** More than 5 attachments in one message (400). */
+  TooManyFiles: 'too_many_files',
+  /** An attachment whose MIME type the service does not accept (400). */
+  UnsupportedFileType: 'unsupported_file_type',
+  /** An attachment over the per-file size limit (413, or refused locally). */
+  FileTooLarge: 'file_too_large',
+  /** 404 that the bridge could not recover from. */
+  NotFound: 'not_found',
+  /** 422 with field-level `errors`. */
+  ValidationError: 'validation_error',
+  /** 429 after the retry budget was spent. */
+  RateLimited: 'rate_limited',
+  /** 5xx. */
+  ServerError: 'server_error',
+  /** The widget posted its `error` event. */
+  WidgetError: 'widget_error',
+  /** A host command named a method the bridge does not have. */
+  UnknownMethod: 'unknown_method',
+  /** The bridge was destroyed while a command was still running. */
+  Destroyed: 'destroyed',
+} as const;
+
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** Field-level validation problems, in the service's ErrorResponse shape: `{email: ["is invalid"]}`. */
+export type FieldErrors = Record<string, string[]>;
+
+/** The single shape in which every failure reaches the host. */
+export interface ErrorEvent {
+  type: 'error';
+  code: ErrorCode;
+  message: string;
+  /** The HTTP status, or the one the server would have given for a failure refused locally. */
+  status?: number;
+  /** 422 field errors, exactly as the server gave them (or as it would have). */
+  errors?: FieldErrors;
+}
+
+/**
+ * A failure travelling inside the bridge. It carries the finished event, so its identity
+ * survives every `await` and `catch` on the way to the host (checked by `name`, not
+ * `instanceof`, since errors may cross realms in tests and replays).
+ */
+export class BridgeError extends Error {
+  override readonly name = 'BridgeError';
+  constructor(readonly event: ErrorEvent) {
+    super(event.message);
+  }
+}
+
+export function errorEvent(
+  code: ErrorCode,
+  message: string,
+  extra: { status?: number | undefined; errors?: FieldErrors | undefined } = {},
+): ErrorEvent {
+  const event: ErrorEvent = { type: 'error', code, message };
+  if (extra.status !== undefined) event.status = extra.status;
+  if (extra.errors !== undefined) event.errors = extra.errors;
+  return event;
+}
+
+export function bridgeError(...args: Parameters<typeof errorEvent>): BridgeError {
+  return new BridgeError(errorEvent(...args));
+}
+
+export function isBridgeError(value: unknown): value is BridgeError {
+  return value instanceof Error && value.name === 'BridgeError' && 'event' in value;
+}
+
+/**
+ * Turns anything thrown into an error event. Non-bridge errors are programming errors or
+ * platform surprises; they still reach the host, as the code the caller names.
+ */
+export function toErrorEvent(thrown: unknown, fallback: ErrorCode, where: string): ErrorEvent {
+  if (isBridgeError(thrown)) return thrown.event;
+  const detail = thrown instanceof Error ? thrown.message : typeof thrown === 'string' ? thrown : 'unknown failure';
+  return errorEvent(fallback, `${where} ${detail}`);
+}

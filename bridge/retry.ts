@@ -1,0 +1,48 @@
+/**
+ * When to retry a 429, as pure functions of the attempt number and the response, so the
+ * timing is testable without a clock and reproducible in replays (jitter comes from the
+ * caller's random source, which the replay seeds).
+ */
+
+export interface RetryPolicy {
+  /** Retries after the first attempt. */
+  limit: number;
+  /** Delay before the first retry when the server gives no Retry-After, in ms. */
+  baseDelay: number;
+  /** No single wait is longer; a Retry-After beyond it ends the retries. */
+  maxDelay: number;
+}
+
+export type RetryDecision = { retry: true; delay: number } | { retry: false; reason: string };
+
+/**
+ * @param attempt the retry about to be made: 1 for the first retry.
+ * @param retryAfter the `Retry-After` header, or null when absent or unreadable (a cross-origin
+ *   page reads it only when the server sends `Access-Control-Expose-Headers: Retry-After`).
+ * @param random a number in [0, 1) for the jitter.
+ * @param now the current time in ms, for a Retry-After given as an HTTP date.
+ */
+export function retryDelay(attempt: number, retryAfter: string | null, policy: RetryPolicy, random: number, now: number): RetryDecision {
+  if (attempt > policy.limit) return { retry: false, reason: `gave up after ${policy.limit} ${policy.limit === 1 ? 'retry' : 'retries'}` };
+  const serverDelay = parseRetryAfter(retryAfter, now);
+  if (serverDelay !== undefined) {
+    if (serverDelay > policy.maxDelay) {
+      return { retry: false, reason: `the server asks to wait ${Math.ceil(serverDelay / 1000)} s, over the ${policy.maxDelay / 1000} s cap` };
+    }
+    return { retry: true, delay: serverDelay };
+  }
+  // "Equal jitter": half the exponential delay is fixed, half random, so clients that were
+  // limited together spread out but none retries immediately.
+  const exponential = Math.min(policy.maxDelay, policy.baseDelay * 2 ** (attempt - 1));
+  return { retry: true, delay: Math.round(exponential / 2 + (random * exponential) / 2) };
+}
+
+/** Retry-After is either delta-seconds or an HTTP date (RFC 9110 §10.2.3). */
+export function parseRetryAfter(value: string | null, now: number): number | undefined {
+  if (value === null) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}
