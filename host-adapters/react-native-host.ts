@@ -1,0 +1,77 @@
+/**
+ * The React Native side: turns `<WebView onMessage>` data into `onEvent(event)` calls, gives
+ * the script to pass as `injectedJavaScriptBeforeContentLoaded`, and a typed client whose
+ * commands travel through `injectJavaScript`.
+ *
+ * ```tsx
+ * const bridge = createReactNativeHost({ onEvent, webView: () => ref.current });
+ * <WebView ref={ref} source={{ uri }}
+ *   injectedJavaScriptBeforeContentLoaded={bridge.injectedJavaScript({ baseUrl, websiteToken }, bundle)}
+ *   onMessage={bridge.onMessage} />
+ * await bridge.client.sendMessage({ content: 'Hi' });
+ * ```
+ */
+import type { ErrorEvent } from '../bridge/errors.js';
+import type { OutboundMessage } from '../bridge/messages.js';
+import type { BridgeOptions } from '../bridge/options.js';
+import { createClient, type ChatClient } from './client.js';
+
+/** What react-native-webview passes to `onMessage`. */
+export interface WebViewMessageEvent {
+  nativeEvent: { data: string };
+}
+
+export interface ReactNativeHostOptions {
+  /** Every event from the bridge: `event.type === "error"` with `event.code` and `event.message`, and the others. */
+  onEvent(event: OutboundMessage): void;
+  /** The WebView, for sending commands; a function because refs are filled after render. */
+  webView(): { injectJavaScript(script: string): void } | null | undefined;
+}
+
+export interface ReactNativeHost {
+  onMessage(event: WebViewMessageEvent): void;
+  client: ChatClient;
+  /** Settings plus the bundle, for `injectedJavaScriptBeforeContentLoaded`. */
+  injectedJavaScript(options: BridgeOptions, bundleSource: string): string;
+}
+
+export function createReactNativeHost({ onEvent, webView }: ReactNativeHostOptions): ReactNativeHost {
+  const client = createClient({
+    send(command) {
+      const view = webView();
+      if (!view) throw new Error('chat-bridge: the WebView is not mounted yet');
+      view.injectJavaScript(`window.ChatBridge&&window.ChatBridge.receive(${JSON.stringify(JSON.stringify(command))});true;`);
+    },
+  });
+  return {
+    client,
+    onMessage(event) {
+      const message = decodeMessage(event?.nativeEvent?.data);
+      if (message.type === 'response' && client.handle(message)) return;
+      onEvent(message);
+    },
+    injectedJavaScript(options, bundleSource) {
+      const settings = { ...options, host: 'react-native' };
+      return `window.chatBridgeSettings=${JSON.stringify(settings)};\n${bundleSource}\n;true;`;
+    },
+  };
+}
+
+/** The payload the react-native adapter posts, decoded; anything else becomes a `parse_error` event. */
+export function decodeMessage(data: unknown): OutboundMessage {
+  if (typeof data !== 'string') return parseError(`expected a string from the WebView, got ${typeof data}`);
+  let value: unknown;
+  try {
+    value = JSON.parse(data);
+  } catch {
+    return parseError('the WebView sent text that is not JSON (is another script calling ReactNativeWebView.postMessage?)');
+  }
+  if (typeof value !== 'object' || value === null || typeof (value as { type?: unknown }).type !== 'string') {
+    return parseError('the WebView sent JSON without a "type" field');
+  }
+  return value as OutboundMessage;
+}
+
+function parseError(detail: string): ErrorEvent {
+  return { type: 'error', code: 'parse_error', message: `[react-native] ${detail}` };
+}
