@@ -1,0 +1,210 @@
+/**
+ * One running bridge: wires the environment to the pipeline
+ * channel → parse → dispatch → (API) → normalize → adapter, in that one direction.
+ */
+import mitt from 'mitt';
+import { adapters, detectHost } from '../host-adapters/index.js';
+import { createChannel, type Timers } from '../host-adapters/channel.js';
+import { createApi } from './api.js';
+import { createCommandRunner } from './commands.js';
+import type { Environment, TimerHandle } from './environment.js';
+import { errorEvent, type ErrorEvent } from './errors.js';
+import { createHttp } from './http.js';
+import { classifyHostData, classifyPosted, type Verdict } from './inbound.js';
+import type { OutboundMessage } from './messages.js';
+import { createMethods, unwrapOutcome } from './methods.js';
+import type { HostName, ResolvedOptions } from './options.js';
+import { createOutbox, type Outcome } from './outbox.js';
+import { createRecorder, type Recorder } from './recorder.js';
+import { createRedactor } from './redact.js';
+import { compactAttachments } from './compact.js';
+import { widgetErrorEvent } from './widget.js';
+
+export const VERSION = '0.1.0';
+
+export interface Bridge {
+  readonly version: string;
+  readonly host: HostName;
+  /** Hands the bridge one host command: a JSON string or an object `{id, method, params?}`. */
+  receive(data: unknown): void;
+  /** Calls back with every message the host is sent (after redaction). Returns the unsubscribe. */
+  on(listener: (message: OutboundMessage) => void): () => void;
+  /** The traffic so far as fixture JSON Lines, tokens replaced; empty unless installed with `record: true`. */
+  recording(): string;
+  /** Commands started and not yet answered, and messages waiting in the outbox. */
+  stats(): { pendingCommands: number; outbox: number; undelivered: number };
+  /** Removes every listener and timer. Safe to call twice. */
+  destroy(): void;
+}
+
+export interface CreateBridgeSettings {
+  /** The options as given, for the recording's `config` step. */
+  rawOptions?: Record<string, unknown>;
+  /** Deliver to these hosts' channels instead of the one configured (the replay's `--host all`). */
+  hosts?: HostName[];
+}
+
+export function createBridge(options: ResolvedOptions, baseEnv: Environment, settings: CreateBridgeSettings = {}): Bridge {
+  const host = options.host ?? detectHost(baseEnv.scope, options);
+  const timers = trackedTimers(baseEnv);
+  const redactor = createRedactor();
+  redactor.add(options.websiteToken);
+
+  const recorder: Recorder | undefined = options.record
+    ? createRecorder(settings.rawOptions ?? { baseUrl: options.baseUrl }, new URL(options.baseUrl).pathname.replace(/\/$/, ''), redactor, baseEnv.now)
+    : undefined;
+  const env = recorder ? recorder.wrap(baseEnv) : baseEnv;
+
+  const bus = mitt<{ out: OutboundMessage }>();
+  const channels = (settings.hosts ?? [host]).map((name) => createChannel(adapters[name], env.scope, options, timers));
+  bus.on('out', (message) => channels.forEach((channel) => channel.deliver(message)));
+  const emit = (message: OutboundMessage) => bus.emit('out', redactor.scrub(message));
+  const emitError = (event: ErrorEvent) => emit(event);
+
+  const api = createApi(createHttp({ ...env, setTimeout: timers.setTimeout, clearTimeout: timers.clearTimeout }, options), {
+    websiteToken: options.websiteToken,
+    onToken: (token) => redactor.add(token),
+  });
+
+  const waiting = new Map<string, { resolve(value: unknown): void; reject(error: unknown): void }>();
+  const outbox = createOutbox(env.storage, `chat-bridge:outbox:${options.baseUrl}`, {
+    send: (entry) => api.sendMessage(entry),
+    settled(entry, outcome: Outcome) {
+      const live = waiting.get(entry.messageId);
+      waiting.delete(entry.messageId);
+      if (live !== undefined) {
+        try {
+          live.resolve(unwrapOutcome(outcome));
+        } catch (error) {
+          live.reject(error);
+        }
+        return;
+      }
+      // Sent from a previous page's outbox: its command is gone, so answer its id directly.
+      if (outcome.ok) emit({ type: 'response', id: entry.commandId, ok: true, result: outcome.result });
+      else {
+        emit({ type: 'response', id: entry.commandId, ok: false, error: outcome.error });
+        emitError(outcome.error);
+      }
+    },
+    stalled(error, count) {
+      emitError({ ...error, message: `${error.message}; ${count} message(s) wait in the outbox and go out when the device is back online` });
+    },
+  });
+
+  let messageCounter = 0;
+  const runner = createCommandRunner({
+    methods: createMethods({
+      api,
+      outbox,
+      maxFileSize: options.maxFileSize,
+      newMessageId: () => `${env.now().toString(36)}-${Math.floor(env.random() * 2 ** 32).toString(36)}-${(messageCounter++).toString(36)}`,
+      awaitSettled: (messageId) => new Promise((resolve, reject) => waiting.set(messageId, { resolve, reject })),
+    }),
+    timeoutMs: options.commandTimeout,
+    timers,
+    respond: emit,
+    emitError,
+  });
+
+  const handle = (verdict: Verdict) => {
+    switch (verdict.kind) {
+      case 'ignored':
+        return;
+      case 'invalid':
+        return emitError(verdict.error);
+      case 'widget':
+        return emit(verdict.event === 'error' ? widgetErrorEvent(verdict.data) : { type: 'widget', event: verdict.event, data: verdict.data });
+      case 'command':
+        return runner.run(verdict.command);
+    }
+  };
+
+  // Nothing may throw out of a listener: the page's other code and the next message must not
+  // pay for one bad message.
+  const guarded = (work: () => void) => {
+    try {
+      work();
+    } catch (thrown) {
+      emitError(errorEvent('parse_error', `[bridge] could not handle a message: ${thrown instanceof Error ? thrown.name : 'unknown failure'}`));
+    }
+  };
+
+  const unsubscribers = [
+    env.onMessage((message) =>
+      guarded(() => {
+        const verdict = classifyPosted(message, options);
+        if (recorder && verdict.kind !== 'ignored') recorder.input({ step: 'post', origin: message.origin, data: message.data });
+        handle(verdict);
+      }),
+    ),
+    env.onConnectivityChange((online) =>
+      guarded(() => {
+        recorder?.input({ step: online ? 'online' : 'offline' });
+        if (online) void outbox.drain();
+      }),
+    ),
+  ];
+
+  let destroyed = false;
+  emit({ type: 'ready' });
+  // Messages a previous page left in the outbox go out now, in order.
+  if (outbox.size > 0) void outbox.drain();
+
+  return {
+    version: VERSION,
+    host,
+    receive(data) {
+      if (destroyed) return;
+      guarded(() => {
+        recorder?.input({ step: 'host', data: compactAttachments(data) });
+        handle(classifyHostData(data, options));
+      });
+    },
+    on(listener) {
+      const handler = (message: OutboundMessage) => listener(message);
+      bus.on('out', handler);
+      return () => bus.off('out', handler);
+    },
+    recording: () => recorder?.text() ?? '',
+    stats: () => ({
+      pendingCommands: runner.pending,
+      outbox: outbox.size,
+      undelivered: channels.reduce((sum, channel) => sum + channel.pending, 0),
+    }),
+    destroy() {
+      if (destroyed) return;
+      destroyed = true;
+      unsubscribers.forEach((unsubscribe) => unsubscribe());
+      runner.destroy();
+      outbox.destroy();
+      channels.forEach((channel) => channel.destroy());
+      waiting.clear();
+      timers.clearAll();
+      bus.all.clear();
+    },
+  };
+}
+
+/** Timers that `destroy` can clear all at once, so a destroyed bridge leaves nothing running. */
+function trackedTimers(env: Environment): Timers & { clearAll(): void } {
+  const live = new Set<TimerHandle>();
+  return {
+    setTimeout(callback, ms) {
+      const handle = env.setTimeout(() => {
+        live.delete(handle);
+        callback();
+      }, ms);
+      live.add(handle);
+      return handle;
+    },
+    clearTimeout(handle) {
+      live.delete(handle);
+      env.clearTimeout(handle);
+    },
+    clearAll() {
+      for (const handle of live) env.clearTimeout(handle);
+      live.clear();
+    },
+  };
+}
