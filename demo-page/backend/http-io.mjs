@@ -1,0 +1,102 @@
+// @ts-check
+/**
+ * Request bodies in, replies out. Handlers return a Reply (or throw an
+ * HttpError) instead of writing to the socket, so one place decides the
+ * headers every response carries.
+ */
+
+/**
+ * @typedef {{
+ *   status: number,
+ *   body?: unknown,
+ *   raw?: {contentType: string, text: string},
+ *   headers?: Record<string, string>,
+ * }} Reply
+ * `body` is sent as JSON; `raw` is for the faults that must send something that is not.
+ */
+
+/** @typedef {{message: string, errors?: Record<string, string[]>}} ErrorResponse */
+
+/** An error that is already an HTTP answer: thrown from deep inside parsing, turned into a Reply at the top. */
+export class HttpError extends Error {
+  /**
+   * @param {number} status
+   * @param {string} message
+   * @param {{errors?: Record<string, string[]>, headers?: Record<string, string>}} [extra]
+   */
+  constructor(status, message, extra = {}) {
+    super(message);
+    this.name = 'HttpError';
+    this.status = status;
+    this.errors = extra.errors;
+    this.headers = extra.headers;
+  }
+
+  /** @returns {Reply} */
+  toReply() {
+    return errorReply(this.status, this.message, this.errors, this.headers);
+  }
+}
+
+/**
+ * @param {number} status
+ * @param {string} message
+ * @param {Record<string, string[]>} [errors]
+ * @param {Record<string, string>} [headers]
+ * @returns {Reply}
+ */
+export function errorReply(status, message, errors, headers) {
+  /** @type {ErrorResponse} */
+  const body = { message };
+  if (errors) body.errors = errors;
+  return headers ? { status, body, headers } : { status, body };
+}
+
+/**
+ * Reads the whole body, refusing to buffer more than `limit` bytes.
+ * @param {import('node:http').IncomingMessage} req
+ * @param {number} limit
+ * @param {string} tooLargeMessage
+ * @returns {Promise<Buffer>}
+ */
+export async function readBody(req, limit, tooLargeMessage) {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) throw new HttpError(413, tooLargeMessage);
+  /** @type {Buffer[]} */
+  const chunks = [];
+  let total = 0;
+  for await (const chunk of req) {
+    total += chunk.length;
+    // Stop buffering but let Node discard the rest, so the client still reads the 413.
+    if (total > limit) throw new HttpError(413, tooLargeMessage);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Parses a JSON object body; an empty body is `undefined`, so callers decide whether it is optional.
+ * @param {Buffer} buffer
+ * @returns {Record<string, unknown> | undefined}
+ */
+export function parseJsonObject(buffer) {
+  const text = buffer.toString('utf8');
+  if (text.trim() === '') return undefined;
+  /** @type {unknown} */
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new HttpError(400, 'Malformed request body: not valid JSON');
+  }
+  if (!isRecord(value)) throw new HttpError(400, 'Malformed request body: expected a JSON object');
+  return value;
+}
+
+/**
+ * @param {unknown} value
+ * @returns {value is Record<string, unknown>}
+ */
+export function isRecord(value) {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
