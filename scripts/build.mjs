@@ -1,17 +1,20 @@
 // Builds everything in dist/: the injectable bundle, the ES modules, the CLI and the types.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 
-rmSync('dist', { recursive: true, force: true });
-mkdirSync('dist/esm', { recursive: true });
+// Build into a fresh folder and swap it in at the end, so a test reading dist/ while a build
+// runs never finds it half-written.
+const out = `dist.tmp-${process.pid}`;
+rmSync(out, { recursive: true, force: true });
+mkdirSync(`${out}/esm`, { recursive: true });
 
 // The script native hosts inject: one minified IIFE, ES2017 for older Android System WebViews
 // and iOS 12 Safari, defining the one global `ChatBridge` (global.ts does that itself).
 await build({
   entryPoints: ['bridge/global.ts'],
-  outfile: 'dist/chat-bridge.js',
+  outfile: `${out}/chat-bridge.js`,
   bundle: true,
   format: 'iife',
   platform: 'browser',
@@ -29,7 +32,7 @@ await build({
     client: 'host-adapters/client.ts',
     replay: 'bridge/replay/index.ts',
   },
-  outdir: 'dist/esm',
+  outdir: `${out}/esm`,
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -41,7 +44,7 @@ await build({
 
 await build({
   entryPoints: ['bridge/replay/cli.ts'],
-  outfile: 'dist/cli.js',
+  outfile: `${out}/cli.js`,
   bundle: true,
   format: 'esm',
   platform: 'node',
@@ -50,12 +53,17 @@ await build({
   logLevel: 'warning',
 });
 
-const bundle = readFileSync('dist/chat-bridge.js', 'utf8');
+const bundle = readFileSync(`${out}/chat-bridge.js`, 'utf8');
 // For hosts that inject the bundle from code (react-native-webview's injectedJavaScript...).
-writeFileSync('dist/esm/bundle-source.js', `export const bundleSource = ${JSON.stringify(bundle)};\n`);
-writeFileSync('dist/esm/bundle-source.d.ts', 'export declare const bundleSource: string;\n');
+writeFileSync(`${out}/esm/bundle-source.js`, `export const bundleSource = ${JSON.stringify(bundle)};\n`);
+writeFileSync(`${out}/esm/bundle-source.d.ts`, 'export declare const bundleSource: string;\n');
 
-execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json', '--declarationDir', `${out}/types`], { stdio: 'inherit' });
+
+const old = `dist.old-${process.pid}`;
+if (existsSync('dist')) renameSync('dist', old);
+renameSync(out, 'dist');
+rmSync(old, { recursive: true, force: true });
 
 const gzipped = gzipSync(bundle, { level: 9 }).length;
 console.log(`dist/chat-bridge.js: ${bundle.length} bytes, ${gzipped} bytes gzipped (budget 14336, goal 12288)`);
