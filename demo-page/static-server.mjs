@@ -21,12 +21,13 @@ const TYPES = {
 
 /**
  * @param {{ mounts: Record<string, string>, port?: number, headers?: Record<string, string>,
- *   pages?: Record<string, string> }} options
+ *   pages?: Record<string, string>, routes?: Record<string, { type: string, body: () => string }> }} options
  *   mounts: URL prefix → folder (e.g. {'/': 'demo-page', '/dist/': 'dist'});
- *   pages: exact path → HTML text served as is (for test pages built in code).
+ *   pages: exact path → HTML text served as is (for test pages built in code);
+ *   routes: exact path → generated text of any type (the demo's /demo-config.json).
  * @returns {Promise<{ url: string, port: number, close(): Promise<void> }>}
  */
-export async function startStaticServer({ mounts, port = 0, headers = {}, pages = {} }) {
+export async function startStaticServer({ mounts, port = 0, headers = {}, pages = {}, routes = {} }) {
   const roots = Object.entries(mounts)
     .map(([prefix, folder]) => /** @type {const} */ ([prefix, resolve(folder)]))
     .sort((a, b) => b[0].length - a[0].length);
@@ -38,6 +39,8 @@ export async function startStaticServer({ mounts, port = 0, headers = {}, pages 
       response.end(body);
     };
     if (Object.prototype.hasOwnProperty.call(pages, path)) return send(200, /** @type {string} */ (pages[path]), TYPES['.html']);
+    const generated = Object.prototype.hasOwnProperty.call(routes, path) ? routes[path] : undefined;
+    if (generated !== undefined) return send(200, generated.body(), generated.type);
     for (const [prefix, root] of roots) {
       if (!path.startsWith(prefix)) continue;
       let file = normalize(join(root, path.slice(prefix.length)));
@@ -52,7 +55,14 @@ export async function startStaticServer({ mounts, port = 0, headers = {}, pages 
     }
     send(404, 'not found', 'text/plain');
   });
-  await new Promise((done) => server.listen(port, '127.0.0.1', () => done(undefined)));
+  // Rejects (EADDRINUSE...) instead of leaving an unhandled 'error' event, so callers can pick another port.
+  await new Promise((done, fail) => {
+    server.once('error', fail);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', fail);
+      done(undefined);
+    });
+  });
   const address = server.address();
   const actualPort = typeof address === 'object' && address !== null ? address.port : port;
   return {
