@@ -53,7 +53,7 @@ export function createApi(http: Http, settings: ApiSettings): Api {
       const what = response.text.trim() === '' ? 'an empty body' : response.body === undefined ? 'a body that is not JSON' : 'JSON without an authToken';
       throw bridgeError(
         'config_error',
-        `[${route(CONFIG)}] ${response.status} with ${what}: the backend is not running or the widget inbox is not set up`,
+        `[${route(CONFIG)}] ${response.status} with ${what}: backend not running or widget inbox not set up`,
         { status: response.status },
       );
     }
@@ -91,38 +91,35 @@ export function createApi(http: Http, settings: ApiSettings): Api {
     return retried;
   }
 
-  async function expectSuccess(request: ApiRequest): Promise<unknown> {
+  /** A request whose 2xx body is the answer; a 404 goes to `recover` when the caller has a recovery. */
+  async function call(request: ApiRequest, recover?: () => Promise<unknown>): Promise<unknown> {
     const response = await authorized(request);
+    if (response.status === 404 && recover !== undefined) return recover();
     if (response.status >= 200 && response.status <= 299) return response.body ?? null;
     throw httpError(request, response);
   }
 
   async function createConversation(contact: Contact): Promise<unknown> {
     validateContact(contact, '[POST /conversations]');
-    return expectSuccess({ method: 'POST', path: '/conversations', json: { contact: definedFields(contact) } });
+    // Absent fields are undefined and JSON leaves them out.
+    return call({ method: 'POST', path: '/conversations', json: { contact } });
   }
 
   async function getConversation(contact: Contact): Promise<unknown> {
     validateContact(contact, '[POST /conversations]');
-    const request: ApiRequest = { method: 'GET', path: '/conversations' };
-    const response = await authorized(request);
     // The contract's own recovery: a contact without a conversation gets one, silently.
-    if (response.status === 404) return createConversation(contact);
-    if (response.status >= 200 && response.status <= 299) return response.body ?? null;
-    throw httpError(request, response);
+    return call({ method: 'GET', path: '/conversations' }, () => createConversation(contact));
   }
 
   async function sendMessage(message: OutgoingMessage): Promise<unknown> {
     // Every attempt of one message carries the same echo_id, so the backend can drop a repeat
-    // and a retry never duplicates a chat message.
+    // and a retry never duplicates a chat message. A 404 means the contact has no conversation
+    // yet: create one and retry once.
     const request = messageRequest(message);
-    const response = await authorized(request);
-    if (response.status === 404) {
+    return call(request, async () => {
       await createConversation(message.contact ?? {});
-      return expectSuccess(request);
-    }
-    if (response.status >= 200 && response.status <= 299) return response.body ?? null;
-    throw httpError(request, response);
+      return call(request);
+    });
   }
 
   return { init, getConversation, createConversation, sendMessage };
@@ -147,12 +144,4 @@ function bytesOf(file: Attachment): Uint8Array<ArrayBuffer> {
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   return bytes;
-}
-
-function definedFields(contact: Contact): Contact {
-  const fields: Contact = {};
-  if (contact.name !== undefined) fields.name = contact.name;
-  if (contact.email !== undefined) fields.email = contact.email;
-  if (contact.identifier !== undefined) fields.identifier = contact.identifier;
-  return fields;
 }

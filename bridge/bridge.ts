@@ -2,7 +2,6 @@
  * One running bridge: wires the environment to the pipeline
  * channel → parse → dispatch → (API) → normalize → adapter, in that one direction.
  */
-import mitt from 'mitt';
 import { adapters, detectHost } from '../host-adapters/index.js';
 import { createChannel, type Timers } from '../host-adapters/channel.js';
 import { createApi } from './api.js';
@@ -17,7 +16,7 @@ import type { HostName, ResolvedOptions } from './options.js';
 import { createOutbox, type Outcome } from './outbox.js';
 import { createRecorder, type Recorder } from './recorder.js';
 import { createRedactor } from './redact.js';
-import { compactAttachments } from './compact.js';
+import { compactCommand } from './compact.js';
 import { widgetErrorEvent } from './widget.js';
 
 export const VERSION = '0.1.0';
@@ -55,10 +54,14 @@ export function createBridge(options: ResolvedOptions, baseEnv: Environment, set
     : undefined;
   const env = recorder ? recorder.wrap(baseEnv) : baseEnv;
 
-  const bus = mitt<{ out: OutboundMessage }>();
   const channels = (settings.hosts ?? [host]).map((name) => createChannel(adapters[name], env.scope, options, timers));
-  bus.on('out', (message) => channels.forEach((channel) => channel.deliver(message)));
-  const emit = (message: OutboundMessage) => bus.emit('out', redactor.scrub(message));
+  // One event type and a handful of listeners: a Set does what an emitter library would.
+  const listeners = new Set<(message: OutboundMessage) => void>();
+  const emit = (message: OutboundMessage) => {
+    const scrubbed = redactor.scrub(message);
+    channels.forEach((channel) => channel.deliver(scrubbed));
+    listeners.forEach((listener) => listener(scrubbed));
+  };
   const emitError = (event: ErrorEvent) => emit(event);
 
   const api = createApi(createHttp({ ...env, setTimeout: timers.setTimeout, clearTimeout: timers.clearTimeout }, options), {
@@ -88,7 +91,7 @@ export function createBridge(options: ResolvedOptions, baseEnv: Environment, set
       }
     },
     stalled(error, count) {
-      emitError({ ...error, message: `${error.message}; ${count} message(s) wait in the outbox and go out when the device is back online` });
+      emitError({ ...error, message: `${error.message}; ${count} message(s) wait in the outbox until back online` });
     },
   });
 
@@ -126,7 +129,7 @@ export function createBridge(options: ResolvedOptions, baseEnv: Environment, set
     try {
       work();
     } catch (thrown) {
-      emitError(errorEvent('parse_error', `[bridge] could not handle a message: ${thrown instanceof Error ? thrown.name : 'unknown failure'}`));
+      emitError(errorEvent('parse_error', `[bridge] could not handle a message (${String((thrown as Error)?.name)})`));
     }
   };
 
@@ -157,14 +160,15 @@ export function createBridge(options: ResolvedOptions, baseEnv: Environment, set
     receive(data) {
       if (destroyed) return;
       guarded(() => {
-        recorder?.input({ step: 'host', data: compactAttachments(data) });
-        handle(classifyHostData(data, options));
+        const verdict = classifyHostData(data, options);
+        recorder?.input({ step: 'host', data: verdict.kind === 'command' ? compactCommand(verdict.command) : data });
+        handle(verdict);
       });
     },
     on(listener) {
       const handler = (message: OutboundMessage) => listener(message);
-      bus.on('out', handler);
-      return () => bus.off('out', handler);
+      listeners.add(handler);
+      return () => void listeners.delete(handler);
     },
     recording: () => recorder?.text() ?? '',
     stats: () => ({
@@ -181,7 +185,7 @@ export function createBridge(options: ResolvedOptions, baseEnv: Environment, set
       channels.forEach((channel) => channel.destroy());
       waiting.clear();
       timers.clearAll();
-      bus.all.clear();
+      listeners.clear();
     },
   };
 }

@@ -101,14 +101,10 @@ export function browserEnvironment(win: Window & typeof globalThis): Environment
   };
 }
 
-/** localStorage throws on access in some sandboxed or private-mode WebViews. */
+/** Reading `localStorage` throws in some sandboxed WebViews; writes over quota are handled by the outbox. */
 function usableStorage(win: Window): KeyValueStorage | undefined {
   try {
-    const storage = win.localStorage;
-    const probe = '__chat_bridge_probe__';
-    storage.setItem(probe, '1');
-    storage.removeItem(probe);
-    return storage;
+    return win.localStorage ?? undefined;
   } catch {
     return undefined;
   }

@@ -61,9 +61,9 @@ export interface ErrorEvent {
  * `instanceof`, since errors may cross realms in tests and replays).
  */
 export class BridgeError extends Error {
-  override readonly name = 'BridgeError';
   constructor(readonly event: ErrorEvent) {
     super(event.message);
+    this.name = 'BridgeError';
   }
 }
 

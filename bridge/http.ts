@@ -72,8 +72,8 @@ export function createHttp(env: HttpEnvironment, options: HttpOptions): Http {
       throw bridgeError(
         'network_error',
         timedOut
-          ? `[${route(request)}] no answer within ${options.requestTimeout} ms: the backend is not responding`
-          : `[${route(request)}] network error: no HTTP answer (the device is offline, the backend is unreachable, or it lacks the CORS headers)`,
+          ? `[${route(request)}] no answer within ${options.requestTimeout} ms`
+          : `[${route(request)}] network error: offline, backend unreachable, or missing CORS headers`,
       );
     } finally {
       env.clearTimeout(timer);
@@ -99,6 +99,6 @@ function urlFor(request: ApiRequest, options: HttpOptions): string {
   for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.set(name, value);
   // Paths are the bridge's own constants, but the Authorization header must never leave for
   // another origin, so the invariant is checked rather than assumed.
-  if (url.origin !== options.apiOrigin) throw new Error(`refusing to send a request outside ${options.apiOrigin}`);
+  if (url.origin !== options.apiOrigin) throw new Error('request outside the API origin');
   return url.href;
 }

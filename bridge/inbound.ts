@@ -57,7 +57,7 @@ export function classifyHostData(data: unknown, options: InboundOptions): Verdic
     return parseCommandText(data.startsWith(COMMAND_PREFIX) ? data.slice(COMMAND_PREFIX.length) : data, options);
   }
   if (typeof data === 'object' && data !== null) return parseCommandObject(data, options);
-  return invalid(`[host command] expected a JSON object or JSON text, got ${data === null ? 'null' : typeof data}`);
+  return invalid(`[host command] must be JSON text or an object, not ${data === null ? 'null' : typeof data}`);
 }
 
 function parseWidget(data: string, options: InboundOptions): Verdict {
@@ -80,7 +80,7 @@ function parseCommandText(text: string, options: InboundOptions): Verdict {
 function parseCommandObject(data: object, options: InboundOptions): Verdict {
   // Serializing first gives objects the same size cap and prototype-key stripping as text.
   const text = toJsonText(data);
-  if (text === undefined) return invalid('[host command] cannot be serialized as JSON (a cycle or a BigInt)');
+  if (text === undefined) return invalid('[host command] is not serializable as JSON');
   return parseCommandText(text, options);
 }
 

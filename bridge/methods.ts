@@ -1,7 +1,7 @@
 /**
  * The host commands the bridge understands, each with its params schema.
  */
-import type { Api, OutgoingMessage } from './api.js';
+import type { Api } from './api.js';
 import type { MethodSpec, MethodTable } from './commands.js';
 import { BridgeError } from './errors.js';
 import type { Outbox, OutboxEntry, Outcome } from './outbox.js';
@@ -35,9 +35,10 @@ export function createMethods(deps: MethodDeps): MethodTable {
     params: SendMessageSchema,
     async run(params, context) {
       validateMessage(params, deps.maxFileSize);
-      const contact = contactOf(params);
+      const { content, attachments, messageId = deps.newMessageId(), ...contact } = params;
       validateContact(contact, '[POST /conversations]');
-      const entry: OutboxEntry = { commandId: context.id, ...messageOf(params, deps.newMessageId()), contact };
+      // JSON (storage, the wire) leaves out the fields that are undefined.
+      const entry = { commandId: context.id, messageId, content, attachments, contact } as OutboxEntry;
       const settled = deps.awaitSettled(entry.messageId);
       deps.outbox.enqueue(entry);
       context.detach();
@@ -52,19 +53,4 @@ export function createMethods(deps: MethodDeps): MethodTable {
 export function unwrapOutcome(outcome: Outcome): unknown {
   if (outcome.ok) return outcome.result;
   throw new BridgeError(outcome.error);
-}
-
-function messageOf(params: SendMessageParams, generatedId: string): OutgoingMessage {
-  const message: OutgoingMessage = { messageId: params.messageId ?? generatedId };
-  if (params.content !== undefined) message.content = params.content;
-  if (params.attachments !== undefined) message.attachments = params.attachments;
-  return message;
-}
-
-function contactOf(params: SendMessageParams): Contact {
-  const contact: Contact = {};
-  if (params.name !== undefined) contact.name = params.name;
-  if (params.email !== undefined) contact.email = params.email;
-  if (params.identifier !== undefined) contact.identifier = params.identifier;
-  return contact;
 }

@@ -78,99 +78,81 @@ export const DEFAULTS = {
 export const MAX_FILES = 5;
 
 export class OptionsError extends Error {
-  override readonly name = 'OptionsError';
   constructor(option: string, problem: string) {
     super(`ChatBridge option "${option}" ${problem}`);
+    this.name = 'OptionsError';
   }
+}
+
+type Check = (value: unknown) => boolean;
+const isPositiveInteger: Check = (value) => Number.isSafeInteger(value) && (value as number) > 0;
+const isNonNegativeInteger: Check = (value) => Number.isSafeInteger(value) && (value as number) >= 0;
+const isNonEmptyString: Check = (value) => typeof value === 'string' && value !== '';
+
+/** The option's value, or its default when absent; a present value that fails the check throws. */
+function pick<T>(options: Record<string, unknown>, name: string, fallback: T, check: Check, problem: string, label = name): T {
+  const value = options[name];
+  if (value === undefined) return fallback;
+  if (!check(value)) throw new OptionsError(label, problem);
+  return value as T;
 }
 
 export function normalizeOptions(input: unknown, pageOrigin: string): ResolvedOptions {
   if (typeof input !== 'object' || input === null) throw new OptionsError('options', 'must be an object');
   const options = input as Record<string, unknown>;
+  const positive = (name: keyof typeof DEFAULTS & keyof BridgeOptions) =>
+    pick(options, name, DEFAULTS[name] as number, isPositiveInteger, 'must be a positive integer');
+  const channel = (name: keyof ChannelNames | 'widgetPrefix') => pick(options, name, DEFAULTS[name] as string, isNonEmptyString, 'must be a non-empty string');
 
   const baseUrl = parseBaseUrl(options['baseUrl']);
-  const websiteToken = optionalString(options, 'websiteToken');
-  const host = options['host'];
-  if (host !== undefined && !HOST_NAMES.includes(host as HostName)) {
-    throw new OptionsError('host', `must be one of ${HOST_NAMES.join(', ')}`);
-  }
-  const maxFileSize = positiveInteger(options, 'maxFileSize', DEFAULTS.maxFileSize);
-  const maxMessageLength = positiveInteger(options, 'maxMessageLength', DEFAULTS.maxMessageLength);
-  const retry = options['retry'] ?? {};
-  if (typeof retry !== 'object' || retry === null) throw new OptionsError('retry', 'must be an object');
-  const retryInput = retry as Record<string, unknown>;
+  const websiteToken = pick<string | undefined>(options, 'websiteToken', undefined, (value) => typeof value === 'string', 'must be a string');
+  const host = pick<HostName | undefined>(options, 'host', undefined, (value) => HOST_NAMES.includes(value as HostName), `must be one of ${HOST_NAMES.join(', ')}`);
+  const maxFileSize = positive('maxFileSize');
+  const maxMessageLength = positive('maxMessageLength');
+  const retry = pick<Record<string, unknown>>(options, 'retry', {}, (value) => typeof value === 'object' && value !== null, 'must be an object');
+  const retryField = (name: keyof RetryPolicy) =>
+    pick(retry, name, DEFAULTS.retry[name], isNonNegativeInteger, 'must be a non-negative integer', `retry.${name}`);
 
   return {
     baseUrl: baseUrl.href.replace(/\/+$/, ''),
     apiOrigin: baseUrl.origin,
     websiteToken: websiteToken === '' ? undefined : websiteToken,
-    host: host as HostName | undefined,
+    host,
     allowedOrigins: parseAllowedOrigins(options['allowedOrigins'], [baseUrl.origin, pageOrigin]),
     maxFileSize,
-    widgetPrefix: nonEmptyString(options, 'widgetPrefix', DEFAULTS.widgetPrefix),
+    widgetPrefix: channel('widgetPrefix'),
     maxMessageLength,
     // base64 grows data by 4/3; the extra message length leaves room for names and the envelope.
     maxCommandLength: MAX_FILES * Math.ceil(maxFileSize / 3) * 4 + maxMessageLength,
-    requestTimeout: positiveInteger(options, 'requestTimeout', DEFAULTS.requestTimeout),
-    commandTimeout: positiveInteger(options, 'commandTimeout', DEFAULTS.commandTimeout),
-    retry: {
-      limit: nonNegativeInteger(retryInput, 'retry.limit', 'limit', DEFAULTS.retry.limit),
-      baseDelay: nonNegativeInteger(retryInput, 'retry.baseDelay', 'baseDelay', DEFAULTS.retry.baseDelay),
-      maxDelay: nonNegativeInteger(retryInput, 'retry.maxDelay', 'maxDelay', DEFAULTS.retry.maxDelay),
-    },
-    record: options['record'] === true,
-    androidChannel: nonEmptyString(options, 'androidChannel', DEFAULTS.androidChannel),
-    iosHandler: nonEmptyString(options, 'iosHandler', DEFAULTS.iosHandler),
-    flutterChannel: nonEmptyString(options, 'flutterChannel', DEFAULTS.flutterChannel),
-    browserEvent: nonEmptyString(options, 'browserEvent', DEFAULTS.browserEvent),
+    requestTimeout: positive('requestTimeout'),
+    commandTimeout: positive('commandTimeout'),
+    retry: { limit: retryField('limit'), baseDelay: retryField('baseDelay'), maxDelay: retryField('maxDelay') },
+    record: pick(options, 'record', false, (value) => typeof value === 'boolean', 'must be a boolean'),
+    androidChannel: channel('androidChannel'),
+    iosHandler: channel('iosHandler'),
+    flutterChannel: channel('flutterChannel'),
+    browserEvent: channel('browserEvent'),
   };
 }
 
 function parseBaseUrl(value: unknown): URL {
-  if (typeof value !== 'string' || value === '') throw new OptionsError('baseUrl', 'is required: the absolute URL of the API root');
-  let url: URL;
+  let url: URL | undefined;
   try {
-    url = new URL(value);
+    url = new URL(value as string);
   } catch {
-    throw new OptionsError('baseUrl', 'must be an absolute URL such as https://chat.example.com/api/v1');
+    // reported below
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new OptionsError('baseUrl', 'must use http or https');
-  if (url.search || url.hash) throw new OptionsError('baseUrl', 'must not carry a query string or fragment');
+  if (typeof value !== 'string' || url === undefined || !/^https?:$/.test(url.protocol) || /[?#]/.test(url.href)) {
+    throw new OptionsError('baseUrl', 'must be the absolute http(s) URL of the API root, without query or fragment, e.g. https://chat.example.com/api/v1');
+  }
   return url;
 }
 
 function parseAllowedOrigins(value: unknown, defaults: string[]): ReadonlySet<string> | '*' {
   if (value === undefined) return new Set(defaults);
   if (value === '*') return '*';
-  if (!Array.isArray(value) || !value.every((origin) => typeof origin === 'string' && origin !== '')) {
+  if (!Array.isArray(value) || !value.every(isNonEmptyString)) {
     throw new OptionsError('allowedOrigins', 'must be an array of origins such as "https://app.example.com", or "*"');
   }
   return new Set(value as string[]);
-}
-
-function optionalString(options: Record<string, unknown>, name: string): string | undefined {
-  const value = options[name];
-  if (value === undefined || typeof value === 'string') return value;
-  throw new OptionsError(name, 'must be a string');
-}
-
-function nonEmptyString(options: Record<string, unknown>, name: string, fallback: string): string {
-  const value = options[name];
-  if (value === undefined) return fallback;
-  if (typeof value !== 'string' || value === '') throw new OptionsError(name, 'must be a non-empty string');
-  return value;
-}
-
-function positiveInteger(options: Record<string, unknown>, name: string, fallback: number): number {
-  const value = options[name];
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) throw new OptionsError(name, 'must be a positive integer');
-  return value;
-}
-
-function nonNegativeInteger(options: Record<string, unknown>, label: string, name: string, fallback: number): number {
-  const value = options[name];
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw new OptionsError(label, 'must be a non-negative integer');
-  return value;
 }

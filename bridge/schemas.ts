@@ -13,7 +13,7 @@ const idString = z.string().check(z.minLength(1), z.maxLength(128));
 /** The bridge's own envelope for host commands. `params` is checked per method afterwards. */
 export const HostCommandSchema = z.object({
   id: idString,
-  method: z.string().check(z.minLength(1), z.maxLength(64)),
+  method: z.string().check(z.minLength(1), z.maxLength(128)),
   params: z.optional(z.looseObject({})),
 });
 export type HostCommand = z.infer<typeof HostCommandSchema>;
@@ -34,7 +34,7 @@ export const AttachmentSchema = z.object({
   /** The file's bytes, base64. One of `data` and `size` is required (checked in validate.ts). */
   data: z.optional(z.string()),
   /** Bytes, for fixtures that describe a large file without carrying it; ignored when `data` is given. */
-  size: z.optional(z.number().check(z.nonnegative())),
+  size: z.optional(z.number()),
 });
 export type Attachment = z.infer<typeof AttachmentSchema>;
 
@@ -63,16 +63,8 @@ export function describeIssues(error: z.core.$ZodError): string {
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
-  switch (issue.code) {
-    case 'invalid_type':
-      return `expected ${issue.expected}`;
-    case 'too_small':
-      return issue.origin === 'string' ? `must be at least ${issue.minimum} character(s)` : `must be at least ${issue.minimum}`;
-    case 'too_big':
-      return issue.origin === 'string' ? `must be at most ${issue.maximum} characters` : `must be at most ${issue.maximum}`;
-    case 'custom':
-      return issue.message;
-    default:
-      return issue.code.replace(/_/g, ' ');
-  }
+  if (issue.code === 'invalid_type') return `expected ${issue.expected}`;
+  if (issue.code === 'too_small') return `must be at least ${issue.minimum} long`;
+  if (issue.code === 'too_big') return `must be at most ${issue.maximum} long`;
+  return issue.code.replace(/_/g, ' ');
 }

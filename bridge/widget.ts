@@ -10,7 +10,7 @@ export function widgetErrorEvent(data: Record<string, unknown>): ErrorEvent {
     'widget_error',
     detail !== undefined
       ? `[widget] reported an error: ${detail}`
-      : '[widget] reported an error without details; check that baseUrl points to the chat backend and the widget inbox is set up',
+      : '[widget] reported an error without details: check baseUrl and that the widget inbox is set up',
   );
 }
 

@@ -1,0 +1,61 @@
+/**
+ * Reading CORS response headers the way a browser does, as pure functions of the header
+ * values, so each rule (and each wildcard exception) is stated once.
+ *
+ * The bridge never sends credentials (no cookies, `credentials` left at its default), so the
+ * `*` wildcards count as wildcards here, except that `Access-Control-Allow-Headers: *` never
+ * covers `Authorization` (Fetch standard, "CORS-preflight fetch": Authorization must be named).
+ */
+
+/** The contract's values (chat-service-errors.md, "Cross-origin requirements"). */
+export const REQUIRED_METHODS = ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+export const REQUIRED_HEADERS = ['Content-Type', 'Authorization'] as const;
+
+/** Why `Access-Control-Allow-Origin` would make a browser refuse the answer for `origin`, or undefined. */
+export function allowOriginProblem(value: string | null, origin: string): string | undefined {
+  if (value === null) return 'missing';
+  const trimmed = value.trim();
+  if (trimmed === '*' || trimmed === origin) return undefined;
+  if (trimmed.includes(',')) return `lists several values ("${trimmed}"); browsers accept exactly one origin or *`;
+  if (trimmed === '') return 'present but empty';
+  return `is "${trimmed}", which does not match the page origin ${origin}`;
+}
+
+/** The required methods `Access-Control-Allow-Methods` leaves out. */
+export function missingMethods(value: string | null): string[] {
+  const listed = tokens(value).map((method) => method.toUpperCase());
+  if (listed.includes('*')) return [];
+  return REQUIRED_METHODS.filter((method) => !listed.includes(method));
+}
+
+/** The required request headers `Access-Control-Allow-Headers` leaves out, with a note when `*` misleads. */
+export function missingRequestHeaders(value: string | null): { missing: string[]; wildcard: boolean } {
+  const listed = tokens(value).map((name) => name.toLowerCase());
+  const wildcard = listed.includes('*');
+  const missing = REQUIRED_HEADERS.filter((name) => {
+    const lower = name.toLowerCase();
+    if (listed.includes(lower)) return false;
+    return !(wildcard && lower !== 'authorization');
+  });
+  return { missing, wildcard };
+}
+
+/** Whether `Access-Control-Expose-Headers` lets the page read `Retry-After`. */
+export function exposesRetryAfter(value: string | null): boolean {
+  const listed = tokens(value).map((name) => name.toLowerCase());
+  return listed.includes('retry-after') || listed.includes('*');
+}
+
+/** Whether `Vary` names `Origin` (or is `*`). */
+export function variesByOrigin(value: string | null): boolean {
+  const listed = tokens(value).map((name) => name.toLowerCase());
+  return listed.includes('origin') || listed.includes('*');
+}
+
+function tokens(value: string | null): string[] {
+  if (value === null) return [];
+  return value
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+}

@@ -1,0 +1,53 @@
+/**
+ * The doctor's output: one line per check, plain ASCII markers so logs stay readable on any
+ * terminal or CI, or one JSON document with --json. Every token value met during the run is
+ * scrubbed here, the last step before anything is printed, so no check has to remember to.
+ */
+import type { CheckResult, CheckStatus, DoctorRun } from './checks.js';
+
+const MARKERS: Record<CheckStatus, string> = { pass: 'PASS', warn: 'WARN', fail: 'FAIL', skip: 'SKIP' };
+const REDACTED = '<redacted>';
+
+export interface ReportContext {
+  baseUrl: string;
+  origin: string;
+}
+
+/** Whether the run should exit non-zero: any failed check (warnings and skips after a failure do not add to it). */
+export function failed(run: DoctorRun): boolean {
+  return run.results.some((result) => result.status === 'fail');
+}
+
+/** The human report: a heading, one line per check, a summary line. */
+export function formatText(run: DoctorRun, context: ReportContext): string {
+  const lines = [`chat-bridge doctor: ${context.baseUrl} as a WebView on ${context.origin} sees it`];
+  for (const result of run.results) lines.push(formatLine(result));
+  const count = (status: CheckStatus) => run.results.filter((result) => result.status === status).length;
+  const failures = count('fail');
+  const summary = failures === 0 ? `OK: ${count('pass')} of ${run.results.length} checks passed` : `${failures} of ${run.results.length} checks failed`;
+  const extras = [count('warn') > 0 ? `${count('warn')} warning(s)` : '', count('skip') > 0 ? `${count('skip')} skipped` : ''].filter(Boolean);
+  lines.push(extras.length > 0 ? `${summary} (${extras.join(', ')}).` : `${summary}.`);
+  return scrub(`${lines.join('\n')}\n`, run.secrets);
+}
+
+/** `FAIL name: detail. Fix: fix` on one line, so grep finds the whole story. */
+export function formatLine(result: CheckResult): string {
+  const fix = result.fix !== undefined && (result.status === 'fail' || result.status === 'warn') ? `. Fix: ${result.fix}` : '';
+  return `${MARKERS[result.status]} ${result.name}: ${result.detail}${fix}`;
+}
+
+/** `{ok, baseUrl, origin, checks: [{name, status, detail, fix?}]}` for scripts. */
+export function formatJson(run: DoctorRun, context: ReportContext): string {
+  const document = { ok: !failed(run), baseUrl: context.baseUrl, origin: context.origin, checks: run.results };
+  return scrub(`${JSON.stringify(document, null, 2)}\n`, run.secrets);
+}
+
+/** Replaces every secret, however short: printing a token is worse than an odd-looking line. */
+export function scrub(text: string, secrets: readonly string[]): string {
+  let result = text;
+  // Longest first, so a token containing another one is replaced whole.
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
+    if (secret !== '') result = result.split(secret).join(REDACTED);
+  }
+  return result;
+}
