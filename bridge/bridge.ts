@@ -13,7 +13,7 @@ import { classifyHostData, classifyPosted, type Verdict } from './inbound.js';
 import type { OutboundMessage } from './messages.js';
 import { createMethods, unwrapOutcome } from './methods.js';
 import type { HostName, ResolvedOptions } from './options.js';
-import { createOutbox, type Outcome } from './outbox.js';
+import { createOutbox, type OutboxEntry, type Outcome } from './outbox.js';
 import { createRecorder, type Recorder } from './recorder.js';
 import { createRedactor } from './redact.js';
 import { compactCommand } from './compact.js';
@@ -50,7 +50,7 @@ export function createBridge(options: ResolvedOptions, baseEnv: Environment, set
   redactor.add(options.websiteToken);
 
   const recorder: Recorder | undefined = options.record
-    ? createRecorder(settings.rawOptions ?? { baseUrl: options.baseUrl }, new URL(options.baseUrl).pathname.replace(/\/$/, ''), redactor, baseEnv.now)
+    ? createRecorder(settings.rawOptions ?? { baseUrl: options.baseUrl }, new URL(options.baseUrl).pathname.replace(/\/$/, ''), redactor, baseEnv.now, options.allowedOrigins)
     : undefined;
   const env = recorder ? recorder.wrap(baseEnv) : baseEnv;
 
@@ -69,12 +69,14 @@ export function createBridge(options: ResolvedOptions, baseEnv: Environment, set
     onToken: (token) => redactor.add(token),
   });
 
-  const waiting = new Map<string, { resolve(value: unknown): void; reject(error: unknown): void }>();
+  // Keyed by the entry itself, not its messageId: a host resending a queued message under the
+  // same messageId must not take over the first command's answer (which would then never come).
+  const waiting = new Map<OutboxEntry, { resolve(value: unknown): void; reject(error: unknown): void }>();
   const outbox = createOutbox(env.storage, `chat-bridge:outbox:${options.baseUrl}`, {
     send: (entry) => api.sendMessage(entry),
     settled(entry, outcome: Outcome) {
-      const live = waiting.get(entry.messageId);
-      waiting.delete(entry.messageId);
+      const live = waiting.get(entry);
+      waiting.delete(entry);
       if (live !== undefined) {
         try {
           live.resolve(unwrapOutcome(outcome));
@@ -102,7 +104,7 @@ export function createBridge(options: ResolvedOptions, baseEnv: Environment, set
       outbox,
       maxFileSize: options.maxFileSize,
       newMessageId: () => `${env.now().toString(36)}-${Math.floor(env.random() * 2 ** 32).toString(36)}-${(messageCounter++).toString(36)}`,
-      awaitSettled: (messageId) => new Promise((resolve, reject) => waiting.set(messageId, { resolve, reject })),
+      awaitSettled: (entry) => new Promise((resolve, reject) => waiting.set(entry, { resolve, reject })),
     }),
     timeoutMs: options.commandTimeout,
     timers,

@@ -35,8 +35,6 @@ export const ErrorCode = {
   WidgetError: 'widget_error',
   /** A host command named a method the bridge does not have. */
   UnknownMethod: 'unknown_method',
-  /** The bridge was destroyed while a command was still running. */
-  Destroyed: 'destroyed',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -5,8 +5,9 @@
  *
  * What counts as ours ("namespaced"):
  * - a string `'<widgetPrefix>:' + JSON` (the widget's protocol);
- * - a string `'chat-bridge:' + JSON`, or a host command envelope `{id, method, params?}` as an
- *   object or JSON text (host commands posted as `message` events);
+ * - a string `'chat-bridge:' + JSON`, or a host command envelope `{id, method, params?}` with a
+ *   string id and method, as an object or JSON text (host commands posted as `message` events;
+ *   JSON-RPC traffic, which has the same keys, is told apart by its `jsonrpc` member);
  * - anything handed to `ChatBridge.receive`, which exists for host commands only.
  * Everything else (dev tools, video players, other SDKs) is ignored without a word.
  */
@@ -91,7 +92,8 @@ function validateCommand(value: unknown): Verdict {
 }
 
 function isEnvelopeLike(value: unknown): value is object {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.prototype.hasOwnProperty.call(value, 'method');
+  const envelope = value as { id?: unknown; method?: unknown; jsonrpc?: unknown } | null;
+  return typeof envelope === 'object' && envelope !== null && !Array.isArray(envelope) && typeof envelope.id === 'string' && typeof envelope.method === 'string' && !('jsonrpc' in envelope);
 }
 
 function tooLong(what: string, length: number, cap: number): Verdict {

@@ -20,5 +20,5 @@ export type { RetryPolicy } from './retry.js';
 export { retryDelay, parseRetryAfter } from './retry.js';
 export { adapters } from '../host-adapters/index.js';
 export type { HostAdapter } from '../host-adapters/channel.js';
-export { createClient } from '../host-adapters/client.js';
+export { createClient, ChatBridgeError } from '../host-adapters/client.js';
 export type { ChatClient, ClientTransport } from '../host-adapters/client.js';

@@ -14,8 +14,8 @@ interface MethodDeps {
   maxFileSize: number;
   /** A fresh client-side message id (`echo_id`). */
   newMessageId(): string;
-  /** Where `sendMessage` waits for its outbox entry to be settled. */
-  awaitSettled(messageId: string): Promise<unknown>;
+  /** Where `sendMessage` waits for its outbox entry (this very object) to be settled. */
+  awaitSettled(entry: OutboxEntry): Promise<unknown>;
 }
 
 export function createMethods(deps: MethodDeps): MethodTable {
@@ -39,7 +39,7 @@ export function createMethods(deps: MethodDeps): MethodTable {
       validateContact(contact, '[POST /conversations]');
       // JSON (storage, the wire) leaves out the fields that are undefined.
       const entry = { commandId: context.id, messageId, content, attachments, contact } as OutboxEntry;
-      const settled = deps.awaitSettled(entry.messageId);
+      const settled = deps.awaitSettled(entry);
       deps.outbox.enqueue(entry);
       context.detach();
       void deps.outbox.drain();

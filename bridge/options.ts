@@ -118,7 +118,9 @@ export function normalizeOptions(input: unknown, pageOrigin: string): ResolvedOp
     apiOrigin: baseUrl.origin,
     websiteToken: websiteToken === '' ? undefined : websiteToken,
     host,
-    allowedOrigins: parseAllowedOrigins(options['allowedOrigins'], [baseUrl.origin, pageOrigin]),
+    // An opaque page origin ("null": file:// or loadHTMLString pages) is shared by every sandboxed
+    // frame, so it is never allowed by default.
+    allowedOrigins: parseAllowedOrigins(options['allowedOrigins'], [baseUrl.origin, pageOrigin].filter((origin) => origin !== 'null')),
     maxFileSize,
     widgetPrefix: channel('widgetPrefix'),
     maxMessageLength,

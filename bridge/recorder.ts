@@ -24,7 +24,13 @@ export interface Recorder {
   text(): string;
 }
 
-export function createRecorder(options: Record<string, unknown>, basePath: string, redactor: Redactor, now: () => number): Recorder {
+export function createRecorder(
+  options: Record<string, unknown>,
+  basePath: string,
+  redactor: Redactor,
+  now: () => number,
+  allowedOrigins?: ReadonlySet<string> | '*',
+): Recorder {
   const groups: Group[] = [{ answers: [], steps: [] }];
   let lastInputAt = now();
 
@@ -32,6 +38,11 @@ export function createRecorder(options: Record<string, unknown>, basePath: strin
   for (const [key, value] of Object.entries(options)) {
     if (key === 'record' || typeof value === 'function') continue;
     config[key] = key === 'websiteToken' && typeof value === 'string' ? REDACTED : value;
+  }
+  // A replay's page is the backend's origin, so this page's own origin (allowed by default) is
+  // written out; otherwise the widget's messages from it would be dropped in the replay.
+  if (config['allowedOrigins'] === undefined && allowedOrigins !== undefined) {
+    config['allowedOrigins'] = allowedOrigins === '*' ? '*' : [...allowedOrigins];
   }
 
   const pathOf = (url: string) => {
@@ -53,7 +64,7 @@ export function createRecorder(options: Record<string, unknown>, basePath: strin
             const text = await response.text();
             const answer: Step = { step: 'respond', ...base, status: response.status, body: bodyOf(text) };
             const retryAfter = response.headers.get('Retry-After');
-            if (retryAfter !== null) answer['headers'] = { 'Retry-After': retryAfter };
+            if (retryAfter !== null) answer['headers'] = { 'Retry-After': replayableRetryAfter(retryAfter, now()) };
             group.answers[slot] = answer;
             return { status: response.status, headers: response.headers, text: async () => text };
           } catch (thrown) {
@@ -89,4 +100,14 @@ function bodyOf(text: string): unknown {
   } catch {
     return text;
   }
+}
+
+/**
+ * A Retry-After given as an HTTP date becomes the seconds it meant: the replay's clock starts at
+ * 0, not at the recording's date, so the date itself would read as decades of waiting.
+ */
+function replayableRetryAfter(value: string, now: number): string {
+  if (/^\s*\d+\s*$/.test(value)) return value;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? value : String(Math.max(0, Math.ceil((date - now) / 1000)));
 }

@@ -21,7 +21,9 @@ export function createRedactor(): Redactor {
 
   const scrub = (value: unknown, depth: number): unknown => {
     if (typeof value === 'string') return scrubString(value);
-    if (typeof value !== 'object' || value === null || depth > 64) return value;
+    if (typeof value !== 'object' || value === null) return value;
+    // No real message nests this deep; a subtree past the guard is withheld, never sent unchecked.
+    if (depth > 64) return REDACTED;
     if (Array.isArray(value)) return value.map((item) => scrub(item, depth + 1));
     const copy: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {

@@ -40,7 +40,7 @@ export function createReactNativeHost({ onEvent, webView }: ReactNativeHostOptio
     send(command) {
       const view = webView();
       if (!view) throw new Error('chat-bridge: the WebView is not mounted yet');
-      view.injectJavaScript(`window.ChatBridge&&window.ChatBridge.receive(${JSON.stringify(JSON.stringify(command))});true;`);
+      view.injectJavaScript(`window.ChatBridge&&window.ChatBridge.receive(${scriptString(JSON.stringify(command))});true;`);
     },
   });
   return {
@@ -56,6 +56,12 @@ export function createReactNativeHost({ onEvent, webView }: ReactNativeHostOptio
     },
   };
 }
+
+/**
+ * Text as a JavaScript string literal. U+2028/U+2029 are escaped: engines before ES2019
+ * (Android System WebView < 66) reject them raw inside string literals, and user text has them.
+ */
+const scriptString = (text: string): string => JSON.stringify(text).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 
 /** The payload the react-native adapter posts, decoded; anything else becomes a `parse_error` event. */
 export function decodeMessage(data: unknown): OutboundMessage {

@@ -11,6 +11,27 @@ const out = `dist.tmp-${process.pid}`;
 rmSync(out, { recursive: true, force: true });
 mkdirSync(`${out}/esm`, { recursive: true });
 
+/**
+ * zod keeps its config on `globalThis.__zod_globalConfig` so that several copies of zod in one
+ * page share it. The injected script must add exactly one global, `ChatBridge`, and carries a
+ * single copy of zod, so the config becomes a module-local object. Fails loudly if a zod
+ * upgrade changes the lines this relies on.
+ */
+const zodConfigStaysLocal = {
+  name: 'zod-config-stays-local',
+  setup(builder) {
+    builder.onLoad({ filter: /zod[\\/]v4[\\/]core[\\/]core\.js$/ }, async (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const patched = source
+        .replace('(_a = globalThis).__zod_globalConfig ?? (_a.__zod_globalConfig = {});\n', '')
+        .replace('export const globalConfig = globalThis.__zod_globalConfig;', 'export const globalConfig = {};')
+        .replace('globalThis.__zod_globalConfig?.postProcessor', 'globalConfig.postProcessor');
+      if (patched.includes('__zod_globalConfig')) throw new Error(`zod changed: ${args.path} still uses globalThis.__zod_globalConfig`);
+      return { contents: patched, loader: 'js' };
+    });
+  },
+};
+
 // The script native hosts inject: one minified IIFE, ES2017 for older Android System WebViews
 // and iOS 12 Safari, defining the one global `ChatBridge` (global.ts does that itself).
 await build({
@@ -23,6 +44,7 @@ await build({
   minify: true,
   legalComments: 'none',
   logLevel: 'warning',
+  plugins: [zodConfigStaysLocal],
 });
 
 // ES modules for TypeScript users and Node (replay); dependencies stay imports.
