@@ -1,0 +1,190 @@
+/**
+ * The injectable bundle, dist/chat-bridge.js, as a file: its size budget, what it may not
+ * contain, what it does to the global object, and the language level it needs.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createContext, runInContext, type Context } from 'node:vm';
+import { gzipSync } from 'node:zlib';
+import { transformSync } from 'esbuild';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bundlePath = fileURLToPath(new URL('../dist/chat-bridge.js', import.meta.url));
+/** Gzipped bytes the injected script may take (README "Size"); the goal is 12288. */
+const BUDGET = 14_336;
+
+let source = '';
+
+beforeAll(() => {
+  if (!existsSync(bundlePath)) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
+  source = readFileSync(bundlePath, 'utf8');
+});
+
+/**
+ * A vm context standing in for a WebView window: the context's global object is `window`
+ * (as in a browser), with just what the bridge touches. `codeGeneration.strings: false`
+ * makes `eval` and `new Function` throw, as a Content-Security-Policy without 'unsafe-eval' does.
+ */
+function fakeWebView(setup: { settings?: object; prelude?: string } = {}) {
+  const posted: string[] = [];
+  const fetches: string[] = [];
+  const consoleErrors: unknown[] = [];
+  const listeners = new Map<string, Set<(event: unknown) => void>>();
+  const events = {
+    addEventListener: (type: string, listener: (event: unknown) => void) => {
+      if (!listeners.has(type)) listeners.set(type, new Set());
+      listeners.get(type)?.add(listener);
+    },
+    removeEventListener: (type: string, listener: (event: unknown) => void) => void listeners.get(type)?.delete(listener),
+  };
+  const storage = new Map<string, string>();
+  const sandbox: Record<string, unknown> = {
+    ...events,
+    document: { addEventListener: () => undefined, removeEventListener: () => undefined },
+    location: { origin: 'https://app.example.test', href: 'https://app.example.test/' },
+    navigator: { onLine: true },
+    localStorage: {
+      getItem: (key: string) => storage.get(key) ?? null,
+      setItem: (key: string, value: string) => void storage.set(key, value),
+      removeItem: (key: string) => void storage.delete(key),
+    },
+    setTimeout,
+    clearTimeout,
+    // Web APIs, which a vm context (JavaScript built-ins only) does not have.
+    URL,
+    AbortController,
+    Blob,
+    FormData,
+    atob,
+    CustomEvent,
+    fetch: (url: string) => {
+      fetches.push(url);
+      return Promise.reject(new TypeError('no network in this test'));
+    },
+    console: { error: (...args: unknown[]) => void consoleErrors.push(args), warn: () => undefined, log: () => undefined },
+    ReactNativeWebView: { postMessage: (data: string) => void posted.push(data) },
+  };
+  if (setup.settings !== undefined) sandbox['chatBridgeSettings'] = setup.settings;
+  const context: Context = createContext(sandbox, { codeGeneration: { strings: false, wasm: false } });
+  // In a browser `window` is the global object itself.
+  runInContext('var window = this;', context);
+  if (setup.prelude !== undefined) runInContext(setup.prelude, context);
+  const globalNames = () => runInContext('Object.getOwnPropertyNames(this)', context) as string[];
+  return {
+    context,
+    posted,
+    fetches,
+    consoleErrors,
+    globalNames,
+    run: (code: string) => runInContext(code, context) as unknown,
+    messages: () => posted.map((data) => JSON.parse(data) as Record<string, unknown>),
+  };
+}
+
+const settings = { baseUrl: 'https://chat.example.test/api/v1', websiteToken: 'wt_demo', host: 'react-native' };
+const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('dist/chat-bridge.js', () => {
+  it(`gzips (level 9) to at most ${BUDGET} bytes`, () => {
+    const gzipped = gzipSync(source, { level: 9 }).length;
+    console.log(`dist/chat-bridge.js: ${source.length} bytes, ${gzipped} bytes gzipped (budget ${BUDGET})`);
+    expect(gzipped).toBeLessThanOrEqual(BUDGET);
+  });
+
+  it('contains no eval( call, no new Function and no Function( call', () => {
+    expect(source).not.toMatch(/\beval\s*\(/);
+    expect(source).not.toMatch(/\bnew\s+Function\b/);
+    expect(source).not.toMatch(/\bFunction\s*\(/);
+  });
+
+  it('is one strict-mode IIFE', () => {
+    expect(source.trim()).toMatch(/^(?:"use strict";)?\(\(\)=>\{[\s\S]*\}\)\(\);$/);
+  });
+
+  it('loads, installs from injected settings and handles commands with string code generation disabled (a CSP without unsafe-eval)', async () => {
+    const webView = fakeWebView({ settings });
+    // The premise: code generation from strings really is refused in this context.
+    expect(() => webView.run('new Function("return 1")')).toThrow(/Code generation from strings disallowed/);
+    webView.run(source);
+
+    // Commands go through the schemas (zod, which compiles parsers with `new Function` unless jitless).
+    webView.run(`ChatBridge.receive({ id: 'bad-params', method: 'sendMessage', params: { content: 5 } })`);
+    webView.run(`ChatBridge.receive('{"id":"empty","method":"sendMessage","params":{"content":""}}')`);
+    await flush();
+
+    const messages = webView.messages();
+    expect(messages[0]).toEqual({ type: 'ready' });
+    expect(messages).toContainEqual(expect.objectContaining({ type: 'response', id: 'bad-params', ok: false, error: expect.objectContaining({ code: 'parse_error' }) }));
+    expect(messages).toContainEqual(expect.objectContaining({ type: 'response', id: 'empty', ok: false, error: expect.objectContaining({ code: 'empty_message' }) }));
+    expect(webView.fetches).toEqual([]);
+    expect(webView.consoleErrors).toEqual([]);
+  });
+
+  it('adds no global but ChatBridge, neither when evaluated nor when it installs itself', () => {
+    const webView = fakeWebView({ settings });
+    const before = new Set(webView.globalNames());
+
+    webView.run(source);
+
+    expect(webView.posted).toEqual(['{"type":"ready"}']); // it did install
+    expect(webView.globalNames().filter((name) => !before.has(name))).toEqual(['ChatBridge']);
+  });
+
+  it('needs no syntax newer than ES2017', () => {
+    // esbuild lowers (rewrites) every construct newer than its target: `?.`, `??`, object
+    // spread and rest, class fields, optional catch binding, async iteration, ES2018+ RegExp
+    // syntax (turned into `new RegExp` calls), and refuses what it cannot lower (BigInt
+    // literals...). Reprinting the bundle for ES2017 and for esnext, both unminified, gives
+    // the same text exactly when there was nothing to lower. (Parsing with a strict ES2017
+    // parser such as acorn would be the direct check; it is not a dependency here.)
+    const asEsnext = transformSync(source, { loader: 'js', target: 'esnext' }).code;
+    let asEs2017: string;
+    try {
+      asEs2017 = transformSync(source, { loader: 'js', target: 'es2017' }).code;
+    } catch (error) {
+      throw new Error(`esbuild cannot express the bundle in ES2017: ${String(error)}`);
+    }
+    expect(asEs2017 === asEsnext, 'the bundle uses syntax that esbuild had to lower for ES2017').toBe(true);
+  });
+
+  it('detects newer syntax with that comparison (the check above can fail)', () => {
+    for (const newer of ['a?.b;', 'a ?? b;', 'x = {...a};', 'try { f() } catch { g() }', 'class A { x = 1 }', '/(?<y>\\d{4})/;']) {
+      const esnext = transformSync(newer, { loader: 'js', target: 'esnext' }).code;
+      const es2017 = transformSync(newer, { loader: 'js', target: 'es2017' }).code;
+      expect(es2017, newer).not.toBe(esnext);
+    }
+  });
+
+  it('runs without the post-ES2017 globals that iOS 12.0 Safari and older Android WebViews lack (globalThis...)', async () => {
+    // Safari 12.0 has none of these; globalThis arrived in Safari 12.1 and Chrome 71.
+    const missing = [
+      'globalThis',
+      'Object.fromEntries',
+      'Object.hasOwn',
+      'Array.prototype.at',
+      'String.prototype.at',
+      'String.prototype.matchAll',
+      'String.prototype.replaceAll',
+      'Promise.allSettled',
+      'Promise.any',
+      'structuredClone',
+      'WeakRef',
+      'AggregateError',
+    ];
+    const prelude = missing.map((path) => (path.includes('.') ? `delete ${path};` : `delete this.${path};`)).join('\n');
+    const webView = fakeWebView({ settings, prelude });
+    expect(webView.run('typeof globalThis')).toBe('undefined');
+
+    expect(() => webView.run(source)).not.toThrow();
+    webView.run(`ChatBridge.receive({ id: 'old', method: 'sendMessage', params: { content: '' } })`);
+    await flush();
+
+    expect(webView.messages()[0]).toEqual({ type: 'ready' });
+    expect(webView.messages()).toContainEqual(expect.objectContaining({ type: 'response', id: 'old', error: expect.objectContaining({ code: 'empty_message' }) }));
+    for (const name of ['globalThis', 'fromEntries', 'hasOwn', 'matchAll', 'replaceAll', 'allSettled', 'structuredClone', 'WeakRef', 'AggregateError']) {
+      expect(source, `the bundle mentions ${name}`).not.toMatch(new RegExp(`\\b${name}\\b`));
+    }
+  });
+});

@@ -1,0 +1,198 @@
+/**
+ * Type tests of the public API, checked by `tsc --noEmit -p tsconfig.json` (npm run typecheck),
+ * not run by vitest. Every `@ts-expect-error` must stay an error: if a type loosens, tsc
+ * reports the directive as unused and the check fails.
+ */
+import { expectTypeOf } from 'vitest';
+import {
+  createBridge,
+  createClient,
+  createGlobal,
+  ErrorCode,
+  normalizeOptions,
+  type Bridge,
+  type BridgeOptions,
+  type ChatBridgeGlobal,
+  type ChatClient,
+  type Environment,
+  type ErrorEvent,
+  type HostAdapter,
+  type HostName,
+  type OutboundMessage,
+  type ResolvedOptions,
+} from '../../bridge/index.js';
+import { ChatBridgeError } from '../../host-adapters/client.js';
+import { createReactNativeHost, decodeMessage, type ReactNativeHost } from '../../host-adapters/react-native-host.js';
+
+declare const bridge: Bridge;
+declare const global: ChatBridgeGlobal;
+declare const client: ChatClient;
+declare const env: Environment;
+declare const message: OutboundMessage;
+
+// --- Options -------------------------------------------------------------------------------
+
+export const minimal: BridgeOptions = { baseUrl: 'https://chat.example.com/api/v1' };
+export const full: BridgeOptions = {
+  baseUrl: 'https://chat.example.com/api/v1',
+  websiteToken: 'wt_demo',
+  host: 'flutter',
+  allowedOrigins: ['https://chat.example.com'],
+  maxFileSize: 1024,
+  widgetPrefix: 'chatwoot-widget',
+  maxMessageLength: 10,
+  requestTimeout: 1,
+  commandTimeout: 1,
+  retry: { limit: 1 },
+  record: true,
+  androidChannel: 'A',
+  iosHandler: 'i',
+  flutterChannel: 'F',
+  browserEvent: 'b',
+};
+export const anyOrigin: BridgeOptions = { baseUrl: 'https://x.example', allowedOrigins: '*' };
+
+// @ts-expect-error baseUrl is required
+export const noBaseUrl: BridgeOptions = { websiteToken: 'wt_demo' };
+// @ts-expect-error host is one of the five host names
+export const badHost: BridgeOptions = { baseUrl: 'https://x.example', host: 'windows-phone' };
+// @ts-expect-error allowedOrigins is an array or '*', not a single origin
+export const badOrigins: BridgeOptions = { baseUrl: 'https://x.example', allowedOrigins: 'https://x.example' };
+// @ts-expect-error exactOptionalPropertyTypes: leave websiteToken out rather than set it to undefined
+export const undefinedToken: BridgeOptions = { baseUrl: 'https://x.example', websiteToken: undefined };
+// @ts-expect-error maxFileSize is a number of bytes
+export const textSize: BridgeOptions = { baseUrl: 'https://x.example', maxFileSize: '5MB' };
+// @ts-expect-error retry takes the policy's fields only
+export const badRetry: BridgeOptions = { baseUrl: 'https://x.example', retry: { attempts: 3 } };
+
+expectTypeOf<HostName>().toEqualTypeOf<'react-native' | 'android' | 'ios' | 'flutter' | 'browser'>();
+expectTypeOf(normalizeOptions).parameters.toEqualTypeOf<[unknown, string]>();
+expectTypeOf(normalizeOptions).returns.toEqualTypeOf<ResolvedOptions>();
+
+// --- Errors --------------------------------------------------------------------------------
+
+expectTypeOf(ErrorCode.ParseError).toEqualTypeOf<'parse_error'>();
+expectTypeOf<ErrorCode>().toEqualTypeOf<(typeof ErrorCode)[keyof typeof ErrorCode]>();
+export const code: ErrorCode = 'rate_limited';
+// @ts-expect-error codes are the documented strings only
+export const unknownCode: ErrorCode = 'teapot';
+// @ts-expect-error the codes object is read-only
+ErrorCode.ParseError = 'parse_error';
+
+expectTypeOf<ErrorEvent['status']>().toEqualTypeOf<number | undefined>();
+expectTypeOf<ErrorEvent['errors']>().toEqualTypeOf<Record<string, string[]> | undefined>();
+// @ts-expect-error an error event has a message
+export const noMessage: ErrorEvent = { type: 'error', code: 'server_error' };
+// @ts-expect-error field errors are lists of strings
+export const badErrors: ErrorEvent = { type: 'error', code: 'validation_error', message: 'm', errors: { email: 'is invalid' } };
+
+// --- Outbound messages: a discriminated union on `type` ---------------------------------------
+
+export function describeMessage(): string {
+  switch (message.type) {
+    case 'error':
+      expectTypeOf(message.code).toEqualTypeOf<ErrorCode>();
+      return message.message;
+    case 'response':
+      if (message.ok) {
+        expectTypeOf(message.result).toBeUnknown();
+        // @ts-expect-error a successful response has no error
+        return message.error;
+      }
+      expectTypeOf(message.error).toEqualTypeOf<ErrorEvent>();
+      return message.id;
+    case 'widget':
+      expectTypeOf(message.data).toEqualTypeOf<Record<string, unknown>>();
+      return message.event;
+    case 'ready':
+      // @ts-expect-error ready carries nothing else
+      return message.version;
+    default:
+      expectTypeOf(message).toBeNever();
+      return '';
+  }
+}
+// @ts-expect-error the type field is one of the four kinds
+export const badKind: OutboundMessage = { type: 'hello' };
+
+// --- The bridge and the global --------------------------------------------------------------
+
+expectTypeOf(bridge.host).toEqualTypeOf<HostName>();
+expectTypeOf(bridge.stats()).toEqualTypeOf<{ pendingCommands: number; outbox: number; undelivered: number }>();
+expectTypeOf(bridge.on).parameter(0).toEqualTypeOf<(message: OutboundMessage) => void>();
+expectTypeOf(bridge.on(() => undefined)).toEqualTypeOf<() => void>();
+expectTypeOf(bridge.recording()).toBeString();
+expectTypeOf(createBridge).parameter(1).toEqualTypeOf<Environment>();
+createBridge(normalizeOptions({ baseUrl: 'https://x.example' }, ''), env, { hosts: ['ios', 'android'] });
+// @ts-expect-error createBridge takes resolved options: run raw options through normalizeOptions first
+createBridge({ baseUrl: 'https://x.example' }, env);
+// @ts-expect-error hosts are host names
+createBridge(normalizeOptions({}, ''), env, { hosts: ['windows'] });
+
+expectTypeOf(global.install).returns.toEqualTypeOf<Bridge>();
+global.install();
+global.install({ websiteToken: 'wt_demo' }); // over window.chatBridgeSettings: every option optional
+// @ts-expect-error install still checks each option's type
+global.install({ host: 'symbian' });
+expectTypeOf(global.bridge).toEqualTypeOf<Bridge | undefined>();
+expectTypeOf(global.version).toBeString();
+// @ts-expect-error the version is read-only
+global.version = '2';
+expectTypeOf(createGlobal).parameter(0).toEqualTypeOf<Window & typeof globalThis>();
+
+// --- The typed client -----------------------------------------------------------------------
+
+expectTypeOf(client.init()).toEqualTypeOf<Promise<{ config: Record<string, unknown> }>>();
+expectTypeOf(client.sendMessage).returns.toEqualTypeOf<Promise<unknown>>();
+expectTypeOf(client.handle).returns.toBeBoolean();
+client.sendMessage({ content: 'Hi', attachments: [{ name: 'a.png', type: 'image/png', data: 'AAAA' }], email: 'a@example.com' });
+client.getConversation();
+client.createConversation({ name: 'Ada' });
+// @ts-expect-error content is text
+client.sendMessage({ content: 42 });
+// @ts-expect-error an attachment needs a name
+client.sendMessage({ attachments: [{ type: 'image/png', data: 'AAAA' }] });
+// @ts-expect-error contact fields are strings
+client.getConversation({ email: true });
+// @ts-expect-error sendMessage needs its params
+client.sendMessage();
+// @ts-expect-error pending is read-only
+client.pending = 0;
+
+createClient({ send: (command) => expectTypeOf(command).toEqualTypeOf<{ id: string; method: string; params?: object }>() });
+// @ts-expect-error a transport has a send method
+createClient({ post: () => undefined });
+
+declare const failure: ChatBridgeError;
+expectTypeOf(failure).toMatchTypeOf<Error>();
+expectTypeOf(failure.code).toBeString();
+expectTypeOf(failure.status).toEqualTypeOf<number | undefined>();
+expectTypeOf(failure.errors).toEqualTypeOf<Record<string, string[]> | undefined>();
+expectTypeOf(failure.event).toEqualTypeOf<ErrorEvent>();
+
+// --- Adapters -------------------------------------------------------------------------------
+
+export const customAdapter: HostAdapter = { host: 'browser', encode: (m) => JSON.stringify(m), find: () => undefined };
+// @ts-expect-error an adapter belongs to one of the five hosts
+export const strayAdapter: HostAdapter = { host: 'tizen', encode: (m) => m, find: () => undefined };
+
+// --- The React Native side ------------------------------------------------------------------
+
+declare const ref: { current: { injectJavaScript(script: string): void } | null };
+const rnHost = createReactNativeHost({
+  onEvent: (event) => expectTypeOf(event).toEqualTypeOf<OutboundMessage>(),
+  webView: () => ref.current,
+});
+expectTypeOf(rnHost).toEqualTypeOf<ReactNativeHost>();
+expectTypeOf(rnHost.client).toEqualTypeOf<ChatClient>();
+rnHost.onMessage({ nativeEvent: { data: '{"type":"ready"}' } });
+expectTypeOf(rnHost.injectedJavaScript({ baseUrl: 'https://x.example', websiteToken: 'wt' }, 'bundle')).toBeString();
+// @ts-expect-error the injected settings need a baseUrl
+rnHost.injectedJavaScript({ websiteToken: 'wt' }, 'bundle');
+// @ts-expect-error onEvent is required
+createReactNativeHost({ webView: () => null });
+// @ts-expect-error webView is a function returning the ref's current value, not the ref
+createReactNativeHost({ onEvent: () => undefined, webView: ref });
+// @ts-expect-error react-native-webview's onMessage data is a string
+rnHost.onMessage({ nativeEvent: { data: { type: 'ready' } } });
+expectTypeOf(decodeMessage).returns.toEqualTypeOf<OutboundMessage>();

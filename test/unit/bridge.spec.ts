@@ -1,0 +1,256 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createBridge, type Bridge } from '../../bridge/bridge.js';
+import type { Environment, HttpRequest, HttpResponse } from '../../bridge/environment.js';
+import { normalizeOptions } from '../../bridge/options.js';
+import { createFakeClock, withFakeClock } from '../helpers/fake-clock.js';
+import { createTestEnvironment, type TestEnvironment } from '../helpers/test-environment.js';
+
+const BASE = 'https://chat.example.test/api/v1';
+const WEBSITE_TOKEN = 'wt_unit_7c1f0a9b';
+const EVIL = 'https://evil.example.test';
+
+/** For tests where the network is not the point: any request is a failure of the test. */
+const noFetch = (_url: string, _request: HttpRequest): Promise<HttpResponse> => Promise.reject(new Error('this test must make no request'));
+
+/** Lets already-settled async work finish, without any timer. */
+const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+const bridges: Bridge[] = [];
+const servers: Server[] = [];
+
+afterEach(async () => {
+  bridges.splice(0).forEach((bridge) => bridge.destroy());
+  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
+});
+
+function start(testEnv: TestEnvironment, extra: Record<string, unknown> = {}, env: Environment = testEnv.env): Bridge {
+  const options = normalizeOptions({ baseUrl: BASE, websiteToken: WEBSITE_TOKEN, host: 'browser', ...extra }, env.pageOrigin);
+  const bridge = createBridge(options, env);
+  bridges.push(bridge);
+  return bridge;
+}
+
+const ofType = (testEnv: TestEnvironment, type: string) => testEnv.messages().filter((message) => message['type'] === type);
+
+describe('startup', () => {
+  it('sends ready before anything else', () => {
+    const t = createTestEnvironment({ fetch: noFetch });
+    const bridge = start(t);
+    bridge.receive('{bad');
+    expect(t.messages()[0]).toEqual({ type: 'ready' });
+    expect(ofType(t, 'ready')).toHaveLength(1);
+  });
+});
+
+describe('inbound handling', () => {
+  it('answers a bad message with exactly one parse_error and still handles the next message', () => {
+    const t = createTestEnvironment({ fetch: noFetch });
+    start(t);
+    t.post('chatwoot-widget:{"event": nope');
+    expect(ofType(t, 'error')).toEqual([expect.objectContaining({ code: 'parse_error' })]);
+
+    t.post('chatwoot-widget:' + JSON.stringify({ event: 'loaded', unread: 2 }));
+    expect(t.messages().slice(1)).toEqual([
+      expect.objectContaining({ type: 'error', code: 'parse_error' }),
+      { type: 'widget', event: 'loaded', data: { unread: 2 } },
+    ]);
+  });
+
+  it('keeps handling host commands after a host command that is not JSON', async () => {
+    const t = createTestEnvironment({ fetch: noFetch });
+    const bridge = start(t);
+    bridge.receive('{"id":"1","method":');
+    bridge.receive({ id: '2', method: 'noSuchMethod' });
+    await settle();
+    expect(t.messages().slice(1)).toEqual([
+      expect.objectContaining({ type: 'error', code: 'parse_error' }),
+      { type: 'response', id: '2', ok: false, error: expect.objectContaining({ code: 'unknown_method' }) },
+      expect.objectContaining({ type: 'error', code: 'unknown_method' }),
+    ]);
+  });
+
+  it('turns the widget error event into one widget_error event', () => {
+    const t = createTestEnvironment({ fetch: noFetch });
+    start(t);
+    t.post('chatwoot-widget:{"event":"error","message":"Inbox not found"}');
+    expect(t.messages().slice(1)).toEqual([{ type: 'error', code: 'widget_error', message: '[widget] reported an error: Inbox not found' }]);
+  });
+
+  it('drops messages from a disallowed origin: no delivery and no request', async () => {
+    const t = createTestEnvironment({ fetch: noFetch });
+    start(t);
+    t.post({ id: 'c1', method: 'init' }, EVIL);
+    t.post(JSON.stringify({ id: 'c2', method: 'getConversation' }), EVIL);
+    t.post('chatwoot-widget:{"event":"loaded"}', EVIL);
+    t.post('chatwoot-widget:{broken', EVIL);
+    await settle();
+    expect(t.messages()).toEqual([{ type: 'ready' }]);
+    expect(t.requests).toEqual([]);
+  });
+
+  it('refuses an attachment 12 MiB over the limit as file_too_large, not parse_error, without a request', async () => {
+    const t = createTestEnvironment({ fetch: noFetch });
+    const bridge = start(t);
+    const data = 'A'.repeat(12 * 1024 * 1024);
+    bridge.receive({ id: 'big', method: 'sendMessage', params: { attachments: [{ name: 'movie.mp4', type: 'video/mp4', data }] } });
+    await settle();
+    expect(t.messages().slice(1)).toEqual([
+      { type: 'response', id: 'big', ok: false, error: expect.objectContaining({ code: 'file_too_large', status: 413 }) },
+      expect.objectContaining({ type: 'error', code: 'file_too_large' }),
+    ]);
+    expect(t.requests).toEqual([]);
+    expect(bridge.stats().outbox).toBe(0);
+  });
+});
+
+describe('website token', () => {
+  it('answers init without a websiteToken with auth_failed and makes no request', async () => {
+    const t = createTestEnvironment({ fetch: noFetch });
+    const bridge = start(t, { websiteToken: undefined });
+    bridge.receive({ id: 'i1', method: 'init' });
+    bridge.receive({ id: 'g1', method: 'getConversation' });
+    await settle();
+    const responses = ofType(t, 'response');
+    expect(responses).toEqual([
+      { type: 'response', id: 'i1', ok: false, error: expect.objectContaining({ code: 'auth_failed', status: 401 }) },
+      { type: 'response', id: 'g1', ok: false, error: expect.objectContaining({ code: 'auth_failed', status: 401 }) },
+    ]);
+    expect(ofType(t, 'error').map((e) => e['code'])).toEqual(['auth_failed', 'auth_failed']);
+    expect(t.requests).toEqual([]);
+    expect(bridge.stats().pendingCommands).toBe(0);
+  });
+});
+
+describe('destroy', () => {
+  it('is safe to call twice, removes its listeners once, and ignores everything afterwards', async () => {
+    const t = createTestEnvironment({ fetch: noFetch });
+    let subscriptions = 0;
+    const counted = <T>(subscribe: (listener: T) => () => void) => (listener: T) => {
+      subscriptions++;
+      const unsubscribe = subscribe(listener);
+      return () => {
+        subscriptions--;
+        unsubscribe();
+      };
+    };
+    const env: Environment = {
+      ...t.env,
+      onMessage: counted(t.env.onMessage),
+      onConnectivityChange: counted(t.env.onConnectivityChange),
+    };
+    const bridge = start(t, {}, env);
+    const heard: unknown[] = [];
+    bridge.on((message) => heard.push(message));
+    expect(subscriptions).toBe(2);
+
+    bridge.destroy();
+    expect(() => bridge.destroy()).not.toThrow();
+    expect(subscriptions).toBe(0);
+
+    t.post('chatwoot-widget:{"event":"loaded"}');
+    t.post({ id: 'x', method: 'init' });
+    bridge.receive({ id: 'y', method: 'init' });
+    bridge.receive('{bad');
+    t.setOnline(false);
+    t.setOnline(true);
+    await settle();
+    expect(t.messages()).toEqual([{ type: 'ready' }]);
+    expect(heard).toEqual([]);
+    expect(t.requests).toEqual([]);
+  });
+});
+
+describe('host channels', () => {
+  it("delivers only to the android channel with host: 'android', as JSON strings", async () => {
+    const t = createTestEnvironment({ fetch: noFetch });
+    const bridge = start(t, { host: 'android' });
+    expect(bridge.host).toBe('android');
+    t.post('chatwoot-widget:{"event":"loaded"}');
+    bridge.receive({ id: 'u', method: 'nope' });
+    await settle();
+    expect(t.deliveries.length).toBe(4);
+    for (const delivery of t.deliveries) {
+      expect(delivery.host).toBe('android');
+      expect(typeof delivery.payload).toBe('string');
+    }
+    expect(t.messages().map((m) => m['type'])).toEqual(['ready', 'widget', 'response', 'error']);
+  });
+
+  it('queues events until a late channel appears, then delivers them in order', () => {
+    const t = createTestEnvironment({ fetch: noFetch, channels: [] });
+    const clock = createFakeClock();
+    const bridge = start(t, { host: 'react-native' }, withFakeClock(t.env, clock));
+    t.post('chatwoot-widget:{"event":"loaded"}');
+    bridge.receive('{bad');
+    expect(bridge.stats().undelivered).toBe(3);
+
+    clock.advance(500);
+    expect(bridge.stats().undelivered).toBe(3);
+
+    const received: string[] = [];
+    t.env.scope['ReactNativeWebView'] = { postMessage: (payload: string) => received.push(payload) };
+    clock.advance(50);
+    expect(received.map((payload) => (JSON.parse(payload) as { type: string }).type)).toEqual(['ready', 'widget', 'error']);
+    expect(bridge.stats().undelivered).toBe(0);
+
+    t.post('chatwoot-widget:{"event":"opened"}');
+    expect(received).toHaveLength(4);
+    expect(JSON.parse(received[3] as string)).toEqual({ type: 'widget', event: 'opened', data: {} });
+    expect(clock.pending).toBe(0);
+  });
+});
+
+describe('redaction', () => {
+  /** A backend on 127.0.0.1 that echoes the tokens it is sent, as a careless proxy or server might. */
+  async function echoingBackend(authToken: string): Promise<string> {
+    const server = createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      res.setHeader('content-type', 'application/json');
+      if (url.pathname === '/api/v1/config') {
+        const websiteToken = url.searchParams.get('website_token');
+        res.end(JSON.stringify({ authToken, widget: { websiteToken, greeting: `Hello from inbox ${websiteToken}` } }));
+        return;
+      }
+      if (url.pathname === '/api/v1/conversations') {
+        res.statusCode = 422;
+        const sent = req.headers.authorization ?? '';
+        res.end(JSON.stringify({ message: `rejected ${sent}`, errors: { [authToken]: [`bad ${authToken}`] } }));
+        return;
+      }
+      res.statusCode = 404;
+      res.end('{}');
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+  }
+
+  it('never delivers a token, even when the backend echoes it in results, messages and keys', async () => {
+    const authToken = 'at_unit_secret_5e4d3c2b1a';
+    const baseUrl = await echoingBackend(authToken);
+    const t = createTestEnvironment();
+    const bridge = start(t, { baseUrl });
+    bridge.receive({ id: 'i', method: 'init' });
+    bridge.receive({ id: 'g', method: 'getConversation' });
+    await vi.waitFor(() => expect(ofType(t, 'response')).toHaveLength(2), { timeout: 5_000 });
+
+    const [init, conversation] = ofType(t, 'response');
+    expect(init).toEqual({
+      type: 'response',
+      id: 'i',
+      ok: true,
+      result: { config: { widget: { websiteToken: '<redacted>', greeting: 'Hello from inbox <redacted>' } } },
+    });
+    expect(conversation).toMatchObject({ ok: false, error: { code: 'validation_error', message: '[GET /conversations] 422: rejected Bearer <redacted>' } });
+    expect((conversation as { error: { errors: unknown } }).error.errors).toEqual({ '<redacted>': ['bad <redacted>'] });
+
+    const everything = JSON.stringify(t.deliveries);
+    expect(everything).not.toContain(WEBSITE_TOKEN);
+    expect(everything).not.toContain(authToken);
+    // The tokens did travel to the backend: the redaction is on the way out only.
+    expect(t.requests.some((r) => r.url.includes(`website_token=${WEBSITE_TOKEN}`))).toBe(true);
+    expect(t.requests.some((r) => r.headers['Authorization'] === `Bearer ${authToken}`)).toBe(true);
+  });
+});

@@ -1,0 +1,343 @@
+// @vitest-environment happy-dom
+/**
+ * The injected script as a WebView runs it: the REAL built bundle, dist/chat-bridge.js,
+ * evaluated in a happy-dom window. Commands used here (an unknown method) and widget messages
+ * are answered without any HTTP, so no backend is needed.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ChatBridgeGlobal } from '../../bridge/install.js';
+import type { OutboundMessage } from '../../bridge/messages.js';
+// Only the host side (no zod inside), so this file adds nothing to `window` itself.
+import { createReactNativeHost } from '../../host-adapters/react-native-host.js';
+
+// Paths from the file's own location (happy-dom replaces the global URL, so no `new URL(..., import.meta.url)`).
+const root = resolve(fileURLToPath(import.meta.url), '../../..');
+const bundlePath = resolve(root, 'dist/chat-bridge.js');
+let source = '';
+
+beforeAll(() => {
+  if (!existsSync(bundlePath)) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
+  source = readFileSync(bundlePath, 'utf8');
+});
+
+type TestWindow = Window & typeof globalThis & { ChatBridge?: ChatBridgeGlobal; chatBridgeSettings?: unknown; ReactNativeWebView?: unknown };
+const win = window as TestWindow;
+
+/** Evaluates the bundle in the window's global scope, as `injectedJavaScript` would. */
+const inject = (script = source) => void (0, win.eval)(script);
+
+function chatBridge(): ChatBridgeGlobal {
+  const global = win.ChatBridge;
+  if (global === undefined) throw new Error('window.ChatBridge is not defined');
+  return global;
+}
+
+const BASE_URL = 'https://chat.example.test/api/v1';
+/** Browser host, so deliveries are `chatbridge` CustomEvents on window; any origin, so synthetic events pass. */
+const options = { baseUrl: BASE_URL, host: 'browser', allowedOrigins: '*' } as const;
+
+let delivered: OutboundMessage[] = [];
+const collect = (event: Event) => void delivered.push((event as CustomEvent<OutboundMessage>).detail);
+const widgetMessage = `chatwoot-widget:${JSON.stringify({ event: 'loaded', locale: 'en' })}`;
+const widgetDeliveries = () => delivered.filter((message) => message.type === 'widget');
+const responsesTo = (id: string) => delivered.filter((message) => message.type === 'response' && message.id === id);
+const post = (data: unknown, target: EventTarget = win, init: MessageEventInit = {}) =>
+  target.dispatchEvent(new MessageEvent('message', { data, bubbles: true, ...init }));
+
+beforeEach(() => {
+  delivered = [];
+  win.addEventListener('chatbridge', collect);
+});
+
+afterEach(() => {
+  win.removeEventListener('chatbridge', collect);
+  win.ChatBridge?.destroy();
+  // Each test injects into a clean window: the global is configurable on purpose, for this.
+  delete win.ChatBridge;
+  delete win.chatBridgeSettings;
+  delete win.ReactNativeWebView;
+  delete (win as { __zod_globalConfig?: unknown }).__zod_globalConfig;
+  win.localStorage.clear();
+  vi.restoreAllMocks();
+});
+
+describe('the injected bundle', () => {
+  it('defines exactly one new global, ChatBridge, and installing adds none', () => {
+    const before = new Set(Object.getOwnPropertyNames(win));
+    inject();
+    const added = () => Object.getOwnPropertyNames(win).filter((name) => !before.has(name));
+
+    expect(added()).toEqual(['ChatBridge']);
+    chatBridge().install(options);
+    expect(added()).toEqual(['ChatBridge']);
+  });
+
+  it('exposes install, receive, recording, bridge, destroy and the package version', () => {
+    inject();
+    const { version } = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { version: string };
+    const global = chatBridge();
+    expect(global.version).toBe(version);
+    expect(typeof global.install).toBe('function');
+    expect(typeof global.receive).toBe('function');
+    expect(global.recording()).toBe('');
+    expect(global.bridge).toBeUndefined();
+  });
+
+  it('does not install itself without window.chatBridgeSettings', () => {
+    inject();
+    expect(chatBridge().bridge).toBeUndefined();
+    expect(delivered).toEqual([]);
+  });
+
+  it('installs itself when window.chatBridgeSettings is set before injection', () => {
+    win.chatBridgeSettings = { ...options, browserEvent: 'acme-chat' };
+    const acme: unknown[] = [];
+    win.addEventListener('acme-chat', (event) => acme.push((event as CustomEvent).detail));
+
+    inject();
+
+    expect(chatBridge().bridge?.host).toBe('browser');
+    expect(acme).toEqual([{ type: 'ready' }]);
+    expect(delivered).toEqual([]); // the custom event name was honoured
+  });
+
+  it('reports bad injected settings with console.error and keeps the global usable', () => {
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    win.chatBridgeSettings = { baseUrl: 'ftp://chat.example.test', host: 'browser' };
+
+    inject();
+
+    expect(consoleError).toHaveBeenCalledTimes(1);
+    expect(String(consoleError.mock.calls[0]?.[0])).toMatch(/"baseUrl"/);
+    expect(chatBridge().bridge).toBeUndefined();
+    // Options given to install win over the injected ones.
+    expect(chatBridge().install({ baseUrl: BASE_URL }).host).toBe('browser');
+  });
+
+  it('evaluated twice, keeps the first ChatBridge and one bridge: a widget message posted once is delivered once', () => {
+    inject();
+    const first = chatBridge();
+    first.install(options);
+
+    inject();
+
+    expect(win.ChatBridge).toBe(first);
+    post(widgetMessage);
+    expect(widgetDeliveries()).toEqual([{ type: 'widget', event: 'loaded', data: { locale: 'en' } }]);
+  });
+
+  it('evaluated twice with injected settings, installs once: one ready, one delivery per event', () => {
+    win.chatBridgeSettings = options;
+    inject();
+    inject();
+
+    post(widgetMessage);
+    expect(delivered.map((message) => message.type)).toEqual(['ready', 'widget']);
+  });
+});
+
+describe('ChatBridge.install', () => {
+  it('a second install replaces the bridge: one set of listeners, one delivery per event', () => {
+    inject();
+    const first = chatBridge().install(options);
+    const second = chatBridge().install(options);
+
+    expect(second).not.toBe(first);
+    expect(chatBridge().bridge).toBe(second);
+    post(widgetMessage);
+    expect(widgetDeliveries()).toHaveLength(1);
+
+    // The replaced bridge is gone: a command handed to it directly is not answered.
+    first.receive({ id: 'to-old', method: 'nope' });
+    expect(responsesTo('to-old')).toEqual([]);
+  });
+
+  it('merges its options over window.chatBridgeSettings', () => {
+    win.chatBridgeSettings = { baseUrl: 'https://ignored.example.test', host: 'android', browserEvent: 'acme-chat' };
+    inject(); // installs with the injected settings (android, channel not present yet)
+    const bridge = chatBridge().install({ host: 'browser', baseUrl: BASE_URL });
+    expect(bridge.host).toBe('browser');
+
+    // browserEvent still comes from the injected settings.
+    const acme: OutboundMessage[] = [];
+    win.addEventListener('acme-chat', (event) => acme.push((event as CustomEvent<OutboundMessage>).detail));
+    bridge.receive({ id: 'x', method: 'nope' });
+    expect(acme.map((message) => message.type)).toEqual(['response', 'error']);
+  });
+
+  it.each([
+    ['baseUrl', { host: 'browser' }],
+    ['baseUrl', { baseUrl: 'chat.example.test/api' }],
+    ['host', { baseUrl: BASE_URL, host: 'windows-phone' }],
+    ['allowedOrigins', { baseUrl: BASE_URL, allowedOrigins: 'https://a.example.test' }],
+    ['maxFileSize', { baseUrl: BASE_URL, maxFileSize: -1 }],
+    ['retry.limit', { baseUrl: BASE_URL, retry: { limit: 1.5 } }],
+  ])('throws one clear OptionsError naming "%s" for a bad value', (option, bad) => {
+    inject();
+    let thrown: unknown;
+    try {
+      chatBridge().install(bad as never);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(Error);
+    expect((thrown as Error).name).toBe('OptionsError');
+    expect((thrown as Error).message).toContain(`ChatBridge option "${option}"`);
+  });
+
+  it('keeps the running bridge when a reinstall is refused for bad options', () => {
+    inject();
+    const running = chatBridge().install(options);
+    expect(() => chatBridge().install({ baseUrl: 'nope' })).toThrow(/"baseUrl"/);
+    expect(chatBridge().bridge).toBe(running);
+    post(widgetMessage);
+    expect(widgetDeliveries()).toHaveLength(1);
+  });
+});
+
+describe('ChatBridge.receive', () => {
+  it('buffers commands received before install and handles them, in order, right after ready', () => {
+    inject();
+    chatBridge().receive({ id: 'early-1', method: 'nope' });
+    chatBridge().receive(JSON.stringify({ id: 'early-2', method: 'nope' }));
+    expect(delivered).toEqual([]);
+
+    chatBridge().install(options);
+
+    expect(delivered.map((message) => (message.type === 'response' ? `response ${message.id}` : message.type))).toEqual([
+      'ready',
+      'response early-1',
+      'error',
+      'response early-2',
+      'error',
+    ]);
+    expect(responsesTo('early-1')[0]).toMatchObject({ ok: false, error: { code: 'unknown_method' } });
+  });
+
+  it('hands a command to the running bridge and answers it once', () => {
+    inject();
+    chatBridge().install(options);
+    chatBridge().receive('chat-bridge:{"id":"r1","method":"nope"}');
+    expect(responsesTo('r1')).toHaveLength(1);
+  });
+});
+
+describe('host commands posted as message events', () => {
+  beforeEach(() => {
+    inject();
+    chatBridge().install(options);
+  });
+
+  it.each([
+    ['an object envelope', { id: 'w1', method: 'nope' }],
+    ['JSON text', '{"id":"w1","method":"nope"}'],
+    ["'chat-bridge:' + JSON", 'chat-bridge:{"id":"w1","method":"nope"}'],
+  ])('handles %s dispatched on window exactly once', (_, data) => {
+    post(data, win);
+    expect(responsesTo('w1')).toEqual([
+      { type: 'response', id: 'w1', ok: false, error: expect.objectContaining({ type: 'error', code: 'unknown_method' }) },
+    ]);
+  });
+
+  it('handles a command dispatched on document exactly once, although it bubbles on to window', () => {
+    let reachedWindow = false;
+    const onWindow = () => void (reachedWindow = true);
+    win.addEventListener('message', onWindow);
+
+    post({ id: 'd1', method: 'nope' }, win.document, { bubbles: true });
+    win.removeEventListener('message', onWindow);
+
+    // The premise: happy-dom propagates a bubbling document event to window, as browsers do.
+    expect(reachedWindow).toBe(true);
+    expect(responsesTo('d1')).toHaveLength(1);
+  });
+
+  it('handles a non-bubbling command dispatched on document (react-native-webview on Android)', () => {
+    post({ id: 'd2', method: 'nope' }, win.document, { bubbles: false });
+    expect(responsesTo('d2')).toHaveLength(1);
+  });
+
+  it('ignores foreign traffic without a word', () => {
+    post('webpackHotUpdate');
+    post({ type: 'devtools' });
+    post('{"foo":1}');
+    expect(delivered.filter((message) => message.type !== 'ready')).toEqual([]);
+  });
+});
+
+describe('origin checks with the default allowedOrigins', () => {
+  beforeEach(() => {
+    inject();
+    chatBridge().install({ baseUrl: BASE_URL, host: 'browser' });
+  });
+
+  it('accepts widget messages from the API origin, the page origin and same-realm synthetic events', () => {
+    post(widgetMessage, win, { origin: 'https://chat.example.test' });
+    post(widgetMessage, win, { origin: win.location.origin });
+    post(widgetMessage, win, { origin: '' });
+    expect(widgetDeliveries()).toHaveLength(3);
+  });
+
+  it('drops widget messages and commands from any other origin silently', () => {
+    post(widgetMessage, win, { origin: 'https://evil.example.test' });
+    post({ id: 'o1', method: 'nope' }, win, { origin: 'https://evil.example.test' });
+    expect(delivered.filter((message) => message.type !== 'ready')).toEqual([]);
+  });
+});
+
+describe('ChatBridge.destroy', () => {
+  it('removes every listener: later messages are not handled and the bridge is gone', () => {
+    inject();
+    chatBridge().install(options);
+    chatBridge().destroy();
+
+    expect(chatBridge().bridge).toBeUndefined();
+    post(widgetMessage);
+    post({ id: 'after', method: 'nope' }, win.document);
+    expect(delivered.map((message) => message.type)).toEqual(['ready']);
+  });
+
+  it('may be called twice, and a later install starts a fresh bridge', () => {
+    inject();
+    chatBridge().install(options);
+    chatBridge().destroy();
+    chatBridge().destroy();
+
+    chatBridge().install(options);
+    post(widgetMessage);
+    expect(delivered.map((message) => message.type)).toEqual(['ready', 'ready', 'widget']);
+  });
+});
+
+describe('with the react-native host side', () => {
+  it('injectedJavaScript installs the real bundle as host react-native, and a client call round-trips through it', async () => {
+    const events: OutboundMessage[] = [];
+    const host = createReactNativeHost({
+      onEvent: (event) => void events.push(event),
+      webView: () => ({ injectJavaScript: (script) => inject(script) }),
+    });
+    // react-native-webview's channel, delivering to <WebView onMessage> as a string.
+    const posted: unknown[] = [];
+    win.ReactNativeWebView = {
+      postMessage(data: unknown) {
+        posted.push(data);
+        host.onMessage({ nativeEvent: { data: data as string } });
+      },
+    };
+
+    inject(host.injectedJavaScript({ baseUrl: BASE_URL }, source));
+
+    expect(chatBridge().bridge?.host).toBe('react-native');
+    expect(events).toEqual([{ type: 'ready' }]);
+    expect(posted.every((data) => typeof data === 'string')).toBe(true);
+
+    await expect(host.client.call('nope', { a: 1 })).rejects.toMatchObject({ name: 'ChatBridgeError', code: 'unknown_method' });
+    // The response settled the call; the error event that follows a failed command reached onEvent.
+    expect(events.map((event) => (event.type === 'error' ? event.code : event.type))).toEqual(['ready', 'unknown_method']);
+    expect(delivered).toEqual([]); // nothing went through the browser channel
+  });
+});
