@@ -3,6 +3,7 @@
  * checks that read it, with a timeout on every request and failures turned into a reason a
  * person can act on instead of a thrown error.
  */
+import { parseJson } from '../safe-json.js';
 
 /** The fetch the doctor calls: the global one in the CLI, any compatible one in tests. */
 export type DoctorFetch = (url: string, init: RequestInit) => Promise<Response>;
@@ -21,7 +22,7 @@ export interface DoctorTarget {
 /** An HTTP answer, or why there was none. */
 export type Exchange =
   | { answered: true; label: string; status: number; headers: Headers; text: string; body: unknown }
-  | { answered: false; label: string; reason: string };
+  | { answered: false; label: string; reason: string; fix: string };
 
 export interface Probe {
   readonly target: DoctorTarget;
@@ -68,7 +69,7 @@ export function createProbe(target: DoctorTarget): Probe {
       const url = new URL(`${target.baseUrl}/config`);
       url.searchParams.set('website_token', token === 'given' ? target.websiteToken : wrongToken);
       // The label names the request without the token: labels end up in the report.
-      const label = token === 'given' ? 'GET /config' : 'GET /config (wrong token)';
+      const label = token === 'given' ? 'GET /config' : 'GET /config with a wrong token';
       return exchange(label, url.href, { method: 'GET', headers: { Origin: target.origin } });
     },
     unreachable: () => unreachable,
@@ -83,17 +84,14 @@ async function send(target: DoctorTarget, label: string, url: string, init: Requ
     const text = await response.text();
     return { answered: true, label, status: response.status, headers: response.headers, text, body: parseBody(text) };
   } catch (error) {
-    return { answered: false, label, reason: failureReason(error, signal, target) };
+    return { answered: false, label, ...failureReason(error, signal, target) };
   }
 }
 
 function parseBody(text: string): unknown {
   if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
+  const parsed = parseJson(text);
+  return parsed.ok ? parsed.value : undefined;
 }
 
 /** Auth tokens a config answer hands out must never be printed, whatever check shows the body. */
@@ -102,6 +100,8 @@ function collectTokens(body: unknown, into: Set<string>): void {
   const token = (body as Record<string, unknown>)['authToken'];
   if (typeof token === 'string' && token !== '') into.add(token);
 }
+
+const REACH_FIX = 'check --base-url (the API root the app passes as baseUrl) and that the backend runs and is reachable from here';
 
 const NETWORK_CODES: Record<string, string> = {
   ECONNREFUSED: 'connection refused: nothing listens there',
@@ -114,14 +114,24 @@ const NETWORK_CODES: Record<string, string> = {
   UND_ERR_SOCKET: 'the server closed the connection',
 };
 
-function failureReason(error: unknown, signal: AbortSignal, target: DoctorTarget): string {
-  if (signal.aborted) return `no answer within ${target.timeoutMs} ms: the backend accepted the connection but did not respond`;
+function failureReason(error: unknown, signal: AbortSignal, target: DoctorTarget): { reason: string; fix: string } {
+  if (signal.aborted) {
+    return {
+      reason: `no answer within ${target.timeoutMs} ms: the backend accepted the connection but did not respond`,
+      fix: 'check the backend and any proxy in front of it (logs, upstream health); if it is only slow, raise --timeout',
+    };
+  }
   const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
   const code = typeof cause?.code === 'string' ? cause.code : undefined;
-  if (code !== undefined && NETWORK_CODES[code] !== undefined) return `cannot reach ${new URL(target.baseUrl).host}: ${NETWORK_CODES[code]} (${code})`;
+  if (code !== undefined && NETWORK_CODES[code] !== undefined) {
+    return { reason: `cannot reach ${new URL(target.baseUrl).host}: ${NETWORK_CODES[code]} (${code})`, fix: REACH_FIX };
+  }
   if (code !== undefined && /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code)) {
-    return `TLS certificate problem (${code}): a WebView refuses this certificate too`;
+    return {
+      reason: `TLS certificate problem (${code}): a WebView refuses this certificate too`,
+      fix: 'serve a certificate the devices trust, with its full chain (a WebView gives no way to accept a self-signed one)',
+    };
   }
   const detail = typeof cause?.message === 'string' ? cause.message : error instanceof Error ? error.message : String(error);
-  return `no HTTP answer: ${detail}${code === undefined ? '' : ` (${code})`}`;
+  return { reason: `no HTTP answer: ${detail}${code === undefined ? '' : ` (${code})`}`, fix: REACH_FIX };
 }

@@ -39,7 +39,9 @@ export function formatLine(result: CheckResult): string {
 /** `{ok, baseUrl, origin, checks: [{name, status, detail, fix?}]}` for scripts. */
 export function formatJson(run: DoctorRun, context: ReportContext): string {
   const document = { ok: !failed(run), baseUrl: context.baseUrl, origin: context.origin, checks: run.results };
-  return scrub(`${JSON.stringify(document, null, 2)}\n`, run.secrets);
+  // Scrubbed value by value: a token with characters JSON escapes would not be found in the text.
+  const text = JSON.stringify(document, (_key, value: unknown) => (typeof value === 'string' ? scrub(value, run.secrets) : value), 2);
+  return `${text}\n`;
 }
 
 /** Replaces every secret, however short: printing a token is worse than an odd-looking line. */

@@ -8,6 +8,7 @@ import { HOST_NAMES, type HostName } from '../options.js';
 import { lineDiff } from './diff.js';
 import { ReplayError } from './fixture.js';
 import { replay } from './replay.js';
+import { UsageError } from './usage-error.js';
 
 const HELP = `Usage:
   chat-bridge replay FILE --host HOST [--expect GOLDEN [--update]]
@@ -28,11 +29,11 @@ doctor   Checks a self-hosted backend as a WebView will use it: the CORS preflig
   --base-url URL        the API root, as given to the bridge's baseUrl
   --website-token TOKEN a website token of a widget inbox (never printed)
   --origin ORIGIN       the page origin to test CORS for (default: https://app.example.com)
+  --timeout MS          how long to wait for each answer (default: 10000)
+  --json                print the results as one JSON document instead of lines
 
 Exit status: 0 success, 1 a difference, a failed check or a fixture error, 2 bad usage.
 `;
-
-class UsageError extends Error {}
 
 export async function main(argv: string[], out: (text: string) => void, err: (text: string) => void): Promise<number> {
   try {

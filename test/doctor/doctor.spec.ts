@@ -1,0 +1,371 @@
+// @vitest-environment node
+/**
+ * `chat-bridge doctor` against real servers on 127.0.0.1: the reference backend with each
+ * relevant fault switched on, and small node:http servers for misconfigurations the reference
+ * backend cannot play. Runs go through the CLI's main() (argv, out, err) to stay fast, plus
+ * one run of bin/chat-bridge.js in a child process.
+ */
+import { execFile } from 'node:child_process';
+import { createServer, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { main } from '../../bridge/replay/cli.js';
+import { startReferenceBackend } from '../../demo-page/backend/server.mjs';
+
+type Backend = Awaited<ReturnType<typeof startReferenceBackend>>;
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** Distinctive, so "the output never contains it" cannot pass by accident. */
+const TOKEN = 'wt_doctor_S3cr3t_7f3a9c';
+const ORIGIN = 'https://app.example.com';
+const CHECK_COUNT = 9;
+/** The reference backend's auth tokens are 24 random bytes in base64url: 32 such characters. */
+const AUTH_TOKEN_SHAPE = /[A-Za-z0-9_-]{32}/;
+
+let backend: Backend;
+
+beforeAll(async () => {
+  backend = await startReferenceBackend({ websiteTokens: [TOKEN] });
+});
+afterAll(async () => {
+  await backend.close();
+});
+beforeEach(() => {
+  backend.reset();
+});
+
+interface Run {
+  code: number;
+  out: string;
+  err: string;
+  lines: string[];
+}
+
+async function doctor(...args: string[]): Promise<Run> {
+  let out = '';
+  let err = '';
+  const code = await main(['doctor', ...args], (text) => (out += text), (text) => (err += text));
+  return { code, out, err, lines: out.split('\n').filter((line) => line !== '') };
+}
+
+function doctorOn(url: string, ...extra: string[]): Promise<Run> {
+  return doctor('--base-url', url, '--website-token', TOKEN, ...extra);
+}
+
+/** The line of the named check, e.g. line(run, 'GET /config'). */
+function line(run: Run, name: string): string {
+  // Every marker (PASS, WARN, FAIL, SKIP) is four letters and a space.
+  const found = run.lines.find((text) => text.slice(5).startsWith(`${name}:`));
+  if (found === undefined) throw new Error(`no line for "${name}" in:\n${run.out}`);
+  return found;
+}
+
+function failing(run: Run): string[] {
+  return run.lines.filter((text) => text.startsWith('FAIL '));
+}
+
+/** Every failing line must say how to fix it, and no output may carry the website token. */
+function expectHonestFailure(run: Run): void {
+  expect(run.code).toBe(1);
+  expect(failing(run).length).toBeGreaterThan(0);
+  for (const text of failing(run)) expect(text).toMatch(/\. Fix: \S/);
+  expect(run.out + run.err).not.toContain(TOKEN);
+}
+
+type Reply = { status: number; headers?: OutgoingHttpHeaders; body?: string };
+
+/** A backend of the test's own making: `answer` decides every reply; requests are recorded. */
+async function withServer(answer: (req: IncomingMessage, url: URL) => Reply, fn: (url: string, seen: IncomingMessage[]) => Promise<void>): Promise<void> {
+  const seen: IncomingMessage[] = [];
+  const server = createServer((req, res) => {
+    seen.push(req);
+    const reply = answer(req, new URL(req.url ?? '/', 'http://127.0.0.1'));
+    res.writeHead(reply.status, reply.headers ?? {});
+    res.end(reply.body ?? '');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    await fn(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+const GOOD_CORS: OutgoingHttpHeaders = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, POST, PATCH, DELETE, OPTIONS',
+  'access-control-allow-headers': 'Content-Type, Authorization',
+  'access-control-expose-headers': 'Retry-After',
+};
+const json = (status: number, body: unknown, headers: OutgoingHttpHeaders = GOOD_CORS): Reply => ({
+  status,
+  headers: { ...headers, 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
+
+/** A correct backend apart from what `override` changes. */
+function backendLike(override: (req: IncomingMessage, url: URL) => Reply | undefined = () => undefined, cors: OutgoingHttpHeaders = GOOD_CORS) {
+  return (req: IncomingMessage, url: URL): Reply => {
+    const replaced = override(req, url);
+    if (replaced !== undefined) return replaced;
+    if (req.method === 'OPTIONS') return { status: 204, headers: cors };
+    if (url.searchParams.get('website_token') === TOKEN) return json(200, { authToken: 'at_known_0123456789abcdef' }, cors);
+    return json(401, { message: 'Invalid website token' }, cors);
+  };
+}
+
+describe('chat-bridge doctor against a healthy reference backend', () => {
+  it('passes every check with exit 0, one line per check, without printing any token', async () => {
+    const run = await doctorOn(backend.url);
+    expect(run.err).toBe('');
+    expect(run.code).toBe(0);
+    const checks = run.lines.filter((text) => /^(PASS|WARN|FAIL|SKIP) /.test(text));
+    expect(checks).toHaveLength(CHECK_COUNT);
+    for (const text of checks) expect(text).toMatch(/^PASS /);
+    expect(line(run, 'CORS Access-Control-Allow-Methods')).toContain('"GET, POST, PATCH, DELETE, OPTIONS"');
+    expect(line(run, 'CORS Access-Control-Allow-Headers')).toContain('"Content-Type, Authorization"');
+    expect(line(run, 'GET /config')).toContain('usable authToken (not shown)');
+    expect(run.out).not.toContain(TOKEN);
+    expect(run.out).not.toMatch(AUTH_TOKEN_SHAPE);
+  });
+
+  it('sends the preflights, the config request and a wrong-token request a WebView would, with the Origin', async () => {
+    await doctorOn(backend.url, '--origin', 'https://shop.example.org');
+    const requests = backend.requests.map((entry) => `${entry.method} ${entry.path}`);
+    expect(requests).toEqual(expect.arrayContaining(['OPTIONS /config', 'OPTIONS /messages', 'GET /config']));
+    expect(backend.requests.filter((entry) => entry.method === 'GET' && entry.path === '/config')).toHaveLength(2);
+    expect(backend.requests.map((entry) => entry.status)).toEqual(expect.arrayContaining([204, 200, 401]));
+  });
+
+  it('prints machine-readable results with --json', async () => {
+    const run = await doctorOn(backend.url, '--json');
+    expect(run.code).toBe(0);
+    const document = JSON.parse(run.out) as { ok: boolean; origin: string; checks: { name: string; status: string }[] };
+    expect(document.ok).toBe(true);
+    expect(document.origin).toBe(ORIGIN);
+    expect(document.checks).toHaveLength(CHECK_COUNT);
+    expect(document.checks.every((check) => check.status === 'pass')).toBe(true);
+    expect(run.out).not.toContain(TOKEN);
+  });
+});
+
+describe('chat-bridge doctor with a reference backend fault switched on', () => {
+  it('no-cors: fails the three preflight headers, Allow-Origin on answers and Retry-After, naming each header to send', async () => {
+    backend.setFault('no-cors', true);
+    const run = await doctorOn(backend.url);
+    expectHonestFailure(run);
+    // The preflights themselves still answer 204; what is missing is their headers.
+    expect(line(run, 'preflight OPTIONS /messages')).toMatch(/^PASS .*204/);
+    expect(line(run, 'CORS Access-Control-Allow-Origin')).toMatch(/^FAIL .*missing.*Fix: send "Access-Control-Allow-Origin: \*"/);
+    expect(line(run, 'CORS Access-Control-Allow-Methods')).toMatch(/^FAIL .*Fix: send "Access-Control-Allow-Methods: GET, POST, PATCH, DELETE, OPTIONS"/);
+    expect(line(run, 'CORS Access-Control-Allow-Headers')).toMatch(/^FAIL .*Fix: send "Access-Control-Allow-Headers: Content-Type, Authorization"/);
+    expect(line(run, 'CORS on API responses')).toMatch(/^FAIL .*network error/);
+    expect(line(run, 'CORS Access-Control-Expose-Headers')).toMatch(/^FAIL .*Fix: send "Access-Control-Expose-Headers: Retry-After"/);
+    expect(failing(run)).toHaveLength(5);
+  });
+
+  it('no-expose-retry-after: fails only the Retry-After check, saying the bridge cannot honour the delay', async () => {
+    backend.setFault('no-expose-retry-after', true);
+    const run = await doctorOn(backend.url);
+    expectHonestFailure(run);
+    expect(failing(run)).toEqual([line(run, 'CORS Access-Control-Expose-Headers')]);
+    expect(line(run, 'CORS Access-Control-Expose-Headers')).toContain("cannot read the server's delay");
+  });
+
+  it.each([
+    ['config-empty', 'an empty body'],
+    ['config-malformed', 'a body that is not JSON (Content-Type text/html'],
+    ['config-no-token', 'JSON without a non-empty string authToken'],
+  ])('%s: fails GET /config as a backend misconfiguration (%s)', async (fault, what) => {
+    backend.setFault(fault, true);
+    const run = await doctorOn(backend.url);
+    expectHonestFailure(run);
+    expect(line(run, 'GET /config')).toMatch(new RegExp(`^FAIL GET /config: answered 200 with ${escape(what)}.*misconfigured.*Fix: .*"authToken"`));
+    // The same answer comes whatever the token, which the wrong-token check must not misread as "tokens are not checked".
+    expect(line(run, 'rejected website token')).toMatch(/^FAIL .*like any token.*Fix: fix GET \/config first/);
+  });
+
+  it('rotated-website-token: fails GET /config saying the token is invalid, disabled or rotated', async () => {
+    backend.setFault('rotated-website-token', true);
+    const run = await doctorOn(backend.url);
+    expectHonestFailure(run);
+    expect(line(run, 'GET /config')).toMatch(/^FAIL GET \/config: answered 401: the website token is invalid, disabled or rotated \(server: "Invalid website token: the token has been rotated"\)\. Fix: use the inbox's current website token/);
+    expect(failing(run)).toHaveLength(1);
+  });
+
+  it('hang: reports the missing answer after --timeout and skips the checks that would wait again', async () => {
+    backend.setFault('hang', true);
+    const run = await doctorOn(backend.url, '--timeout', '300');
+    expectHonestFailure(run);
+    expect(line(run, 'GET /config')).toMatch(/^FAIL GET \/config: no answer within 300 ms.*Fix: check the backend and any proxy.*raise --timeout/);
+    expect(line(run, 'rejected website token')).toMatch(/^SKIP /);
+    expect(line(run, 'CORS Access-Control-Expose-Headers')).toMatch(/^SKIP /);
+  });
+
+  it('a fixed Allow-Origin of another site fails for the page origin and passes for that site', async () => {
+    const other = await startReferenceBackend({ websiteTokens: [TOKEN], allowOrigin: 'https://other.example' });
+    try {
+      const run = await doctorOn(other.url);
+      expectHonestFailure(run);
+      expect(line(run, 'CORS Access-Control-Allow-Origin')).toMatch(/^FAIL .*"https:\/\/other\.example", which does not match the page origin https:\/\/app\.example\.com/);
+      const fromThatSite = await doctorOn(other.url, '--origin', 'https://other.example');
+      expect(fromThatSite.code).toBe(0);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('chat-bridge doctor against misconfigured servers', () => {
+  it('an unreachable server (connection refused) fails with a clear reason and skips the rest', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+
+    const run = await doctorOn(`http://127.0.0.1:${port}`);
+    expectHonestFailure(run);
+    expect(line(run, 'preflight OPTIONS /config')).toMatch(/^FAIL .*connection refused.*ECONNREFUSED.*Fix: check --base-url/);
+    expect(failing(run)).toHaveLength(1);
+    expect(run.lines.filter((text) => text.startsWith('SKIP '))).toHaveLength(CHECK_COUNT - 1);
+  });
+
+  it('a 401 whose body is not an ErrorResponse fails the rejected-token check', async () => {
+    const plain401 = backendLike((req, url) =>
+      req.method === 'GET' && url.searchParams.get('website_token') !== TOKEN ? { status: 401, headers: { ...GOOD_CORS, 'content-type': 'text/plain' }, body: 'Unauthorized' } : undefined,
+    );
+    await withServer(plain401, async (url) => {
+      const run = await doctorOn(url);
+      expectHonestFailure(run);
+      expect(failing(run)).toEqual([line(run, 'rejected website token')]);
+      expect(line(run, 'rejected website token')).toMatch(/got 401 with a body that is not JSON, not an ErrorResponse.*Fix: .*\{"message": /);
+    });
+  });
+
+  it('a backend that accepts any website token fails the rejected-token check', async () => {
+    const anyToken = backendLike((req) => (req.method === 'GET' ? json(200, { authToken: 'at_for_anyone_0123456789' }) : undefined));
+    await withServer(anyToken, async (url) => {
+      const run = await doctorOn(url);
+      expectHonestFailure(run);
+      expect(line(run, 'rejected website token')).toMatch(/^FAIL .*got 200 instead of 401 and an authToken: the backend does not check website tokens/);
+    });
+  });
+
+  it('a preflight refused with 401 (authentication before CORS) fails with the fix to answer OPTIONS first', async () => {
+    const authFirst = backendLike((req) => (req.method === 'OPTIONS' ? json(401, { message: 'Missing auth token' }) : undefined));
+    await withServer(authFirst, async (url) => {
+      const run = await doctorOn(url);
+      expectHonestFailure(run);
+      expect(line(run, 'preflight OPTIONS /messages')).toMatch(/^FAIL .*answered 401.*Fix: answer OPTIONS on every API path with 204.*before any authentication/);
+    });
+  });
+
+  it('Allow-Headers "*" fails because a wildcard never covers Authorization', async () => {
+    const wildcard = backendLike(undefined, { ...GOOD_CORS, 'access-control-allow-headers': '*' });
+    await withServer(wildcard, async (url) => {
+      const run = await doctorOn(url);
+      expectHonestFailure(run);
+      expect(failing(run)).toEqual([line(run, 'CORS Access-Control-Allow-Headers')]);
+      expect(line(run, 'CORS Access-Control-Allow-Headers')).toContain('missing Authorization (a * never covers Authorization)');
+    });
+  });
+
+  it('an echoed origin without Vary: Origin is a warning, not a failure (exit 0)', async () => {
+    const echo = backendLike(undefined, { ...GOOD_CORS, 'access-control-allow-origin': ORIGIN });
+    await withServer(echo, async (url) => {
+      const run = await doctorOn(url);
+      expect(run.code).toBe(0);
+      expect(line(run, 'CORS Access-Control-Allow-Origin')).toMatch(/^WARN .*without "Vary: Origin"\. Fix: add "Vary: Origin"/);
+    });
+  });
+
+  it('sends the preflight a WebView sends before POST /messages: Origin, method and both request headers', async () => {
+    await withServer(backendLike(), async (url, seen) => {
+      await doctorOn(url, '--origin', 'http://localhost:8081');
+      const preflight = seen.find((req) => req.method === 'OPTIONS' && req.url === '/messages');
+      expect(preflight?.headers['origin']).toBe('http://localhost:8081');
+      expect(preflight?.headers['access-control-request-method']).toBe('POST');
+      expect(preflight?.headers['access-control-request-headers']).toBe('content-type, authorization');
+      const config = seen.find((req) => req.method === 'GET' && req.url?.startsWith('/config?'));
+      expect(config?.headers['origin']).toBe('http://localhost:8081');
+      expect(config?.headers['authorization']).toBeUndefined();
+    });
+  });
+
+  it('never prints an auth token or website token a server echoes back, in text or JSON', async () => {
+    const authToken = 'at_echoed_secret_value_42';
+    const echoing = backendLike((req, url) => {
+      if (req.method !== 'GET') return undefined;
+      return url.searchParams.get('website_token') === TOKEN ? json(200, { authToken }) : json(401, { message: `not ${authToken}, and not ${TOKEN}` });
+    });
+    await withServer(echoing, async (url) => {
+      for (const format of [[], ['--json']]) {
+        const run = await doctorOn(url, ...format);
+        expect(run.code).toBe(0);
+        expect(run.out).toContain('not <redacted>, and not <redacted>');
+        expect(run.out).not.toContain(authToken);
+        expect(run.out).not.toContain(TOKEN);
+      }
+    });
+  });
+
+  it('never prints the website token when an error message quotes it', async () => {
+    const quoting = backendLike((req, url) => (req.method === 'GET' && url.searchParams.get('website_token') === TOKEN ? json(500, { message: `boom for ${TOKEN}` }) : undefined));
+    await withServer(quoting, async (url) => {
+      const run = await doctorOn(url);
+      expectHonestFailure(run);
+      expect(line(run, 'GET /config')).toMatch(/^FAIL GET \/config: answered 500 \(server: "boom for <redacted>"\)/);
+    });
+  });
+});
+
+describe('chat-bridge doctor usage', () => {
+  it.each([
+    [['--website-token', TOKEN], '--base-url'],
+    [['--base-url', 'http://127.0.0.1:1'], '--website-token'],
+    [['--base-url', 'ftp://example.com', '--website-token', TOKEN], '--base-url'],
+    [['--base-url', 'http://127.0.0.1:1/api?x=1', '--website-token', TOKEN], '--base-url'],
+    [['--base-url', 'http://127.0.0.1:1', '--website-token', TOKEN, '--origin', 'https://app.example.com/page'], '--origin'],
+    [['--base-url', 'http://127.0.0.1:1', '--website-token', TOKEN, '--timeout', '0'], '--timeout'],
+    [['--base-url', 'http://127.0.0.1:1', '--website-token', TOKEN, '--verbose'], '--verbose'],
+    [['--base-url', 'http://127.0.0.1:1', '--website-token', TOKEN, 'extra'], 'positional'],
+  ])('exits 2 on bad usage %j, naming %s, without printing the token', async (args, named) => {
+    const run = await doctor(...args);
+    expect(run.code).toBe(2);
+    expect(run.out).toBe('');
+    expect(run.err).toContain(named);
+    expect(run.err).toContain('chat-bridge --help');
+    expect(run.err).not.toContain(TOKEN);
+  });
+
+  it('documents its options under doctor --help, exiting 0', async () => {
+    const run = await doctor('--help');
+    expect(run.code).toBe(0);
+    for (const word of ['--base-url', '--website-token', '--origin', '--timeout', '--json']) expect(run.out).toContain(word);
+  });
+});
+
+describe('bin/chat-bridge.js doctor', () => {
+  it('runs as a command: exit 1 and FAIL lines on stdout for a backend without CORS', async () => {
+    backend.setFault('no-cors', true);
+    // Asynchronous on purpose: the backend answering the child lives in this process.
+    const child = await promisify(execFile)(process.execPath, [join(ROOT, 'bin', 'chat-bridge.js'), 'doctor', '--base-url', backend.url, '--website-token', TOKEN], {
+      cwd: ROOT,
+      timeout: 20_000,
+    }).then(
+      (result) => ({ code: 0, stdout: result.stdout }),
+      (error: { code?: number; stdout?: string }) => ({ code: error.code, stdout: error.stdout ?? '' }),
+    );
+    expect(child.code).toBe(1);
+    expect(child.stdout).toMatch(/^FAIL CORS Access-Control-Allow-Origin: /m);
+    expect(child.stdout).not.toContain(TOKEN);
+  });
+});
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
