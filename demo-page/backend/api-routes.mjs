@@ -45,10 +45,12 @@ export function createApiRoutes({ store, faults, websiteTokens, maxFileSize }) {
     }
     const contact = store.authenticate(token);
     if (!contact) throw new HttpError(401, INVALID_AUTH);
+    if (faults.isOn('not-found')) throw new HttpError(404, 'Not found');
     return contact;
   }
 
   function throwIfValidationFault() {
+    if (faults.isOn('bad-request')) throw new HttpError(400, 'Malformed request body');
     if (faults.isOn('validation-422')) {
       throw new HttpError(422, 'Validation failed', { errors: VALIDATION_FAULT_BODY });
     }

@@ -28,6 +28,8 @@ export const FAULTS = /** @type {const} */ ([
   ['no-cors', 'API responses and preflights carry no CORS headers (admin routes keep them)'],
   ['no-expose-retry-after', 'CORS headers are sent without Access-Control-Expose-Headers'],
   ['payload-too-large', 'POST /messages answers 413 for any size, like a server with the 5 MB limit'],
+  ['bad-request', 'POST /conversations and POST /messages answer 400 "Malformed request body"'],
+  ['not-found', 'Every conversation/message request answers 404, creating one included'],
 ]);
 
 /** @typedef {typeof FAULTS[number][0]} FaultName */

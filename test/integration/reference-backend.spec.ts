@@ -388,6 +388,8 @@ describe('faults', () => {
       'no-cors',
       'no-expose-retry-after',
       'payload-too-large',
+      'bad-request',
+      'not-found',
     ];
     expect(backend.faults().map((f) => f.name)).toEqual(names);
     const listed = await (await call('/__admin/faults')).json();
@@ -404,6 +406,27 @@ describe('faults', () => {
     expect((await call('/config')).status).toBe(401);
     await expectError(await postJson('/__admin/faults', undefined, { name: 'nope', on: true }), 400, 'Unknown fault: nope');
     expect(() => backend.setFault('nope', true)).toThrow(TypeError);
+  });
+
+  it('bad-request answers 400 on POST /conversations and POST /messages only', async () => {
+    const token = await tokenWithConversation();
+    backend.setFault('bad-request', true);
+    await expectError(await postJson('/messages', token, { message: { content: 'x' } }), 400, 'Malformed request body');
+    await expectError(await postJson('/conversations', token, {}), 400, 'Malformed request body');
+    expect((await call('/conversations', { headers: bearer(token) })).status).toBe(200);
+    backend.setFault('bad-request', false);
+    expect((await postJson('/messages', token, { message: { content: 'x' } })).status).toBe(200);
+  });
+
+  it('not-found answers 404 on every conversation and message request, creating one included', async () => {
+    const token = await tokenWithConversation();
+    backend.setFault('not-found', true);
+    await expectError(await call('/conversations', { headers: bearer(token) }), 404, 'Not found');
+    await expectError(await postJson('/conversations', token, {}), 404, 'Not found');
+    await expectError(await postJson('/messages', token, { message: { content: 'x' } }), 404, 'Not found');
+    expect((await call('/config?website_token=wt_demo')).status).toBe(200);
+    backend.setFault('not-found', false);
+    expect((await call('/conversations', { headers: bearer(token) })).status).toBe(200);
   });
 
   it('rotated-website-token answers 401 on GET /config', async () => {
