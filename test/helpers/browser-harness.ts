@@ -1,0 +1,372 @@
+/**
+ * Real-browser harness: the reference backend on one 127.0.0.1 port, a static server with a
+ * test page on another (so every API call is a real cross-origin request, preflights
+ * included), headless Chromium, and pages that load `dist/chat-bridge.js` with a
+ * `<script src>` exactly as a host injects it.
+ *
+ * The page's setup script (`/harness/setup.js`, a real file so a strict CSP admits it) runs
+ * before the bundle and installs stand-ins for the five native channels: each payload the
+ * bridge posts is kept in `window.__received`, untouched, so tests see strings where a
+ * native channel gets strings and objects where it gets objects. It also installs an offline
+ * stand-in: while a flag in sessionStorage is set, `fetch` rejects with the TypeError an
+ * offline WebView gives, and the flag survives a reload like the device's state would.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startReferenceBackend } from '../../demo-page/backend/server.mjs';
+import { startStaticServer } from '../../demo-page/static-server.mjs';
+import type { Bridge } from '../../bridge/bridge.js';
+import type { OutboundMessage, ResponseMessage } from '../../bridge/messages.js';
+import type { HostName } from '../../bridge/options.js';
+import { launchChromium, type LaunchedBrowser } from './chromium.js';
+
+export type ReferenceBackend = Awaited<ReturnType<typeof startReferenceBackend>>;
+
+export const HOSTS: readonly HostName[] = ['react-native', 'android', 'ios', 'flutter', 'browser'];
+
+/** Hosts whose native channel takes strings; the others (WKScriptMessage, CustomEvent) take objects. */
+export const STRING_HOSTS: ReadonlySet<HostName> = new Set(['react-native', 'android', 'flutter']);
+
+/** A website token no message may ever contain. */
+export const WEBSITE_TOKEN = 'wt_e2e_website_token_must_stay_secret';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const BUNDLE_PATH = join(ROOT, 'dist', 'chat-bridge.js');
+
+/**
+ * Plain browser JavaScript, written as text on purpose: a function's `toString()` after the
+ * test transform may reference helpers that do not exist in the page.
+ */
+const SETUP_JS = String.raw`(function () {
+  'use strict';
+  var query = new URLSearchParams(location.search);
+  var host = query.get('host');
+  var received = [];
+  var violations = [];
+  window.__received = received;
+  window.__violations = violations;
+  addEventListener('securitypolicyviolation', function (event) {
+    violations.push({ directive: event.effectiveDirective, blockedURI: event.blockedURI, sample: event.sample });
+  });
+
+  var OFFLINE = 'harness:offline';
+  var realFetch = window.fetch;
+  window.__offlineFetches = 0;
+  window.fetch = function (input, init) {
+    if (sessionStorage.getItem(OFFLINE) === '1') {
+      window.__offlineFetches++;
+      return Promise.reject(new TypeError('Failed to fetch'));
+    }
+    return realFetch.call(window, input, init);
+  };
+
+  // The channel stand-ins. iOS hands the native side a structured clone, so the stand-in
+  // clones too: a payload WebKit could not serialize throws here as it would there.
+  var keep = function (payload) { received.push(payload); };
+  if (host === 'react-native') window.ReactNativeWebView = { postMessage: keep };
+  else if (host === 'android') window.ChatBridgeAndroid = { postMessage: keep };
+  else if (host === 'flutter') window.ChatBridgeFlutter = { postMessage: keep };
+  else if (host === 'ios') window.webkit = { messageHandlers: { chatBridge: { postMessage: function (payload) { keep(structuredClone(payload)); } } } };
+  else if (host === 'browser') addEventListener('chatbridge', function (event) { keep(event.detail); });
+
+  var decode = function (payload) { return typeof payload === 'string' ? JSON.parse(payload) : payload; };
+  var matches = function (message, pattern) {
+    return Object.keys(pattern).every(function (key) { return message !== null && message[key] === pattern[key]; });
+  };
+
+  window.__harness = {
+    setOffline: function (offline, announce) {
+      if (offline) sessionStorage.setItem(OFFLINE, '1');
+      else sessionStorage.removeItem(OFFLINE);
+      if (announce) dispatchEvent(new Event(offline ? 'offline' : 'online'));
+    },
+    /** Resolves with the first decoded message from index 'since' on that matches every field of 'pattern'. */
+    waitFor: function (pattern, since, timeoutMs) {
+      return new Promise(function (resolve, reject) {
+        var started = Date.now();
+        var look = function () {
+          for (var i = since; i < received.length; i++) {
+            var message = decode(received[i]);
+            if (matches(message, pattern)) return resolve(message);
+          }
+          if (Date.now() - started > timeoutMs) {
+            return reject(new Error('no message matching ' + JSON.stringify(pattern) + ' within ' + timeoutMs + ' ms; received: ' +
+              JSON.stringify(received.slice(since).map(decode)).slice(0, 2000)));
+          }
+          setTimeout(look, 10);
+        };
+        look();
+      });
+    },
+  };
+
+  var settings = query.get('settings');
+  if (settings !== null) window.chatBridgeSettings = JSON.parse(settings);
+})();
+`;
+
+/** Tries the one thing a strict CSP forbids the bundle: evaluating code from a string. */
+const EVAL_PROBE_JS = `try { new Function('return 1')(); window.__evalRan = true; } catch (error) { window.__evalRan = false; }\n`;
+
+const html = (...scripts: string[]) =>
+  `<!doctype html><html><head><meta charset="utf-8"><title>chat-bridge e2e</title>${scripts.join('')}</head><body></body></html>`;
+const src = (path: string) => `<script src="${path}"></script>`;
+
+const PAGES = {
+  /** The page a host loads: setup (stand-ins), then the bundle, as injected settings + script. */
+  '/bridge.html': html(src('/harness/setup.js'), src('/dist/chat-bridge.js')),
+  /** Control for the CSP test: an inline script and an eval the policy must report. */
+  '/csp-control.html': html(src('/harness/setup.js'), '<script>window.__inlineRan = true;</script>', src('/harness/eval-probe.js')),
+};
+
+/** A message as the backend stored it. */
+export interface StoredMessage {
+  content: string;
+  echo_id: string | null;
+  attachments: Array<{ name: string; type: string; size: number }>;
+}
+
+export interface Violation {
+  directive: string;
+  blockedURI: string;
+  sample: string;
+}
+
+export type BridgeStats = ReturnType<Bridge['stats']>;
+
+export interface OpenOptions {
+  /** Which native channel stand-in the page gets. */
+  host: HostName;
+  /**
+   * `window.chatBridgeSettings`, merged over {baseUrl: backend, websiteToken}; the bundle
+   * installs itself from them. `false`: no settings, the bundle only defines `ChatBridge`.
+   */
+  settings?: Record<string, unknown> | false;
+  /** Serve the page with the strict Content-Security-Policy. */
+  strictCsp?: boolean;
+  /** Another page path, e.g. '/csp-control.html'. */
+  path?: string;
+}
+
+export interface BridgePage {
+  readonly host: HostName;
+  readonly page: Page;
+  readonly context: BrowserContext;
+  /** Console errors (as "text (url)") and uncaught exceptions of the page. */
+  readonly consoleErrors: string[];
+  /** Every payload the channel stand-in received since the page (re)loaded, exactly as received. */
+  payloads(): Promise<unknown[]>;
+  /** The payloads decoded; throws when one has the wrong form for the host (text vs object). */
+  messages(): Promise<OutboundMessage[]>;
+  /** How many payloads arrived so far: a mark to wait from. */
+  mark(): Promise<number>;
+  /** Hands a command to `ChatBridge.receive` as a host's evaluateJavascript does; returns its id. */
+  send(method: string, params?: Record<string, unknown>): Promise<string>;
+  /** Sends a command and waits for its response. */
+  call(method: string, params?: Record<string, unknown>, timeoutMs?: number): Promise<ResponseMessage>;
+  /** Waits for a message with these fields (from payload index `since`, default 0). */
+  waitFor(pattern: Record<string, unknown>, options?: { since?: number; timeoutMs?: number }): Promise<OutboundMessage>;
+  /** `ChatBridge.install(options)` in the page (replaces the running bridge). */
+  install(options?: Record<string, unknown>): Promise<void>;
+  /** Sets the offline stand-in; `announce` also dispatches the window's offline/online event. */
+  setOffline(offline: boolean, announce?: boolean): Promise<void>;
+  /** `ChatBridge.bridge.stats()`. */
+  stats(): Promise<BridgeStats>;
+  /** CSP violations reported in the page since it loaded. */
+  violations(): Promise<Violation[]>;
+  /** Reloads the page (same origin, so localStorage and sessionStorage stay) and waits for `ready` if settings are given. */
+  reload(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface BrowserHarness {
+  readonly backend: ReferenceBackend;
+  readonly browser: Browser;
+  /** Origin of the plain page server. */
+  readonly pageOrigin: string;
+  /** Origin of the page server that sends the strict CSP. */
+  readonly strictOrigin: string;
+  /** The strict policy, as sent. */
+  readonly csp: string;
+  /** Every authToken the backend handed a page (read from the /config responses the browser saw). */
+  readonly authTokens: Set<string>;
+  open(options: OpenOptions): Promise<BridgePage>;
+  /** The contact's stored messages, read from the backend's own API (adds a GET /config and GET /conversations to the log). */
+  storedMessages(): Promise<StoredMessage[]>;
+  close(): Promise<void>;
+}
+
+/** What the setup script and the bundle define in the page, for the functions evaluated there. */
+interface PageGlobals {
+  __received: unknown[];
+  __violations: Violation[];
+  __harness: {
+    waitFor(pattern: Record<string, unknown>, since: number, timeoutMs: number): Promise<OutboundMessage>;
+    setOffline(offline: boolean, announce: boolean): void;
+  };
+  ChatBridge: {
+    receive(data: unknown): void;
+    install(options: Record<string, unknown>): unknown;
+    bridge: { stats(): BridgeStats };
+  };
+}
+
+let commandCounter = 0;
+
+export async function startBrowserHarness(): Promise<BrowserHarness> {
+  if (!existsSync(BUNDLE_PATH)) throw new Error(`${BUNDLE_PATH} is missing: run "node scripts/build.mjs" first`);
+  const folder = await mkdtemp(join(tmpdir(), 'chat-bridge-e2e-'));
+  await writeFile(join(folder, 'setup.js'), SETUP_JS);
+  await writeFile(join(folder, 'eval-probe.js'), EVAL_PROBE_JS);
+  // Served, so Chromium's own favicon request does not log a 404 among the page's console errors.
+  await writeFile(join(folder, 'favicon.ico'), '');
+
+  const backend = await startReferenceBackend({ websiteTokens: [WEBSITE_TOKEN] });
+  const csp = `default-src 'self'; script-src 'self'; connect-src ${backend.url}`;
+  const mounts = { '/dist/': join(ROOT, 'dist'), '/harness/': folder, '/favicon.ico': join(folder, 'favicon.ico') };
+  const plain = await startStaticServer({ mounts, pages: PAGES });
+  const strict = await startStaticServer({ mounts, pages: PAGES, headers: { 'Content-Security-Policy': csp } });
+  let launched: LaunchedBrowser;
+  try {
+    launched = await launchChromium();
+  } catch (error) {
+    await Promise.all([backend.close(), plain.close(), strict.close(), rm(folder, { recursive: true, force: true })]);
+    throw error;
+  }
+  const authTokens = new Set<string>();
+  const pages = new Set<BridgePage>();
+
+  async function open({ host, settings = {}, strictCsp = false, path = '/bridge.html' }: OpenOptions): Promise<BridgePage> {
+    // A context each: its own storage and its own preflight cache, so tests do not see each other.
+    const context = await launched.browser.newContext();
+    const tab = await context.newPage();
+    const consoleErrors: string[] = [];
+    tab.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(`${message.text()} (${message.location().url})`);
+    });
+    tab.on('pageerror', (error) => consoleErrors.push(`uncaught: ${error.message}`));
+    tab.on('response', (response) => {
+      if (new URL(response.url()).pathname !== '/config') return;
+      response
+        .json()
+        .then((body: unknown) => {
+          const token = (body as { authToken?: unknown } | null)?.authToken;
+          if (typeof token === 'string') authTokens.add(token);
+        })
+        .catch(() => undefined);
+    });
+
+    const query = new URLSearchParams({ host });
+    if (settings !== false) {
+      query.set('settings', JSON.stringify({ baseUrl: backend.url, websiteToken: WEBSITE_TOKEN, ...settings }));
+    }
+    const origin = strictCsp ? strict.url : plain.url;
+    const waitReady = async () => {
+      if (settings !== false && path === '/bridge.html') await bridgePage.waitFor({ type: 'ready' });
+    };
+
+    const bridgePage: BridgePage = {
+      host,
+      page: tab,
+      context,
+      consoleErrors,
+      payloads: () => tab.evaluate(() => (window as unknown as PageGlobals).__received.slice()),
+      async messages() {
+        return (await bridgePage.payloads()).map((payload) => decodePayload(host, payload));
+      },
+      mark: () => tab.evaluate(() => (window as unknown as PageGlobals).__received.length),
+      async send(method, params) {
+        const id = `e2e-${++commandCounter}`;
+        const command = params === undefined ? { id, method } : { id, method, params };
+        // As text, the way evaluateJavascript / injectJavaScript hands it over.
+        await tab.evaluate((text) => (window as unknown as PageGlobals).ChatBridge.receive(text), JSON.stringify(command));
+        return id;
+      },
+      async call(method, params, timeoutMs = 10_000) {
+        const since = await bridgePage.mark();
+        const id = await bridgePage.send(method, params);
+        return (await bridgePage.waitFor({ type: 'response', id }, { since, timeoutMs })) as ResponseMessage;
+      },
+      waitFor: (pattern, { since = 0, timeoutMs = 10_000 } = {}) =>
+        tab.evaluate(([p, from, ms]) => (window as unknown as PageGlobals).__harness.waitFor(p, from, ms), [pattern, since, timeoutMs] as const),
+      install: (options = {}) =>
+        tab.evaluate((o) => void (window as unknown as PageGlobals).ChatBridge.install(o), options),
+      setOffline: (offline, announce = true) =>
+        tab.evaluate(([off, tell]) => (window as unknown as PageGlobals).__harness.setOffline(off, tell), [offline, announce] as const),
+      stats: () => tab.evaluate(() => (window as unknown as PageGlobals).ChatBridge.bridge.stats()),
+      violations: () => tab.evaluate(() => (window as unknown as PageGlobals).__violations.slice()),
+      async reload() {
+        await tab.reload({ waitUntil: 'load' });
+        await waitReady();
+      },
+      async close() {
+        pages.delete(bridgePage);
+        await context.close().catch(() => undefined);
+      },
+    };
+    pages.add(bridgePage);
+    await tab.goto(`${origin}${path}?${query}`, { waitUntil: 'load' });
+    await waitReady();
+    return bridgePage;
+  }
+
+  async function storedMessages(): Promise<StoredMessage[]> {
+    const config = (await (await fetch(`${backend.url}/config?website_token=${WEBSITE_TOKEN}`)).json()) as { authToken: string };
+    const response = await fetch(`${backend.url}/conversations`, { headers: { authorization: `Bearer ${config.authToken}` } });
+    if (response.status === 404) return [];
+    const conversation = (await response.json()) as { messages: StoredMessage[] };
+    return conversation.messages;
+  }
+
+  return {
+    backend,
+    browser: launched.browser,
+    pageOrigin: plain.url,
+    strictOrigin: strict.url,
+    csp,
+    authTokens,
+    open,
+    storedMessages,
+    async close() {
+      await Promise.all([...pages].map((open_) => open_.close()));
+      await launched.close();
+      await Promise.all([backend.close(), plain.close(), strict.close()]);
+      await rm(folder, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A channel payload as the native side would decode it. String hosts must get JSON text
+ * (a JavascriptInterface turns objects into "[object Object]"); object hosts a plain object.
+ */
+export function decodePayload(host: HostName, payload: unknown): OutboundMessage {
+  if (STRING_HOSTS.has(host)) {
+    if (typeof payload !== 'string') throw new Error(`${host} channel got a ${typeof payload}, expected JSON text`);
+    return JSON.parse(payload) as OutboundMessage;
+  }
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
+    throw new Error(`${host} channel got ${JSON.stringify(payload)}, expected an object`);
+  }
+  return payload as OutboundMessage;
+}
+
+/** Polls the backend's request log until `predicate` holds (the log is filled by another process's requests). */
+export async function waitForLog(backend: ReferenceBackend, predicate: (log: ReferenceBackend['requests']) => boolean, timeoutMs = 5_000): Promise<void> {
+  const started = Date.now();
+  while (!predicate(backend.requests)) {
+    if (Date.now() - started > timeoutMs) {
+      throw new Error(`backend log never matched; log: ${JSON.stringify(backend.requests.map((entry) => `${entry.method} ${entry.path} ${entry.status}`))}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** The log as "METHOD /path status" lines, for readable assertions. */
+export function logLines(backend: ReferenceBackend): string[] {
+  return backend.requests.map((entry) => `${entry.method} ${entry.path} ${entry.status}`);
+}
