@@ -64,7 +64,8 @@ export function createBridge(options: ResolvedOptions, baseEnv: Environment, set
   };
   const emitError = (event: ErrorEvent) => emit(event);
 
-  const api = createApi(createHttp({ ...env, setTimeout: timers.setTimeout, clearTimeout: timers.clearTimeout }, options), {
+  const lifetime = new AbortController();
+  const api = createApi(createHttp({ ...env, setTimeout: timers.setTimeout, clearTimeout: timers.clearTimeout }, options, lifetime.signal), {
     websiteToken: options.websiteToken,
     onToken: (token) => redactor.add(token),
   });
@@ -187,6 +188,7 @@ export function createBridge(options: ResolvedOptions, baseEnv: Environment, set
       channels.forEach((channel) => channel.destroy());
       waiting.clear();
       timers.clearAll();
+      lifetime.abort();
       listeners.clear();
     },
   };

@@ -43,7 +43,8 @@ export function route(request: Pick<ApiRequest, 'method' | 'path'>): string {
   return `${request.method} ${request.path}`;
 }
 
-export function createHttp(env: HttpEnvironment, options: HttpOptions): Http {
+/** @param lifetime aborted when the bridge is destroyed, ending its requests still in flight. */
+export function createHttp(env: HttpEnvironment, options: HttpOptions, lifetime?: AbortSignal): Http {
   const attempt = async (request: ApiRequest): Promise<ApiResponse> => {
     const url = urlFor(request, options);
     const init: HttpRequest = { method: request.method, headers: {} };
@@ -57,6 +58,8 @@ export function createHttp(env: HttpEnvironment, options: HttpOptions): Http {
     if (request.authToken !== undefined) init.headers['Authorization'] = `Bearer ${request.authToken}`;
 
     const controller = new AbortController();
+    const abort = () => controller.abort();
+    lifetime?.addEventListener('abort', abort);
     init.signal = controller.signal;
     let timedOut = false;
     const timer = env.setTimeout(() => {
@@ -77,6 +80,7 @@ export function createHttp(env: HttpEnvironment, options: HttpOptions): Http {
       );
     } finally {
       env.clearTimeout(timer);
+      lifetime?.removeEventListener('abort', abort);
     }
   };
 
