@@ -147,6 +147,31 @@ describe.skipIf(!requireChromium())('the demo page in Chromium', () => {
     expect(networkReports.length).toBeGreaterThan(0);
   });
 
+  it('shows bad_request when the backend answers sendMessage 400 under the bad-request fault', async () => {
+    const { page } = await open('react-native');
+    const fault = page.locator('#faults li', { has: page.locator('#fault-bad-request') });
+    expect(await fault.locator('.effect').textContent()).toContain('bad_request');
+    // With a conversation already there, the message itself is what the backend refuses.
+    await page.click('#cmd-get-conversation');
+    await received(page, 'status: "open"').waitFor(WAIT);
+    await switchFault(page, 'bad-request', true);
+
+    await page.click('#cmd-send');
+    await received(page, 'onEvent({type: "error", code: "bad_request", message: "[POST /messages] 400: Malformed request body"').waitFor(WAIT);
+    await request(page, 'POST /messages').locator('.status-code', { hasText: '400' }).waitFor(WAIT);
+  });
+
+  it('shows not_found on getConversation once the not-found fault is switched on, after trying to create one', async () => {
+    const { page } = await open('android');
+    await switchFault(page, 'not-found', true);
+
+    await page.click('#cmd-get-conversation');
+    await received(page, 'ChatEvent.Error(code = "not_found", message = "[POST /conversations] 404').waitFor(WAIT);
+    // The contract's recovery ran first: the GET's 404 was answered by creating a conversation.
+    await request(page, 'GET /conversations').locator('.status-code', { hasText: '404' }).waitFor(WAIT);
+    await request(page, 'POST /conversations').locator('.status-code', { hasText: '404' }).waitFor(WAIT);
+  });
+
   it('keeps the recent events across a reload, in the form of the host that received them', async () => {
     const { page } = await open('android');
     await switchFault(page, 'server-error', true);
