@@ -38,6 +38,8 @@ export interface Outbox {
 export function createOutbox(storage: KeyValueStorage | undefined, key: string, hooks: OutboxHooks): Outbox {
   const entries: OutboxEntry[] = load(storage, key);
   let pass: Promise<void> | undefined;
+  let running = false;
+  let again = false;
   let destroyed = false;
 
   const persist = () => {
@@ -52,6 +54,20 @@ export function createOutbox(storage: KeyValueStorage | undefined, key: string, 
   };
 
   async function run(): Promise<void> {
+    running = true;
+    try {
+      // A drain asked for while this pass ran (an `online` event while a send was failing) gets
+      // a pass of its own: the running one may be about to give up on the network.
+      do {
+        again = false;
+        await sendAll();
+      } while (again && !destroyed);
+    } finally {
+      running = false;
+    }
+  }
+
+  async function sendAll(): Promise<void> {
     while (entries.length > 0 && !destroyed) {
       const head = entries[0] as OutboxEntry;
       let outcome: Outcome;
@@ -78,9 +94,11 @@ export function createOutbox(storage: KeyValueStorage | undefined, key: string, 
       persist();
     },
     drain() {
-      pass ??= run().finally(() => {
-        pass = undefined;
-      });
+      if (running && pass !== undefined) {
+        again = true;
+        return pass;
+      }
+      pass = run();
       return pass;
     },
     get size() {

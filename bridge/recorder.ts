@@ -52,6 +52,8 @@ export function createRecorder(
 
   return {
     wrap(env) {
+      // A replay starts online; a page installed while offline must say so first.
+      if (!env.isOnline()) (groups[0] as Group).steps.push({ step: 'offline' });
       return {
         ...env,
         async fetch(url, request): Promise<HttpResponse> {

@@ -4,9 +4,10 @@
  * `JSON.parse` itself only creates own properties, but later copies with `[[Set]]` semantics
  * (`Object.assign`, a schema library copying unknown keys) would turn an own `__proto__` key
  * into a prototype change. Dropping these keys at the boundary means nothing downstream has to care.
- * The reviver is slow, so it only runs when one of the keys can occur at all.
+ * The reviver is slow, so it only runs when one of the keys can occur at all: spelled out, or
+ * spelled with `\u` escapes (`"\u005f_proto__"` parses to `"__proto__"`).
  */
-const FORBIDDEN_KEYS = /__proto__|constructor|prototype/;
+const FORBIDDEN_KEYS = /__proto__|constructor|prototype|\\u/;
 
 export type JsonResult = { ok: true; value: unknown } | { ok: false };
 

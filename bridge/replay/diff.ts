@@ -5,6 +5,11 @@
 export function lineDiff(expected: string, actual: string, context = 2): string {
   const a = expected.split('\n');
   const b = actual.split('\n');
+  // Both end with a newline: the empty string after it is not a line.
+  if (a.length > 1 && b.length > 1 && a[a.length - 1] === '' && b[b.length - 1] === '') {
+    a.pop();
+    b.pop();
+  }
   // lcs[i][j]: length of the longest common subsequence of a[i..] and b[j..].
   const lcs: number[][] = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
   for (let i = a.length - 1; i >= 0; i--) {
@@ -20,12 +25,13 @@ export function lineDiff(expected: string, actual: string, context = 2): string 
       rows.push({ mark: ' ', text: a[i]!, line: j + 1 });
       i++;
       j++;
-    } else if (j < b.length && (i >= a.length || lcs[i]![j + 1]! >= lcs[i + 1]![j]!)) {
-      rows.push({ mark: '+', text: b[j]!, line: j + 1 });
-      j++;
-    } else {
+    } else if (i < a.length && (j >= b.length || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) {
+      // Expected before actual where either order would do, as diff(1) prints them.
       rows.push({ mark: '-', text: a[i]!, line: i + 1 });
       i++;
+    } else {
+      rows.push({ mark: '+', text: b[j]!, line: j + 1 });
+      j++;
     }
   }
   const shown = new Set<number>();
