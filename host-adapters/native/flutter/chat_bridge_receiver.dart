@@ -1,0 +1,187 @@
+// Chat bridge receiver for Flutter: paste this file into your app (Dart 3).
+//
+// The bridge in the WebView calls `window.ChatBridgeFlutter.postMessage(json)` with one JSON
+// text per message; webview_flutter hands it over as `JavaScriptMessage.message`, and this
+// turns it into a ChatEvent and calls the matching callback.
+//
+//     final receiver = ChatBridgeReceiver(
+//       onError: (error) => showError(error.code, error.message),
+//       onResponse: (response) { ... },
+//     );
+//     controller.addJavaScriptChannel(
+//       ChatBridgeReceiver.channelName,
+//       onMessageReceived: (message) => receiver.handle(message.message),
+//     );
+//
+// Test vectors: test/vectors/flutter.json (decode each "payload", compare toJson() with "event").
+
+import 'dart:convert';
+
+/// One message from the chat bridge. [ChatEvent.decode] never throws: a payload it cannot read
+/// becomes a [ChatError] with code `parse_error`, so a bad message never crashes the app.
+sealed class ChatEvent {
+  const ChatEvent();
+
+  /// Decodes one payload: JSON text as the bridge posts it, or a map already decoded
+  /// (flutter_inappwebview's handlers, for instance).
+  static ChatEvent decode(Object? payload) {
+    Object? value = payload;
+    if (payload is String) {
+      try {
+        value = jsonDecode(payload);
+      } on FormatException {
+        return _parseError('the payload is not a JSON object');
+      }
+    }
+    final object = _stringKeyed(value);
+    if (object == null) return _parseError('the payload is not a JSON object');
+    final type = object['type'];
+    if (type is! String) return _parseError('the payload has no string "type"');
+    return switch (type) {
+      'ready' => const ChatReady(),
+      'error' => ChatError._decode(object) ?? _parseError('an error event needs a string "code" and "message"'),
+      'response' => ChatResponse._decode(object) ??
+          _parseError('a response needs a string "id", a boolean "ok" and, when ok is false, an "error" event'),
+      'widget' => ChatWidgetEvent._decode(object) ?? _parseError('a widget event needs a string "event"'),
+      _ => _parseError('unknown message type "$type"'),
+    };
+  }
+
+  /// The platform-neutral form the shared test vectors use for "event".
+  Map<String, Object?> toJson();
+
+  static ChatError _parseError(String detail) => ChatError(code: 'parse_error', message: '[chat-bridge] $detail');
+}
+
+/// The bridge is installed and listening.
+final class ChatReady extends ChatEvent {
+  const ChatReady();
+
+  @override
+  Map<String, Object?> toJson() => {'kind': 'ready'};
+}
+
+/// A failure, with one of the bridge's codes: `auth_failed`, `network_error`, `parse_error`,
+/// `validation_error`, `file_too_large`, `rate_limited`, `server_error`, ...
+final class ChatError extends ChatEvent {
+  const ChatError({required this.code, required this.message, this.status, this.errors});
+
+  final String code;
+  final String message;
+
+  /// The HTTP status, when the failure has one.
+  final int? status;
+
+  /// Field problems of a 422, e.g. `{"email": ["is not a valid e-mail address"]}`.
+  final Map<String, List<String>>? errors;
+
+  /// Code and message are required; a malformed status or field list is left out, not fatal.
+  static ChatError? _decode(Map<String, Object?> object) {
+    final code = object['code'];
+    final message = object['message'];
+    if (code is! String || message is! String) return null;
+    final status = object['status'];
+    final fields = <String, List<String>>{};
+    final errors = _stringKeyed(object['errors']);
+    if (errors != null) {
+      for (final entry in errors.entries) {
+        final problems = entry.value;
+        if (problems is List && problems.every((problem) => problem is String)) {
+          fields[entry.key] = List<String>.from(problems);
+        }
+      }
+    }
+    return ChatError(code: code, message: message, status: status is int ? status : null, errors: fields.isEmpty ? null : fields);
+  }
+
+  @override
+  Map<String, Object?> toJson() => {
+        'kind': 'error',
+        'code': code,
+        'message': message,
+        if (status != null) 'status': status,
+        if (errors != null) 'errors': errors,
+      };
+
+  @override
+  String toString() => 'ChatError($code, $message)';
+}
+
+/// The answer to the host command [id]: [result] when [ok] (JSON values as `jsonDecode` gives
+/// them), [error] otherwise. A failed command also arrives through `onError`.
+final class ChatResponse extends ChatEvent {
+  const ChatResponse({required this.id, required this.ok, this.result, this.error});
+
+  final String id;
+  final bool ok;
+  final Object? result;
+  final ChatError? error;
+
+  static ChatResponse? _decode(Map<String, Object?> object) {
+    final id = object['id'];
+    final ok = object['ok'];
+    if (id is! String || ok is! bool) return null;
+    if (ok) return ChatResponse(id: id, ok: true, result: object['result']);
+    final fields = _stringKeyed(object['error']);
+    final error = fields == null ? null : ChatError._decode(fields);
+    return error == null ? null : ChatResponse(id: id, ok: false, error: error);
+  }
+
+  @override
+  Map<String, Object?> toJson() =>
+      ok ? {'kind': 'response', 'id': id, 'ok': true, 'result': result} : {'kind': 'response', 'id': id, 'ok': false, 'error': error?.toJson()};
+}
+
+/// A chat widget event (`loaded`, `unread`, ...) with the widget's other fields.
+final class ChatWidgetEvent extends ChatEvent {
+  const ChatWidgetEvent({required this.event, required this.data});
+
+  final String event;
+  final Map<String, Object?> data;
+
+  static ChatWidgetEvent? _decode(Map<String, Object?> object) {
+    final event = object['event'];
+    if (event is! String) return null;
+    return ChatWidgetEvent(event: event, data: _stringKeyed(object['data']) ?? const {});
+  }
+
+  @override
+  Map<String, Object?> toJson() => {'kind': 'widget', 'event': event, 'data': data};
+}
+
+/// A JSON object as a `Map<String, Object?>`, or null when [value] is not one.
+Map<String, Object?>? _stringKeyed(Object? value) {
+  if (value is Map<String, Object?>) return value;
+  if (value is Map && value.keys.every((key) => key is String)) return Map<String, Object?>.from(value);
+  return null;
+}
+
+/// Decodes each payload from the `ChatBridgeFlutter` JavaScript channel and calls the callback
+/// for its kind. [onError] receives every failure, and payloads that cannot be decoded.
+class ChatBridgeReceiver {
+  ChatBridgeReceiver({required this.onError, this.onReady, this.onResponse, this.onWidgetEvent});
+
+  /// The bridge's default `flutterChannel` option: the name to pass to addJavaScriptChannel.
+  static const channelName = 'ChatBridgeFlutter';
+
+  final void Function(ChatError error) onError;
+  final void Function()? onReady;
+  final void Function(ChatResponse response)? onResponse;
+  final void Function(ChatWidgetEvent event)? onWidgetEvent;
+
+  /// Decodes [payload], calls the matching callback and returns the event.
+  ChatEvent handle(Object? payload) {
+    final event = ChatEvent.decode(payload);
+    switch (event) {
+      case ChatReady():
+        onReady?.call();
+      case ChatError error:
+        onError(error);
+      case ChatResponse response:
+        onResponse?.call(response);
+      case ChatWidgetEvent widget:
+        onWidgetEvent?.call(widget);
+    }
+    return event;
+  }
+}

@@ -1,0 +1,213 @@
+/**
+ * The shared vectors (test/vectors/<host>.json) pin, for every platform, what the channel
+ * receives for each message the bridge emits, and the native event the platform's receiver
+ * turns it into. The same files are meant for the native receivers' own tests
+ * (host-adapters/native/), so the TypeScript adapters and the Kotlin, Swift and Dart decoders are
+ * held to one set of payloads.
+ *
+ * `decode` below is the reference for those receivers: the logic they implement, line for line.
+ */
+import { readFileSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { createBridge } from '../../bridge/bridge.js';
+import type { OutboundMessage } from '../../bridge/messages.js';
+import { HOST_NAMES, normalizeOptions, type HostName } from '../../bridge/options.js';
+import { adapters } from '../../host-adapters/index.js';
+import { decodeMessage } from '../../host-adapters/react-native-host.js';
+import { createTestEnvironment } from '../helpers/test-environment.js';
+
+/** The platform-neutral form of a native event, as the vectors write it. */
+type NativeError = { kind: 'error'; code: string; message: string; status?: number; errors?: Record<string, string[]> };
+type NativeEvent =
+  | { kind: 'ready' }
+  | NativeError
+  | { kind: 'response'; id: string; ok: true; result: unknown }
+  | { kind: 'response'; id: string; ok: false; error: NativeError }
+  | { kind: 'widget'; event: string; data: Record<string, unknown> };
+
+interface Vector {
+  name: string;
+  /** Absent for payloads the bridge never sends (decode-only vectors). */
+  message?: OutboundMessage;
+  payload: unknown;
+  event: NativeEvent;
+}
+
+interface VectorFile {
+  host: HostName;
+  payload: 'string' | 'object';
+  channel: string;
+  vectors: Vector[];
+}
+
+/** The parse_error texts every receiver uses, so one vector file serves all of them. */
+const DECODE_ERRORS = {
+  notObject: '[chat-bridge] the payload is not a JSON object',
+  noType: '[chat-bridge] the payload has no string "type"',
+  unknownType: '[chat-bridge] unknown message type "',
+  badError: '[chat-bridge] an error event needs a string "code" and "message"',
+  badResponse: '[chat-bridge] a response needs a string "id", a boolean "ok" and, when ok is false, an "error" event',
+  badWidget: '[chat-bridge] a widget event needs a string "event"',
+} as const;
+
+/**
+ * The reference receiver: the payload is JSON text (React Native, Android, Flutter) or an object
+ * (iOS, browser; JSON text accepted there too); anything it cannot decode becomes a parse_error
+ * event, so a bad payload never crashes the app.
+ */
+function decode(payload: unknown): NativeEvent {
+  let value = payload;
+  if (typeof payload === 'string') {
+    try {
+      value = JSON.parse(payload);
+    } catch {
+      return parseError(DECODE_ERRORS.notObject);
+    }
+  }
+  if (!isRecord(value)) return parseError(DECODE_ERRORS.notObject);
+  const type = value['type'];
+  if (typeof type !== 'string') return parseError(DECODE_ERRORS.noType);
+  switch (type) {
+    case 'ready':
+      return { kind: 'ready' };
+    case 'error':
+      return decodeError(value) ?? parseError(DECODE_ERRORS.badError);
+    case 'response': {
+      const { id, ok } = value;
+      if (typeof id !== 'string' || typeof ok !== 'boolean') return parseError(DECODE_ERRORS.badResponse);
+      if (ok) return { kind: 'response', id, ok, result: value['result'] ?? null };
+      const error = isRecord(value['error']) ? decodeError(value['error']) : undefined;
+      return error === undefined ? parseError(DECODE_ERRORS.badResponse) : { kind: 'response', id, ok, error };
+    }
+    case 'widget': {
+      const event = value['event'];
+      if (typeof event !== 'string') return parseError(DECODE_ERRORS.badWidget);
+      const data = value['data'];
+      return { kind: 'widget', event, data: isRecord(data) ? data : {} };
+    }
+    default:
+      return parseError(`${DECODE_ERRORS.unknownType}${type}"`);
+  }
+}
+
+/** Code and message are required; a malformed status or field list is left out, not fatal. */
+function decodeError(value: Record<string, unknown>): NativeError | undefined {
+  const { code, message, status, errors } = value;
+  if (typeof code !== 'string' || typeof message !== 'string') return undefined;
+  const event: NativeError = { kind: 'error', code, message };
+  if (typeof status === 'number' && Number.isInteger(status)) event.status = status;
+  if (isRecord(errors)) {
+    const fields: Record<string, string[]> = {};
+    for (const [field, problems] of Object.entries(errors)) {
+      if (Array.isArray(problems) && problems.every((problem) => typeof problem === 'string')) fields[field] = problems as string[];
+    }
+    if (Object.keys(fields).length > 0) event.errors = fields;
+  }
+  return event;
+}
+
+function parseError(message: string): NativeError {
+  return { kind: 'error', code: 'parse_error', message };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const load = (host: HostName): VectorFile => JSON.parse(readFileSync(new URL(`./${host}.json`, import.meta.url), 'utf8')) as VectorFile;
+const files = HOST_NAMES.map((host) => ({ host, file: load(host) }));
+const NATIVE_SOURCES = {
+  kotlin: '../../host-adapters/native/android/ChatBridgeReceiver.kt',
+  swift: '../../host-adapters/native/ios/ChatBridgeReceiver.swift',
+  dart: '../../host-adapters/native/flutter/chat_bridge_receiver.dart',
+};
+
+describe.each(files)('the $host vectors', ({ host, file }) => {
+  const encoded = file.vectors.filter((vector): vector is Vector & { message: OutboundMessage } => vector.message !== undefined);
+
+  it('name their host and payload kind, each vector once', () => {
+    expect(file.host).toBe(host);
+    expect(file.payload).toBe(host === 'ios' || host === 'browser' ? 'object' : 'string');
+    const names = file.vectors.map(({ name }) => name);
+    expect(new Set(names).size).toBe(names.length);
+  });
+
+  it.each(encoded.map((vector) => [vector.name, vector] as const))('encode "%s" exactly as the payload the channel receives', (_name, vector) => {
+    const payload = adapters[host].encode(vector.message);
+    expect(typeof payload).toBe(file.payload);
+    expect(payload).toStrictEqual(vector.payload);
+  });
+
+  it.each(file.vectors.map((vector) => [vector.name, vector] as const))('decode "%s" to the native event', (_name, vector) => {
+    expect(decode(vector.payload)).toStrictEqual(vector.event);
+  });
+
+  it.each(file.vectors.map((vector) => [vector.name, vector] as const))('survive "%s" sent through JSON text and back', (_name, vector) => {
+    // What a native test does: read the file, hand the payload over, compare with "event".
+    const reread = JSON.parse(JSON.stringify(vector)) as Vector;
+    expect(decode(reread.payload)).toStrictEqual(reread.event);
+  });
+});
+
+describe('the vector files together', () => {
+  const bridgeMessages = (file: VectorFile) => file.vectors.filter(({ message }) => message !== undefined).map(({ name, message, event }) => ({ name, message, event }));
+
+  it('pin the same bridge messages and native events for every platform', () => {
+    const [first, ...rest] = files.map(({ file }) => bridgeMessages(file));
+    for (const other of rest) expect(other).toStrictEqual(first);
+  });
+
+  it('cover every message type, status and field errors, failed responses, decode failures and hard characters', () => {
+    const android = load('android');
+    const messages = android.vectors.flatMap(({ message }) => (message === undefined ? [] : [message]));
+    expect(new Set(messages.map(({ type }) => type))).toEqual(new Set(['ready', 'error', 'response', 'widget']));
+    expect(messages.some((message) => message.type === 'error' && message.status !== undefined && message.errors !== undefined)).toBe(true);
+    expect(messages.some((message) => message.type === 'response' && message.ok)).toBe(true);
+    expect(messages.some((message) => message.type === 'response' && !message.ok)).toBe(true);
+    const texts = JSON.stringify(messages);
+    for (const hard of ['\u2028', '\u2029', '😀', '\\"', '\\n', '\\u0000']) expect(texts).toContain(hard);
+    const decodeOnly = android.vectors.filter(({ message }) => message === undefined).map(({ event }) => event);
+    for (const text of Object.values(DECODE_ERRORS)) {
+      expect(decodeOnly.some((event) => event.kind === 'error' && event.code === 'parse_error' && event.message.startsWith(text))).toBe(true);
+    }
+  });
+
+  it('hold what the React Native host decodes back to the very message', () => {
+    for (const vector of load('react-native').vectors) if (vector.message !== undefined) expect(decodeMessage(vector.payload)).toStrictEqual(vector.message);
+  });
+
+  it('match what a running bridge delivers for ready and a widget event', () => {
+    const payloadOf = (host: HostName, name: string) => load(host).vectors.find((vector) => vector.name === name)?.payload;
+    for (const host of ['android', 'ios'] as const) {
+      const test = createTestEnvironment({ channels: [host] });
+      const bridge = createBridge(normalizeOptions({ baseUrl: 'https://chat.example.test', host }, test.env.pageOrigin), test.env);
+      test.post('chatwoot-widget:{"event":"loaded"}', test.env.pageOrigin);
+      bridge.destroy();
+      expect(test.deliveries.map(({ payload }) => payload)).toStrictEqual([payloadOf(host, 'ready'), payloadOf(host, 'widget loaded without data')]);
+    }
+  });
+
+  it.each(Object.entries(NATIVE_SOURCES))('are decoded by the %s receiver with the same parse_error texts', (_language, path) => {
+    // The source spells quotes as \" inside its string literals.
+    const source = readFileSync(new URL(path, import.meta.url), 'utf8').replaceAll('\\"', '"');
+    for (const text of Object.values(DECODE_ERRORS)) expect(source).toContain(text.replace('[chat-bridge] ', ''));
+    expect(source).toContain('[chat-bridge] ');
+    for (const field of ['type', 'code', 'message', 'status', 'errors', 'id', 'ok', 'result', 'error', 'event', 'data']) {
+      expect(source.includes(`"${field}"`) || source.includes(`'${field}'`), `reads "${field}"`).toBe(true);
+    }
+  });
+});
+
+// Guards the reference decoder itself against drift from the vectors' own contract.
+describe('the reference decoder', () => {
+  it('turns every bridge message into the event the vectors give it, and nothing else into a crash', () => {
+    for (const garbage of [undefined, 0, true, [], '', '{', '{"type":null}', { type: 'error', code: 'x', message: 1 }]) {
+      const event = decode(garbage);
+      expect(event.kind === 'error' && event.code === 'parse_error').toBe(true);
+    }
+    for (const vector of load('ios').vectors) if (vector.message !== undefined) expect(isDeepStrictEqual(decode(vector.message), vector.event)).toBe(true);
+  });
+});
