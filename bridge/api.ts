@@ -106,7 +106,7 @@ export function createApi(http: Http, settings: ApiSettings): Api {
   }
 
   async function getConversation(contact: Contact): Promise<unknown> {
-    validateContact(contact, '[POST /conversations]');
+    validateContact(contact, '[getConversation]');
     // The contract's own recovery: a contact without a conversation gets one, silently.
     return call({ method: 'GET', path: '/conversations' }, () => createConversation(contact));
   }

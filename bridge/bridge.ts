@@ -94,7 +94,7 @@ export function createBridge(options: ResolvedOptions, baseEnv: Environment, set
       }
     },
     stalled(error, count) {
-      emitError({ ...error, message: `${error.message}; ${count} message(s) wait in the outbox until back online` });
+      emitError({ ...error, message: `${error.message}; ${count} message(s) wait in the outbox for the next online event, message or reload` });
     },
   });
 
@@ -118,6 +118,7 @@ export function createBridge(options: ResolvedOptions, baseEnv: Environment, set
       case 'ignored':
         return;
       case 'invalid':
+        if (verdict.id !== undefined) emit({ type: 'response', id: verdict.id, ok: false, error: verdict.error });
         return emitError(verdict.error);
       case 'widget':
         return emit(verdict.event === 'error' ? widgetErrorEvent(verdict.data) : { type: 'widget', event: verdict.event, data: verdict.data });

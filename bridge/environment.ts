@@ -15,6 +15,7 @@ export interface HttpResponse {
 
 export interface HttpRequest {
   method: string;
+  redirect?: 'error';
   headers: Record<string, string>;
   body?: string | FormData;
   signal?: AbortSignal;

@@ -47,7 +47,9 @@ export function route(request: Pick<ApiRequest, 'method' | 'path'>): string {
 export function createHttp(env: HttpEnvironment, options: HttpOptions, lifetime?: AbortSignal): Http {
   const attempt = async (request: ApiRequest): Promise<ApiResponse> => {
     const url = urlFor(request, options);
-    const init: HttpRequest = { method: request.method, headers: {} };
+    // A redirect could carry Authorization to another origin in WebViews that predate the Fetch
+    // rule dropping it; the API never needs one, so a redirect fails as a network error.
+    const init: HttpRequest = { method: request.method, headers: {}, redirect: 'error' };
     if (request.form !== undefined) {
       // The browser writes the multipart Content-Type with its boundary itself.
       init.body = request.form;

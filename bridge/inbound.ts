@@ -21,7 +21,8 @@ export const COMMAND_PREFIX = 'chat-bridge:';
 
 export type Verdict =
   | { kind: 'ignored' }
-  | { kind: 'invalid'; error: ErrorEvent }
+  /** `id`: the command's id when it could be read, so the host's call is answered, not left waiting. */
+  | { kind: 'invalid'; error: ErrorEvent; id?: string }
   | { kind: 'command'; command: HostCommand }
   | { kind: 'widget'; event: string; data: Record<string, unknown> };
 
@@ -87,7 +88,12 @@ function parseCommandObject(data: object, options: InboundOptions): Verdict {
 
 function validateCommand(value: unknown): Verdict {
   const result = HostCommandSchema.safeParse(value);
-  if (!result.success) return invalid(`[host command] does not match {id, method, params?}: ${describeIssues(result.error)}`);
+  if (!result.success) {
+    const verdict = invalid(`[host command] does not match {id, method, params?}: ${describeIssues(result.error)}`);
+    const id = (value as { id?: unknown } | null)?.id;
+    if (typeof id === 'string' && id !== '' && id.length <= 128) (verdict as { id?: string }).id = id;
+    return verdict;
+  }
   return { kind: 'command', command: result.data };
 }
 

@@ -36,7 +36,7 @@ export function createMethods(deps: MethodDeps): MethodTable {
     async run(params, context) {
       validateMessage(params, deps.maxFileSize);
       const { content, attachments, messageId = deps.newMessageId(), ...contact } = params;
-      validateContact(contact, '[POST /conversations]');
+      validateContact(contact, '[sendMessage]');
       // JSON (storage, the wire) leaves out the fields that are undefined.
       const entry = { commandId: context.id, messageId, content, attachments, contact } as OutboxEntry;
       const settled = deps.awaitSettled(entry);

@@ -20,7 +20,7 @@ export function httpErrorEvent(request: Pick<ApiRequest, 'method' | 'path'>, res
   const serverMessage = errorMessageOf(response.body);
   const errors = fieldErrorsOf(response.body);
   const text = serverMessage ?? STATUS_TEXT[response.status] ?? (response.status >= 500 ? 'server error' : 'request failed');
-  return errorEvent(codeForStatus(response.status, serverMessage), `[${route(request)}] ${response.status}: ${text}`, {
+  return errorEvent(codeForStatus(response.status), `[${route(request)}] ${response.status}: ${text}`, {
     status: response.status,
     errors,
   });
@@ -30,11 +30,16 @@ export function httpError(request: Pick<ApiRequest, 'method' | 'path'>, response
   return new BridgeError(httpErrorEvent(request, response));
 }
 
-export function codeForStatus(status: number, serverMessage?: string): ErrorCode {
+/**
+ * The contract gives 400 for several message rules (and one statement lists a too-large file
+ * there, conflicting with 413). The bridge checks those rules before sending and reports them
+ * with their own codes; a 400 the server still gives is `bad_request`, its message kept.
+ */
+export function codeForStatus(status: number): ErrorCode {
   if (status >= 500) return 'server_error';
   switch (status) {
     case 400:
-      return codeFor400(serverMessage ?? '');
+      return 'bad_request';
     case 401:
     case 403:
       return 'auth_failed';
@@ -49,18 +54,4 @@ export function codeForStatus(status: number, serverMessage?: string): ErrorCode
     default:
       return 'bad_request';
   }
-}
-
-/**
- * The contract gives one status, 400, for several message rules, and one statement lists a
- * too-large file under 400 as well (conflicting with 413). The bridge checks these rules before
- * sending, so a 400 from the server is rare; when its message names the rule, the host gets
- * the specific code, and `bad_request` otherwise.
- */
-function codeFor400(message: string): ErrorCode {
-  if (/too many files|at most 5/i.test(message)) return 'too_many_files';
-  if (/unsupported|mime|file type/i.test(message)) return 'unsupported_file_type';
-  if (/too large|exceeds|maximum upload size/i.test(message)) return 'file_too_large';
-  if (/content/i.test(message)) return 'empty_message';
-  return 'bad_request';
 }

@@ -28,7 +28,7 @@ export function validateMessage(params: SendMessageParams, maxFileSize: number):
       );
     }
     if (file.data === undefined ? file.size === undefined || file.size < 0 : file.data.length % 4 !== 0 || !BASE64.test(file.data)) {
-      throw bridgeError('parse_error', `[sendMessage] invalid params: attachments.${index} needs base64 data or a size`);
+      throw bridgeError('parse_error', `[sendMessage] invalid params: attachments.${index}: data must be base64, or size given`);
     }
     const size = attachmentSize(file);
     if (size > maxFileSize) {

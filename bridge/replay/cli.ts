@@ -38,9 +38,14 @@ Exit status: 0 success, 1 a difference, a failed check or a fixture error, 2 bad
 export async function main(argv: string[], out: (text: string) => void, err: (text: string) => void): Promise<number> {
   try {
     const [command, ...rest] = argv;
-    if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    if (command === undefined) {
+      // No command is a usage error: the help goes where errors go.
+      err(HELP);
+      return 2;
+    }
+    if (command === '--help' || command === '-h' || command === 'help') {
       out(HELP);
-      return command === undefined ? 2 : 0;
+      return 0;
     }
     if (command === 'replay') return await replayCommand(rest, out, err);
     if (command === 'doctor') {

@@ -74,7 +74,8 @@ interface Scenario {
 // ---------------------------------------------------------------------------------------------
 // The model: what each input is, by the protocol's rules.
 
-type Expected = { kind: 'foreign' } | { kind: 'malformed' } | { kind: 'widget'; event: string } | { kind: 'command'; id: string };
+/** A malformed envelope whose `id` could still be read carries it: the host's call gets a failed response too. */
+type Expected = { kind: 'foreign' } | { kind: 'malformed'; id?: string } | { kind: 'widget'; event: string } | { kind: 'command'; id: string };
 const FOREIGN: Expected = { kind: 'foreign' };
 const MALFORMED: Expected = { kind: 'malformed' };
 
@@ -142,7 +143,9 @@ function expectEnvelope(value: unknown): Expected {
   if (!isRecord(value)) return MALFORMED;
   const { id, method } = value;
   const paramsOk = !Object.hasOwn(value, 'params') || isRecord(value['params']);
-  if (typeof id !== 'string' || !between(id, 1, ID_MAX) || typeof method !== 'string' || !between(method, 1, METHOD_MAX) || !paramsOk) return MALFORMED;
+  if (typeof id !== 'string' || !between(id, 1, ID_MAX) || typeof method !== 'string' || !between(method, 1, METHOD_MAX) || !paramsOk) {
+    return typeof id === 'string' && id.length >= 1 && id.length <= 128 ? { kind: 'malformed', id } : MALFORMED;
+  }
   return { kind: 'command', id };
 }
 
@@ -248,9 +251,21 @@ function checkImmediate(input: Input, expected: Expected, produced: Message[], s
     case 'foreign':
       if (produced.length > 0) wrong('a foreign input produced output');
       break;
-    case 'malformed':
-      if (!isParseError) wrong('a malformed namespaced input did not produce exactly one parse_error');
+    case 'malformed': {
+      if (expected.id === undefined) {
+        if (!isParseError) wrong('a malformed namespaced input did not produce exactly one parse_error');
+        break;
+      }
+      const answered =
+        produced.length === 2 &&
+        first?.type === 'response' &&
+        first['id'] === redacted(expected.id) &&
+        first['ok'] === false &&
+        (first['error'] as Message | undefined)?.['code'] === 'parse_error' &&
+        isDeepStrictEqual(second, first['error']);
+      if (!answered) wrong('a malformed envelope with a readable id did not produce its failed response and one parse_error');
       break;
+    }
     case 'widget': {
       const handled =
         produced.length === 1 &&
@@ -279,7 +294,9 @@ function checkImmediate(input: Input, expected: Expected, produced: Message[], s
 /** Every command exactly one response with its id; what came later is only responses and their errors. */
 function checkResponses(outcomes: Expected[], messages: Message[], synchronous: Set<number>): void {
   const count = (ids: string[]) => Object.fromEntries([...new Set(ids)].sort().map((id) => [id, ids.filter((other) => other === id).length]));
-  const wanted = count(outcomes.flatMap((outcome) => (outcome.kind === 'command' ? [redacted(outcome.id)] : [])));
+  const wanted = count(
+    outcomes.flatMap((outcome) => (outcome.kind === 'command' || (outcome.kind === 'malformed' && outcome.id !== undefined) ? [redacted(outcome.id as string)] : [])),
+  );
   const got = count(messages.flatMap((message) => (message.type === 'response' ? [String(message['id'])] : [])));
   if (!isDeepStrictEqual(got, wanted)) fail(`responses per command id ${shown(got)}, expected ${shown(wanted)}`);
 

@@ -42,8 +42,11 @@ describe.concurrent('chat-bridge usage', () => {
     }
   });
 
-  it('exits 2 without arguments', async () => {
-    expect((await cli()).status).toBe(2);
+  it('exits 2 without arguments, printing the usage to stderr', async () => {
+    const { status, stdout, stderr } = await cli();
+    expect(status).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('chat-bridge replay FILE --host HOST');
   });
 
   it('exits 2 for an unknown host, naming it', async () => {
