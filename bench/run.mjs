@@ -1,0 +1,200 @@
+/**
+ * `npm run bench` (after the build): measures the figures of the README's performance table in
+ * one run and prints them, each with what it is compared with in the same run and its goal.
+ * Also writes the table as Markdown to bench/results/latest.md.
+ *
+ *   node bench/run.mjs [--fuzz] [--only=bundle,throughput,round-trip,startup,memory]
+ *
+ * --fuzz adds the opt-in row: test/fuzz with FUZZ_RUNS=1000000 (takes minutes).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { launchChromium, CHROMIUM_PATH } from './browser.mjs';
+import { bundleBridgeForNode } from './bridge-module.mjs';
+import { measureBundleSizes } from './bundle-size.mjs';
+import { ROOT } from './deps.mjs';
+import { FUZZ_RUNS, runFuzz } from './fuzz.mjs';
+import { runIsolated } from './isolated.mjs';
+import { COMMANDS, HEAP_LIMIT, REFRESH_HEAP_LIMIT } from './memory.mjs';
+import { measureRoundTrip } from './round-trip.mjs';
+import { measureStartup } from './startup.mjs';
+import { quantile } from './stats.mjs';
+import { markdownTable, number, textTable } from './table.mjs';
+
+const FIGURES = ['bundle', 'throughput', 'round-trip', 'startup', 'memory'];
+const args = process.argv.slice(2);
+const onlyArg = args.find((arg) => arg.startsWith('--only='));
+const only = onlyArg === undefined ? FIGURES : onlyArg.slice('--only='.length).split(',');
+const unknown = args.filter((arg) => arg !== '--fuzz' && !arg.startsWith('--only=')).concat(only.filter((name) => !FIGURES.includes(name)));
+if (unknown.length > 0) {
+  console.error(`bench: unknown ${unknown.join(', ')}; usage: node bench/run.mjs [--fuzz] [--only=${FIGURES.join(',')}]`);
+  process.exit(2);
+}
+const wants = (/** @type {string} */ figure) => only.includes(figure);
+
+const BUNDLE_GOAL = 12_288;
+const BUNDLE_AIM = 10_240;
+const BUNDLE_BUDGET = 14_336;
+const THROUGHPUT_GOAL = 0.8;
+const ROUND_TRIP_GOAL = 1.1;
+
+/** @type {import('./table.mjs').Row[]} */
+const rows = [];
+/** @type {string[]} */
+const details = [];
+const note = (/** @type {string} */ line) => {
+  details.push(line);
+  console.log(`  ${line}`);
+};
+const kib = (/** @type {number} */ bytes) => `${bytes < 0 ? '−' : '+'}${number(Math.abs(bytes) / 1024, 1)} KiB`;
+const ms = (/** @type {number} */ value) => `${number(value, 2)} ms`;
+
+// Launched even when no browser figure is asked for: the header names Chromium's version.
+const browser = await launchChromium();
+const header = [
+  `Node ${process.version}`,
+  `Chromium ${browser?.version() ?? `not found at ${CHROMIUM_PATH}`}`,
+  `CPU ${cpus()[0]?.model ?? 'unknown'} × ${cpus().length} cores`,
+  `load average ${loadavg().map((load) => load.toFixed(2)).join(' ')} at start (a busy machine makes times noisy; ratios are taken within one run)`,
+];
+console.log(header.join('\n'));
+
+const bridgeModule = wants('throughput') || wants('memory') ? await bundleBridgeForNode() : undefined;
+try {
+  let penpalSource;
+  if (wants('bundle') || wants('startup')) {
+    console.log('\nbundle sizes…');
+    const sizes = await measureBundleSizes();
+    penpalSource = sizes.bundles['penpal'];
+    if (wants('bundle')) {
+      const bridge = sizes.bridge.gzipped;
+      // zod/mini with one union is the floor (the bridge carries zod/mini); the others are context.
+      const floor = sizes.comparisons.find((entry) => entry.label.startsWith('zod'));
+      const libraries = sizes.comparisons.filter((entry) => entry !== floor);
+      rows.push({
+        figure: 'Bundle: dist/chat-bridge.js, gzip -9',
+        value: `${number(bridge)} B`,
+        compared: floor ? `${floor.label} ${floor.version}: ${number(floor.gzipped)} B` : 'zod not found',
+        ratio: floor ? `${number(bridge / floor.gzipped, 2)}×` : '—',
+        goal: `≤ ${number(BUNDLE_GOAL)} B (aim ${number(BUNDLE_AIM)}; test budget ${number(BUNDLE_BUDGET)})`,
+        met: bridge <= BUNDLE_GOAL,
+      });
+      for (const library of libraries) {
+        rows.push({ figure: `  bundle vs ${library.label}`, value: `${number(bridge)} B`, compared: `${library.label} ${library.version}: ${number(library.gzipped)} B`, ratio: `${number(bridge / library.gzipped, 2)}×`, goal: '—', met: undefined });
+      }
+      for (const name of sizes.missing) rows.push({ figure: `  bundle vs ${name}`, value: `${number(bridge)} B`, compared: `${name} not installed`, ratio: '—', goal: '—', met: undefined });
+      note(`bundle: ${number(sizes.bridge.bytes)} B minified; comparisons built like the bridge (esbuild minified IIFE ES2017, terser 3 passes), whole library on one global`);
+    }
+  }
+
+  if (wants('throughput') && bridgeModule) {
+    console.log('\ninbound throughput (child process)…');
+    const { result: t, warnings } = await runIsolated('throughput', bridgeModule.path);
+    rows.push({
+      figure: 'Inbound throughput, whole path',
+      value: `${number(t.bridgePerSecond)} msg/s`,
+      compared: `bare JSON.parse: ${number(t.parsePerSecond)} msg/s`,
+      ratio: number(t.ratio, 2),
+      goal: `≥ ${number(THROUGHPUT_GOAL, 2)}`,
+      met: t.ratio >= THROUGHPUT_GOAL,
+    });
+    rows.push({
+      figure: '  inbound edge only (no dispatch)',
+      value: `${number(t.edgePerSecond)} msg/s`,
+      compared: `bare JSON.parse: ${number(t.parsePerSecond)} msg/s`,
+      ratio: number(t.edgeRatio, 2),
+      goal: '— (diagnostic)',
+      met: undefined,
+    });
+    note(`throughput: ${number(t.messages)} messages a run (30% commands, 30% widget, 30% foreign, 10% malformed), median of ${t.runs} runs; ${number(t.delivered)} payloads reached the Android channel per run`);
+    for (const kind of t.byKind) {
+      note(`  ${kind.kind.padEnd(9)} ${(kind.share * 100).toFixed(0).padStart(2)}%: whole path ${number(kind.bridgeNsPerMessage / 1000, 2)} µs/msg, edge ${number(kind.edgeNsPerMessage / 1000, 2)} µs/msg, JSON.parse ${number(kind.parseNsPerMessage / 1000, 2)} µs/msg`);
+    }
+    for (const warning of warnings) note(`  Node warned ${warning.count}× ${warning.name}: ${warning.message}`);
+  }
+
+  if (wants('round-trip')) {
+    console.log('\nround trip in Chromium…');
+    if (browser === undefined) rows.push({ figure: 'Round trip: sendMessage', value: 'not measured: no Chromium', compared: '—', ratio: '—', goal: `≤ ${number(ROUND_TRIP_GOAL, 2)}`, met: false });
+    else {
+      const r = await measureRoundTrip(browser);
+      rows.push({
+        figure: 'Round trip: sendMessage (median)',
+        value: ms(r.bridgeMs),
+        compared: `bare fetch: ${ms(r.bareMs)}`,
+        ratio: number(r.ratio, 2),
+        goal: `≤ ${number(ROUND_TRIP_GOAL, 2)}`,
+        met: r.ratio <= ROUND_TRIP_GOAL,
+      });
+      note(`round trip: ${r.samples} each, interleaved, after warm-up; bridge p25–p75 ${ms(quantile(r.bridgeAll, 0.25))}–${ms(quantile(r.bridgeAll, 0.75))}, bare fetch ${ms(quantile(r.bareAll, 0.25))}–${ms(quantile(r.bareAll, 0.75))}; ${r.isolated ? 'cross-origin isolated (5 µs timer)' : 'NOT cross-origin isolated (100 µs timer)'}`);
+    }
+  }
+
+  if (wants('startup')) {
+    console.log('\nstart-up in Chromium…');
+    if (browser === undefined) rows.push({ figure: 'Start-up: evaluate + install()', value: 'not measured: no Chromium', compared: '—', ratio: '—', goal: 'reported', met: undefined });
+    else {
+      const s = await measureStartup(browser, penpalSource);
+      rows.push({
+        figure: 'Start-up: evaluate + install() (median)',
+        value: ms(s.bridgeMs),
+        compared: s.penpalMs === undefined ? 'penpal not installed' : `penpal evaluate: ${ms(s.penpalMs)}`,
+        ratio: s.ratio === undefined ? '—' : `${number(s.ratio, 1)}×`,
+        goal: 'reported',
+        met: undefined,
+      });
+      note(`start-up: ${s.samples} fresh contexts each; bridge evaluate ${ms(s.bridgeEvaluateMs)} + install ${ms(s.bridgeInstallMs)} (medians apart; install includes the page's first localStorage access); ${s.isolated ? 'cross-origin isolated (5 µs timer)' : 'NOT cross-origin isolated (100 µs timer)'}`);
+    }
+  }
+
+  if (wants('memory') && bridgeModule) {
+    console.log('\nmemory (child process, --expose-gc)…');
+    const { result: m, warnings } = await runIsolated('memory', bridgeModule.path);
+    const pending = m.stats.pendingCommands + m.stats.outbox + m.stats.undelivered;
+    rows.push({
+      figure: `Memory: ${number(COMMANDS)} commands`,
+      value: `${kib(m.growth)} heap after GC, ${m.stats.pendingCommands} pending`,
+      compared: `heap before: ${number(m.heapBefore / 1024 / 1024, 2)} MiB`,
+      ratio: '—',
+      goal: `< ${number(HEAP_LIMIT / 1024 / 1024)} MiB growth, 0 pending, each answered`,
+      met: m.growth < HEAP_LIMIT && pending === 0 && m.responses === m.commands,
+    });
+    const refresh = m.refreshes;
+    rows.push({
+      figure: `  ${number(refresh.refreshes)} auth-token refreshes (init)`,
+      value: `${kib(refresh.growth)} heap after GC (${number(refresh.growth / refresh.refreshes)} B each)`,
+      compared: `init took ${number(refresh.firstMicros)} µs first, ${number(refresh.lastMicros)} µs last`,
+      ratio: '—',
+      goal: `< ${number(REFRESH_HEAP_LIMIT / 1024)} KiB (bench's own check)`,
+      met: refresh.growth < REFRESH_HEAP_LIMIT,
+    });
+    note(`memory: ${number(m.responses)} responses (${number(m.okResponses)} ok) for ${number(m.commands)} commands, ${number(m.errorEvents)} error events; pending ${m.stats.pendingCommands}, outbox ${m.stats.outbox}, undelivered ${m.stats.undelivered}; ${number(m.elapsedMs / 1000, 1)} s; fetches: 75%/25% ok/500 for sendMessage, 60/20/20% ok/500/never for the rest; command and request timeouts 5 ms`);
+    for (const warning of warnings) note(`  Node warned ${warning.count}× ${warning.name}: ${warning.message}`);
+  }
+
+  if (args.includes('--fuzz')) {
+    console.log(`\nfuzz: test/fuzz with FUZZ_RUNS=${FUZZ_RUNS} (takes a while)…`);
+    const f = await runFuzz();
+    rows.push({ figure: `Fuzz: ${number(FUZZ_RUNS)} inbound scenarios`, value: `${number(f.seconds, 1)} s`, compared: '—', ratio: '—', goal: 'passes', met: f.passed });
+    note(`fuzz (last lines of vitest):\n${f.tail.split('\n').map((line) => `    ${line}`).join('\n')}`);
+  }
+} finally {
+  await browser?.close().catch(() => undefined);
+  bridgeModule?.dispose();
+}
+
+console.log(`\n${textTable(rows)}\n`);
+const folder = join(ROOT, 'bench', 'results');
+mkdirSync(folder, { recursive: true });
+const markdown = [
+  `<!-- written by npm run bench on ${new Date().toISOString()} -->`,
+  ...header.map((line) => `${line}  `),
+  '',
+  markdownTable(rows),
+  '',
+  ...details.map((line) => (line.startsWith('  ') ? `  - ${line.trim()}` : `- ${line}`)),
+  '',
+].join('\n');
+writeFileSync(join(folder, 'latest.md'), markdown);
+console.log(`Markdown table: bench/results/latest.md`);
