@@ -64,8 +64,8 @@ export function createBridge(options: ResolvedOptions, baseEnv: Environment, set
   };
   const emitError = (event: ErrorEvent) => emit(event);
 
-  const lifetime = new AbortController();
-  const api = createApi(createHttp({ ...env, setTimeout: timers.setTimeout, clearTimeout: timers.clearTimeout }, options, lifetime.signal), {
+  const inFlight = new Set<AbortController>();
+  const api = createApi(createHttp({ ...env, setTimeout: timers.setTimeout, clearTimeout: timers.clearTimeout }, options, inFlight), {
     websiteToken: options.websiteToken,
     onToken: (token) => redactor.add(token),
   });
@@ -189,7 +189,7 @@ export function createBridge(options: ResolvedOptions, baseEnv: Environment, set
       channels.forEach((channel) => channel.destroy());
       waiting.clear();
       timers.clearAll();
-      lifetime.abort();
+      inFlight.forEach((controller) => controller.abort());
       listeners.clear();
     },
   };

@@ -43,8 +43,8 @@ export function route(request: Pick<ApiRequest, 'method' | 'path'>): string {
   return `${request.method} ${request.path}`;
 }
 
-/** @param lifetime aborted when the bridge is destroyed, ending its requests still in flight. */
-export function createHttp(env: HttpEnvironment, options: HttpOptions, lifetime?: AbortSignal): Http {
+/** @param inFlight the controllers of requests under way, which `destroy` aborts. */
+export function createHttp(env: HttpEnvironment, options: HttpOptions, inFlight = new Set<AbortController>()): Http {
   const attempt = async (request: ApiRequest): Promise<ApiResponse> => {
     const url = urlFor(request, options);
     // A redirect could carry Authorization to another origin in WebViews that predate the Fetch
@@ -60,8 +60,7 @@ export function createHttp(env: HttpEnvironment, options: HttpOptions, lifetime?
     if (request.authToken !== undefined) init.headers['Authorization'] = `Bearer ${request.authToken}`;
 
     const controller = new AbortController();
-    const abort = () => controller.abort();
-    lifetime?.addEventListener('abort', abort);
+    inFlight.add(controller);
     init.signal = controller.signal;
     let timedOut = false;
     const timer = env.setTimeout(() => {
@@ -82,7 +81,7 @@ export function createHttp(env: HttpEnvironment, options: HttpOptions, lifetime?
       );
     } finally {
       env.clearTimeout(timer);
-      lifetime?.removeEventListener('abort', abort);
+      inFlight.delete(controller);
     }
   };
 

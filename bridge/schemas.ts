@@ -5,12 +5,14 @@
 import * as z from 'zod/mini';
 
 
-const idString = z.string().check(z.minLength(1), z.maxLength(128));
+/** A string of 1 to `max` characters. Ids, methods and event names are echoed in answers, so they stay short. */
+const text = (max: number) => z.string().check(z.refine((value) => value.length > 0 && value.length <= max, { message: `must be 1 to ${max} characters` }));
+const idString = text(128);
 
 /** The bridge's own envelope for host commands. `params` is checked per method afterwards. */
 export const HostCommandSchema = z.object({
   id: idString,
-  method: z.string().check(z.minLength(1), z.maxLength(128)),
+  method: text(128),
   params: z.optional(z.looseObject({})),
 });
 export type HostCommand = z.infer<typeof HostCommandSchema>;
@@ -26,7 +28,7 @@ export const ContactSchema = z.object(contactFields);
 export type Contact = z.infer<typeof ContactSchema>;
 
 export const AttachmentSchema = z.object({
-  name: z.string().check(z.minLength(1)),
+  name: text(255),
   type: z.string(),
   /** The file's bytes, base64. One of `data` and `size` is required (checked in validate.ts). */
   data: z.optional(z.string()),
@@ -48,7 +50,7 @@ export const EmptyParamsSchema = z.object({});
 
 /** The widget's string protocol: `'<prefix>:' + JSON.stringify({event, ...})`. */
 export const WidgetMessageSchema = z.looseObject({
-  event: z.string().check(z.minLength(1), z.maxLength(128)),
+  event: text(128),
 });
 
 /** A readable account of why input failed its schema: the path and what was expected, never the value. */
@@ -61,7 +63,6 @@ export function describeIssues(error: z.core.$ZodError): string {
 
 function describeIssue(issue: z.core.$ZodIssue): string {
   if (issue.code === 'invalid_type') return `expected ${issue.expected}`;
-  if (issue.code === 'too_small') return `must be at least ${issue.minimum} long`;
-  if (issue.code === 'too_big') return `must be at most ${issue.maximum} long`;
+  if (issue.code === 'custom') return issue.message;
   return issue.code.replace(/_/g, ' ');
 }

@@ -138,7 +138,7 @@ function expectCommandText(text: string): Expected {
   return parsed.ok ? expectEnvelope(parsed.value) : MALFORMED;
 }
 
-/** `{id, method, params?: object}`, id and method non-empty strings within bounds (in code points). */
+/** `{id, method, params?: object}`, id and method non-empty strings within bounds (in UTF-16 code units). */
 function expectEnvelope(value: unknown): Expected {
   if (!isRecord(value)) return MALFORMED;
   const { id, method } = value;
@@ -177,9 +177,9 @@ function longestAccepted(accepts: (text: string) => boolean): number {
   return length;
 }
 
+/** Lengths in UTF-16 code units, as the schemas count them (`String.prototype.length`). */
 function between(text: string, min: number, max: number): boolean {
-  const length = [...text].length;
-  return length >= min && length <= max;
+  return text.length >= min && text.length <= max;
 }
 
 // ---------------------------------------------------------------------------------------------

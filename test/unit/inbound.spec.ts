@@ -168,7 +168,7 @@ describe('host commands', () => {
   });
 
   it('answers an envelope that fails the schema with a parse_error naming the field path', () => {
-    expect(errorOf(posted({ id: '', method: 'init' })).message).toMatch(/\bid: must be at least 1/);
+    expect(errorOf(posted({ id: '', method: 'init' })).message).toMatch(/\bid: must be 1 to 128 characters/);
     expect(errorOf(posted({ id: 'c1', method: 'init', params: 'x' })).message).toMatch(/\bparams: expected object/);
     expect(errorOf(classifyHostData('{"method":"init"}', options())).message).toMatch(/\bid: expected string/);
   });

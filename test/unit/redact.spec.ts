@@ -86,3 +86,21 @@ describe('prototype safety', () => {
     expect(JSON.parse(JSON.stringify(scrubbed))).toEqual(JSON.parse(`{"__proto__":{"polluted":"${REDACTED}"},"safe":1}`));
   });
 });
+
+describe('token window', () => {
+  it('keeps the website token and the eight newest auth tokens, so refreshes do not grow it without end', () => {
+    const redactor = createRedactor();
+    redactor.add('wt_website_token');
+    const auth = Array.from({ length: 20 }, (_, i) => `at_refresh_${String(i).padStart(2, '0')}`);
+    auth.forEach((token) => redactor.add(token));
+    const scrubbed = redactor.scrub({ all: ['wt_website_token', ...auth].join(' ') }).all;
+    expect(scrubbed.split(' ')).toEqual(['<redacted>', ...auth.slice(0, 12), ...Array(8).fill('<redacted>')]);
+  });
+
+  it('returns a message without any token as the very same object (nothing copied)', () => {
+    const redactor = createRedactor();
+    redactor.add('wt_website_token');
+    const message = { type: 'widget', data: { nested: ['a', { b: 'c' }] } };
+    expect(redactor.scrub(message)).toBe(message);
+  });
+});
