@@ -91,13 +91,23 @@ try {
   if (wants('throughput') && bridgeModule) {
     console.log('\ninbound throughput (child process)…');
     const { result: t, warnings } = await runIsolated('throughput', bridgeModule.path);
+    // The issue's path: prefix check, size cap, parse, validate, dispatch, adapter serialization.
+    // A command's backend work after dispatch (HTTP, outbox, its response) is the next row.
     rows.push({
-      figure: 'Inbound throughput, whole path',
+      figure: 'Inbound throughput, to dispatch',
+      value: `${number(t.dispatchPerSecond)} msg/s`,
+      compared: `bare JSON.parse: ${number(t.parsePerSecond)} msg/s`,
+      ratio: number(t.dispatchRatio, 2),
+      goal: `≥ ${number(THROUGHPUT_GOAL, 2)}`,
+      met: t.dispatchRatio >= THROUGHPUT_GOAL,
+    });
+    rows.push({
+      figure: '  with each command run to its response',
       value: `${number(t.bridgePerSecond)} msg/s`,
       compared: `bare JSON.parse: ${number(t.parsePerSecond)} msg/s`,
       ratio: number(t.ratio, 2),
-      goal: `≥ ${number(THROUGHPUT_GOAL, 2)}`,
-      met: t.ratio >= THROUGHPUT_GOAL,
+      goal: '— (commands do HTTP work)',
+      met: undefined,
     });
     rows.push({
       figure: '  inbound edge only (no dispatch)',
