@@ -145,11 +145,20 @@ async function measureTokenRefreshes(bridgeModule, gc) {
   // A full round first: V8's one-time growth (compiled code, inline caches, internal tables)
   // levels off within it, so what the measured round adds is what the bridge keeps per token.
   await refresh(REFRESHES, 'warm');
-  const before = await settledHeap(gc);
-  const firstMicros = await refresh(100, 'first');
-  await refresh(REFRESHES - 200, 'middle');
-  const lastMicros = await refresh(100, 'last');
-  const after = await settledHeap(gc);
+  // Two measured rounds: a leak grows the heap in both, while the collector's and the
+  // compiler's own bookkeeping lands in one or the other; the smaller growth is reported.
+  const growths = [];
+  let firstMicros = 0;
+  let lastMicros = 0;
+  for (let round = 0; round < 2; round++) {
+    const before = await settledHeap(gc);
+    const first = await refresh(100, `first${round}`);
+    await refresh(REFRESHES - 200, `middle${round}`);
+    const last = await refresh(100, `last${round}`);
+    growths.push((await settledHeap(gc)) - before);
+    if (round === 0) firstMicros = first;
+    lastMicros = last;
+  }
   bridge.destroy();
-  return { refreshes: REFRESHES, growth: after - before, firstMicros, lastMicros };
+  return { refreshes: REFRESHES, growth: Math.min(...growths), firstMicros, lastMicros };
 }
