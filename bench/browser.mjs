@@ -1,22 +1,9 @@
-/**
- * Headless Chromium for the browser figures, launched as test/helpers/chromium.ts does (same
- * executable and flags; that file is TypeScript, so its few lines are repeated here).
- */
+/** Headless Chromium for the browser figures, launched as the browser tests launch it. */
 import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/shared-settings.mjs';
 
-export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+export { CHROMIUM_PATH };
 
 /** @returns {Promise<import('playwright-core').Browser | undefined>} undefined when Chromium is not installed */
 export async function launchChromium() {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { minify } from 'terser';
+import { TERSER_OPTIONS } from '../scripts/shared-settings.mjs';
 import { findPackage, installHint, ROOT } from './deps.mjs';
 
 /** What each comparison bundle contains: the whole library on one global, as a host would inject it. */
@@ -42,12 +43,7 @@ export async function bundleForBrowser(entry, resolveDir) {
     write: false,
   });
   const esbuilt = /** @type {{ text: string }} */ (result.outputFiles[0]).text;
-  const compressed = await minify(esbuilt, {
-    ecma: 2017,
-    compress: { passes: 3, pure_getters: true },
-    mangle: true,
-    format: { ecma: 2017, comments: false },
-  });
+  const compressed = await minify(esbuilt, TERSER_OPTIONS);
   if (compressed.code === undefined) throw new Error('terser produced no output');
   return compressed.code;
 }

@@ -1,6 +1,7 @@
 // Builds everything in dist/: the injectable bundle, the ES modules, the CLI and the types.
 import { build } from 'esbuild';
 import { minify } from 'terser';
+import { TERSER_OPTIONS } from './shared-settings.mjs';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -79,12 +80,7 @@ await build({
 // esbuild bundles and lowers to ES2017; terser's multi-pass compression then takes off
 // another ~4% gzipped, which the injected script's size budget needs.
 const esbuildOutput = readFileSync(`${out}/chat-bridge.js`, 'utf8');
-const compressed = await minify(esbuildOutput, {
-  ecma: 2017,
-  compress: { passes: 3, pure_getters: true },
-  mangle: true,
-  format: { ecma: 2017, comments: false },
-});
+const compressed = await minify(esbuildOutput, TERSER_OPTIONS);
 if (compressed.code === undefined) throw new Error('terser produced no output');
 const bundle = compressed.code;
 writeFileSync(`${out}/chat-bridge.js`, bundle);

@@ -1,0 +1,28 @@
+// @ts-check
+/**
+ * Settings used by more than one tool, in one place: the injected bundle's compression (the
+ * build and the bench's like-for-like comparisons) and how Chromium is launched (the browser
+ * tests and the bench). Plain JavaScript, so both the .mjs tools and the TypeScript tests import it.
+ */
+
+/** terser over esbuild's ES2017 IIFE: multi-pass compression for the size budget. */
+export const TERSER_OPTIONS = /** @type {const} */ ({
+  ecma: 2017,
+  compress: { passes: 3, pure_getters: true },
+  mangle: true,
+  format: { ecma: 2017, comments: false },
+});
+
+export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+
+/** The flags this machine needs: no sandbox as root, and no background traffic to a closed network. */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
