@@ -67,7 +67,7 @@ await build({
 });
 
 await build({
-  entryPoints: ['bridge/replay/cli.ts'],
+  entryPoints: ['bridge/cli/main.ts'],
   outfile: `${out}/cli.js`,
   bundle: true,
   format: 'esm',

@@ -5,9 +5,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { HOST_NAMES, type HostName } from '../options.js';
-import { lineDiff } from './diff.js';
-import { ReplayError } from './fixture.js';
-import { replay } from './replay.js';
+import { lineDiff } from '../replay/diff.js';
+import { ReplayError } from '../replay/fixture.js';
+import { replay } from '../replay/replay.js';
 import { UsageError } from './usage-error.js';
 
 const HELP = `Usage:
