@@ -15,6 +15,8 @@ export interface ReplayOptions {
   host: HostName | 'all';
   /** Named in error messages. @default "fixture" */
   name?: string;
+  /** Told about things worth a look that do not stop the replay (answers never used). */
+  onWarning?: (message: string) => void;
 }
 
 export interface DeliverLine {
@@ -29,7 +31,7 @@ export const DEFAULT_FIXTURE_OPTIONS = { baseUrl: 'https://chat.example.test', w
 export const SETTLE_LIMIT_MS = 15 * 60 * 1000;
 const SEED = 0xc4a7b21d;
 
-export async function replay(text: string, { host, name = 'fixture' }: ReplayOptions): Promise<string> {
+export async function replay(text: string, { host, name = 'fixture', onWarning }: ReplayOptions): Promise<string> {
   if (host !== 'all' && !HOST_NAMES.includes(host)) throw new ReplayError(`unknown host "${String(host)}"; one of ${HOST_NAMES.join(', ')}, all`);
   const steps = parseFixture(text, name);
   const lines: string[] = [];
@@ -115,6 +117,8 @@ export async function replay(text: string, { host, name = 'fixture' }: ReplayOpt
   } finally {
     bridge.destroy();
   }
+  const unused = http.unused();
+  if (unused.length > 0) onWarning?.(`${name}: ${unused.length} queued answer(s) never used: ${unused.join(', ')}`);
   return lines.length > 0 ? `${lines.join('\n')}\n` : '';
 
   function play(step: Step): void {

@@ -23,6 +23,8 @@ export interface ScriptedHttp {
   fetch(url: string, request: HttpRequest): Promise<HttpResponse>;
   /** The first request that found no answer, if any: it ends the replay. */
   readonly unmatched: string | undefined;
+  /** Answers queued and never used, as "METHOD /path" (often a typo in a fixture). */
+  unused(): string[];
 }
 
 export function createScriptedHttp(basePath: string, now: () => number, isOnline: () => boolean, output: (line: RequestLine) => void): ScriptedHttp {
@@ -39,6 +41,7 @@ export function createScriptedHttp(basePath: string, now: () => number, isOnline
     get unmatched() {
       return unmatched;
     },
+    unused: () => [...answers].flatMap(([key, list]) => list.map(() => key)),
     async fetch(url, request) {
       const { pathname } = new URL(url);
       const path = pathOnly(pathname.startsWith(basePath) ? pathname.slice(basePath.length) || '/' : pathname);

@@ -136,9 +136,27 @@ describe('chat-bridge replay --expect', () => {
     expect((await cli('replay', FIXTURE, '--host', 'ios', '--expect', golden)).status).toBe(0);
   });
 
-  it('exits 1 or 2 with a hint when the golden does not exist', async () => {
+  it('exits 1 with a hint when the golden does not exist (a difference, not bad usage)', async () => {
     const { status, stderr } = await cli('replay', FIXTURE, '--host', 'ios', '--expect', join(scratch, 'missing.jsonl'));
-    expect(status).not.toBe(0);
+    expect(status).toBe(1);
+    expect(stderr).toContain('missing.jsonl');
     expect(stderr).toContain('--update');
+  });
+
+  it('warns on stderr about queued answers the run never used, and still exits 0', async () => {
+    const fixture = join(scratch, 'unused-answer.jsonl');
+    writeFileSync(
+      fixture,
+      [
+        '{"step":"respond","method":"GET","path":"/config","status":200,"body":{"authToken":"at_unused_case"}}',
+        '{"step":"respond","method":"GET","path":"/conversation","status":200,"body":{}}',
+        '{"step":"host","data":{"id":"1","method":"init"}}',
+      ].join('\n'),
+    );
+    const { status, stdout, stderr } = await cli('replay', fixture, '--host', 'android');
+    expect(status).toBe(0);
+    expect(stderr).toContain('warning:');
+    expect(stderr).toContain('GET /conversation');
+    expect(stdout).not.toContain('warning');
   });
 });
