@@ -60,7 +60,16 @@ export function createBridge(options: ResolvedOptions, baseEnv: Environment, set
   const emit = (message: OutboundMessage) => {
     const scrubbed = redactor.scrub(message);
     channels.forEach((channel) => channel.deliver(scrubbed));
-    listeners.forEach((listener) => listener(scrubbed));
+    listeners.forEach((listener) => {
+      try {
+        listener(scrubbed);
+      } catch (error) {
+        // As EventTarget does: a throwing listener is reported, and the others still run.
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+    });
   };
   const emitError = (event: ErrorEvent) => emit(event);
 

@@ -254,3 +254,28 @@ describe('redaction', () => {
     expect(t.requests.some((r) => r.headers['Authorization'] === `Bearer ${authToken}`)).toBe(true);
   });
 });
+
+describe('on() listeners', () => {
+  it('reports a throwing listener without breaking delivery to the channel or to the other listeners', async () => {
+    const testEnv = createTestEnvironment({ fetch: noFetch });
+    const bridge = start(testEnv, { host: 'android' });
+    const seen: string[] = [];
+    const reported: unknown[] = [];
+    const onUncaught = (error: unknown) => reported.push(error);
+    process.on('uncaughtException', onUncaught);
+    try {
+      bridge.on(() => {
+        throw new Error('host listener bug');
+      });
+      bridge.on((message) => seen.push(message.type));
+      testEnv.post('chatwoot-widget:{"event":"loaded"}');
+      await settle();
+    } finally {
+      process.off('uncaughtException', onUncaught);
+    }
+    expect(seen).toEqual(['widget']);
+    expect(testEnv.messages().map((message) => message['type'])).toEqual(['ready', 'widget']);
+    expect(reported).toHaveLength(1);
+    expect(String(reported[0])).toContain('host listener bug');
+  });
+});
