@@ -7,6 +7,7 @@
  * const bridge = createReactNativeHost({ onEvent, webView: () => ref.current });
  * <WebView ref={ref} source={{ uri }}
  *   injectedJavaScriptBeforeContentLoaded={bridge.injectedJavaScript({ baseUrl, websiteToken }, bundle)}
+ *   onLoadStart={bridge.onLoadStart}
  *   onMessage={bridge.onMessage} />
  * await bridge.client.sendMessage({ content: 'Hi' });
  * ```
@@ -30,25 +31,46 @@ export interface ReactNativeHostOptions {
 
 export interface ReactNativeHost {
   onMessage(event: WebViewMessageEvent): void;
+  /**
+   * For `<WebView onLoadStart>`: a page is loading, so the bridge is gone until its next
+   * `ready`; commands sent meanwhile wait for it instead of being lost.
+   */
+  onLoadStart(): void;
   client: ChatClient;
   /** Settings plus the bundle, for `injectedJavaScriptBeforeContentLoaded`. */
   injectedJavaScript(options: BridgeOptions, bundleSource: string): string;
 }
 
 export function createReactNativeHost({ onEvent, webView }: ReactNativeHostOptions): ReactNativeHost {
+  // A command injected before the page has run the bundle would be dropped (and its call never
+  // settle), so commands wait for the bridge's `ready` and go out in order then.
+  let ready = false;
+  const waiting: string[] = [];
+  const inject = (script: string) => {
+    const view = webView();
+    if (!view) throw new Error('chat-bridge: the WebView is not mounted');
+    view.injectJavaScript(script);
+  };
   const client = createClient({
     send(command) {
-      const view = webView();
-      if (!view) throw new Error('chat-bridge: the WebView is not mounted yet');
-      view.injectJavaScript(`window.ChatBridge&&window.ChatBridge.receive(${scriptString(JSON.stringify(command))});true;`);
+      const script = `window.ChatBridge&&window.ChatBridge.receive(${scriptString(JSON.stringify(command))});true;`;
+      if (ready) inject(script);
+      else waiting.push(script);
     },
   });
   return {
     client,
     onMessage(event) {
       const message = decodeMessage(event?.nativeEvent?.data);
+      if (message.type === 'ready') {
+        ready = true;
+        waiting.splice(0).forEach(inject);
+      }
       if (message.type === 'response' && client.handle(message)) return;
       onEvent(message);
+    },
+    onLoadStart() {
+      ready = false;
     },
     injectedJavaScript(options, bundleSource) {
       const settings = { ...options, host: 'react-native' };

@@ -31,14 +31,19 @@ function fakeWebView() {
   };
 }
 
-function hostWith(webView = fakeWebView()) {
-  const events: OutboundMessage[] = [];
-  const host = createReactNativeHost({ onEvent: (event) => void events.push(event), webView: () => webView.view });
-  return { host, events, webView };
-}
-
 /** What `<WebView onMessage>` receives when the bridge posts `message` through ReactNativeWebView. */
 const fromWebView = (message: unknown) => ({ nativeEvent: { data: JSON.stringify(message) } });
+
+/** A host whose page has loaded the bridge (it said `ready`), unless `ready: false`. */
+function hostWith(webView = fakeWebView(), { ready = true } = {}) {
+  const events: OutboundMessage[] = [];
+  const host = createReactNativeHost({ onEvent: (event) => void events.push(event), webView: () => webView.view });
+  if (ready) {
+    host.onMessage(fromWebView({ type: 'ready' }));
+    events.length = 0;
+  }
+  return { host, events, webView };
+}
 
 describe('createReactNativeHost onMessage', () => {
   it('decodes an error event into one onEvent call with type, code, message, status and errors', () => {
@@ -160,12 +165,38 @@ describe('createReactNativeHost client', () => {
     expect(runInNewContext(webView.scripts[0] ?? '', { window: {} })).toBe(true);
   });
 
-  it('rejects a call made before the WebView is mounted, without sending anything', async () => {
+  it('rejects a call when the bridge said ready but the WebView is no longer mounted, without sending anything', async () => {
     const events: OutboundMessage[] = [];
     const host = createReactNativeHost({ onEvent: (event) => void events.push(event), webView: () => null });
+    host.onMessage(fromWebView({ type: 'ready' }));
 
     await expect(host.client.init()).rejects.toThrow(/not mounted/);
     expect(host.client.pending).toBe(0);
+  });
+
+  it('holds commands sent before the bridge is ready and sends them, in order, when it says ready', () => {
+    const { host, webView, events } = hostWith(fakeWebView(), { ready: false });
+    void host.client.init();
+    void host.client.getConversation();
+    expect(webView.scripts).toHaveLength(0);
+
+    host.onMessage(fromWebView({ type: 'ready' }));
+
+    expect(webView.commands()).toEqual([
+      { id: 'c1', method: 'init' },
+      { id: 'c2', method: 'getConversation' },
+    ]);
+    expect(events).toEqual([{ type: 'ready' }]);
+  });
+
+  it('holds commands again while a new page loads (onLoadStart) until that page\'s bridge is ready', () => {
+    const { host, webView } = hostWith();
+    host.onLoadStart();
+    void host.client.init();
+    expect(webView.scripts).toHaveLength(0);
+
+    host.onMessage(fromWebView({ type: 'ready' }));
+    expect(webView.commands()).toEqual([{ id: 'c1', method: 'init' }]);
   });
 });
 
