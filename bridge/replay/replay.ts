@@ -8,6 +8,7 @@ import type { Environment, HostScope, InboundMessage } from '../environment.js';
 import { HOST_NAMES, normalizeOptions, type HostName, type ResolvedOptions } from '../options.js';
 import { parseFixture, ReplayError, type Step } from './fixture.js';
 import { createScriptedHttp, type RequestLine } from './scripted-http.js';
+import { listeners, mapStorage } from './in-memory.js';
 import { createVirtualClock, seededRandom } from './virtual-clock.js';
 
 export interface ReplayOptions {
@@ -37,8 +38,8 @@ export async function replay(text: string, { host, name = 'fixture', onWarning }
   const lines: string[] = [];
   const clock = createVirtualClock();
   let online = true;
-  const messageListeners = new Set<(message: InboundMessage) => void>();
-  const connectivityListeners = new Set<(online: boolean) => void>();
+  const messages = listeners<InboundMessage>();
+  const connectivity = listeners<boolean>();
 
   const configStep = steps[0]?.step === 'config' ? steps[0] : undefined;
   const rawOptions = configStep?.options ?? DEFAULT_FIXTURE_OPTIONS;
@@ -64,20 +65,10 @@ export async function replay(text: string, { host, name = 'fixture', onWarning }
     setTimeout: clock.setTimeout,
     clearTimeout: clock.clearTimeout,
     random: seededRandom(SEED),
-    storage: {
-      getItem: (key) => storage.get(key) ?? null,
-      setItem: (key, value) => void storage.set(key, value),
-      removeItem: (key) => void storage.delete(key),
-    },
+    storage: mapStorage(storage),
     isOnline: () => online,
-    onConnectivityChange(listener) {
-      connectivityListeners.add(listener);
-      return () => connectivityListeners.delete(listener);
-    },
-    onMessage(listener) {
-      messageListeners.add(listener);
-      return () => messageListeners.delete(listener);
-    },
+    onConnectivityChange: connectivity.subscribe,
+    onMessage: messages.subscribe,
     pageOrigin: new URL(options.baseUrl).origin,
     scope: standInWindow(options, deliver),
   };
@@ -126,7 +117,7 @@ export async function replay(text: string, { host, name = 'fixture', onWarning }
       case 'config':
         return;
       case 'post':
-        messageListeners.forEach((listener) => listener({ origin: step.origin, data: structuredClone(step.data) }));
+        messages.fire({ origin: step.origin, data: structuredClone(step.data) });
         return;
       case 'host':
         bridge.receive(structuredClone(step.data));
@@ -144,7 +135,7 @@ export async function replay(text: string, { host, name = 'fixture', onWarning }
       case 'offline':
       case 'online':
         online = step.step === 'online';
-        connectivityListeners.forEach((listener) => listener(online));
+        connectivity.fire(online);
         return;
       case 'advance':
         return; // played by the loop above

@@ -6,6 +6,7 @@
  */
 import type { Environment, HostScope, HttpRequest, HttpResponse, InboundMessage } from '../../bridge/environment.js';
 import { DEFAULTS, type HostName } from '../../bridge/options.js';
+import { listeners, mapStorage } from '../../bridge/replay/in-memory.js';
 
 export interface Delivery {
   host: HostName;
@@ -39,8 +40,8 @@ export function createTestEnvironment(options: TestEnvironmentOptions = {}): Tes
   const deliveries: Delivery[] = [];
   const requests: TestEnvironment['requests'] = [];
   const storage = options.storage ?? new Map<string, string>();
-  const messageListeners = new Set<(message: InboundMessage) => void>();
-  const connectivityListeners = new Set<(online: boolean) => void>();
+  const messageEvents = listeners<InboundMessage>();
+  const connectivity = listeners<boolean>();
   let online = true;
   const realFetch = options.fetch ?? ((url: string, request: HttpRequest) => fetch(url, request) as Promise<HttpResponse>);
 
@@ -54,20 +55,10 @@ export function createTestEnvironment(options: TestEnvironmentOptions = {}): Tes
     setTimeout: (callback, ms) => setTimeout(callback, ms),
     clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
     random: () => Math.random(),
-    storage: {
-      getItem: (key) => storage.get(key) ?? null,
-      setItem: (key, value) => void storage.set(key, value),
-      removeItem: (key) => void storage.delete(key),
-    },
+    storage: mapStorage(storage),
     isOnline: () => online,
-    onConnectivityChange(listener) {
-      connectivityListeners.add(listener);
-      return () => connectivityListeners.delete(listener);
-    },
-    onMessage(listener) {
-      messageListeners.add(listener);
-      return () => messageListeners.delete(listener);
-    },
+    onConnectivityChange: connectivity.subscribe,
+    onMessage: messageEvents.subscribe,
     pageOrigin: options.pageOrigin ?? 'https://app.example.test',
     scope: standInWindow(options.channels ?? ['react-native', 'android', 'ios', 'flutter', 'browser'], deliveries),
   };
@@ -79,11 +70,11 @@ export function createTestEnvironment(options: TestEnvironmentOptions = {}): Tes
     storage,
     messages: () => deliveries.map(({ payload }) => (typeof payload === 'string' ? JSON.parse(payload) : payload) as Record<string, unknown>),
     post(data, origin = env.pageOrigin) {
-      messageListeners.forEach((listener) => listener({ data, origin }));
+      messageEvents.fire({ data, origin });
     },
     setOnline(value) {
       online = value;
-      connectivityListeners.forEach((listener) => listener(value));
+      connectivity.fire(value);
     },
   };
 }
