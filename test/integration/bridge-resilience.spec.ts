@@ -41,8 +41,10 @@ describe('a backend that never answers', () => {
   });
 
   it('keeps a message whose POST hung in the outbox with a network_error event, and sends it once when back online', async () => {
-    const h = suite.bridge({ options: { requestTimeout: 1000 } });
-    await h.send('createConversation');
+    // The timeout is what turns the hung POST into network_error; it is generous so that on a
+    // loaded machine the setup's own requests (config, conversation) are not the ones to time out.
+    const h = suite.bridge({ options: { requestTimeout: 2500 } });
+    expect(await h.send('createConversation')).toMatchObject({ ok: true });
     suite.backend.setFault('hang', true);
 
     h.bridge.receive({ id: 'msg-1', method: 'sendMessage', params: { content: 'slow network' } });
