@@ -10,10 +10,10 @@ import type { Environment, TimerHandle } from './environment.js';
 import { errorEvent, type ErrorEvent } from './errors.js';
 import { createHttp } from './http.js';
 import { classifyHostData, classifyPosted, type Verdict } from './inbound.js';
-import type { OutboundMessage } from './messages.js';
+import type { OutboundMessage, Outcome } from './messages.js';
 import { createMethods, unwrapOutcome } from './methods.js';
 import type { HostName, ResolvedOptions } from './options.js';
-import { createOutbox, type OutboxEntry, type Outcome } from './outbox.js';
+import { createOutbox, type OutboxEntry } from './outbox.js';
 import { createRecorder, type Recorder } from './recorder.js';
 import { createRedactor } from './redact.js';
 import { compactCommand } from './compact.js';
@@ -72,6 +72,11 @@ export function createBridge(options: ResolvedOptions, baseEnv: Environment, set
     });
   };
   const emitError = (event: ErrorEvent) => emit(event);
+  /** A command's response; a failed one also emits its error event, for hosts that only listen for events. */
+  const answer = (id: string, outcome: Outcome) => {
+    emit(outcome.ok ? { type: 'response', id, ok: true, result: outcome.result } : { type: 'response', id, ok: false, error: outcome.error });
+    if (!outcome.ok) emitError(outcome.error);
+  };
 
   const inFlight = new Set<AbortController>();
   const api = createApi(createHttp({ ...env, setTimeout: timers.setTimeout, clearTimeout: timers.clearTimeout }, options, inFlight), {
@@ -96,11 +101,7 @@ export function createBridge(options: ResolvedOptions, baseEnv: Environment, set
         return;
       }
       // Sent from a previous page's outbox: its command is gone, so answer its id directly.
-      if (outcome.ok) emit({ type: 'response', id: entry.commandId, ok: true, result: outcome.result });
-      else {
-        emit({ type: 'response', id: entry.commandId, ok: false, error: outcome.error });
-        emitError(outcome.error);
-      }
+      answer(entry.commandId, outcome);
     },
     stalled(error, count) {
       emitError({ ...error, message: `${error.message}; ${count} message(s) wait in the outbox for the next online event, message or reload` });
@@ -118,8 +119,7 @@ export function createBridge(options: ResolvedOptions, baseEnv: Environment, set
     }),
     timeoutMs: options.commandTimeout,
     timers,
-    respond: emit,
-    emitError,
+    answer,
   });
 
   const handle = (verdict: Verdict) => {
@@ -127,8 +127,7 @@ export function createBridge(options: ResolvedOptions, baseEnv: Environment, set
       case 'ignored':
         return;
       case 'invalid':
-        if (verdict.id !== undefined) emit({ type: 'response', id: verdict.id, ok: false, error: verdict.error });
-        return emitError(verdict.error);
+        return verdict.id !== undefined ? answer(verdict.id, { ok: false, error: verdict.error }) : emitError(verdict.error);
       case 'widget':
         return emit(verdict.event === 'error' ? widgetErrorEvent(verdict.data) : { type: 'widget', event: verdict.event, data: verdict.data });
       case 'command':

@@ -1,12 +1,12 @@
 /**
  * Host command dispatch: method lookup, per-method params validation, the per-command
- * timeout, and exactly one response per command id. A failed command also emits its error
- * event, so hosts that only listen for events still learn about it.
+ * timeout, and exactly one answer per command id (the bridge turns an answer into the
+ * response, plus the error event for a failure).
  */
 import type * as z from 'zod/mini';
 import { errorEvent, toErrorEvent, type ErrorEvent } from './errors.js';
 import type { Timers } from '../host-adapters/channel.js';
-import type { ResponseMessage } from './messages.js';
+import type { Outcome } from './messages.js';
 import { describeIssues, type HostCommand } from './schemas.js';
 
 export interface CommandContext {
@@ -36,19 +36,16 @@ interface RunnerSettings {
   methods: MethodTable;
   timeoutMs: number;
   timers: Timers;
-  respond(message: ResponseMessage): void;
-  emitError(event: ErrorEvent): void;
+  /** Called once per command with how it ended. */
+  answer(id: string, outcome: Outcome): void;
 }
 
-export function createCommandRunner({ methods, timeoutMs, timers, respond, emitError }: RunnerSettings): CommandRunner {
+export function createCommandRunner({ methods, timeoutMs, timers, answer }: RunnerSettings): CommandRunner {
   /** Pending commands by a unique key (ids come from the host and may repeat). */
   const pending = new Map<number, { timer: unknown }>();
   let nextKey = 0;
 
-  const fail = (id: string, error: ErrorEvent) => {
-    respond({ type: 'response', id, ok: false, error });
-    emitError(error);
-  };
+  const fail = (id: string, error: ErrorEvent) => answer(id, { ok: false, error });
 
   return {
     run(command) {
@@ -65,13 +62,12 @@ export function createCommandRunner({ methods, timeoutMs, timers, respond, emitE
       }
 
       const key = nextKey++;
-      const finish = (outcome: { ok: true; result: unknown } | { ok: false; error: ErrorEvent }) => {
+      const finish = (outcome: Outcome) => {
         const entry = pending.get(key);
         if (entry === undefined) return; // already answered (timed out, or the bridge was destroyed)
         if (entry.timer !== undefined) timers.clearTimeout(entry.timer);
         pending.delete(key);
-        if (outcome.ok) respond({ type: 'response', id, ok: true, result: outcome.result });
-        else fail(id, outcome.error);
+        answer(id, outcome);
       };
       const timer = timers.setTimeout(
         () => finish({ ok: false, error: errorEvent('network_error', `[${method}] no answer within ${timeoutMs} ms`) }),

@@ -20,3 +20,6 @@ export interface WidgetMessage {
 }
 
 export type OutboundMessage = ErrorEvent | ResponseMessage | WidgetMessage | ReadyMessage;
+
+/** How a command ended: what its response carries. */
+export type Outcome = { ok: true; result: unknown } | { ok: false; error: ErrorEvent };

@@ -4,7 +4,8 @@
 import type { Api } from './api.js';
 import type { MethodSpec, MethodTable } from './commands.js';
 import { BridgeError } from './errors.js';
-import type { Outbox, OutboxEntry, Outcome } from './outbox.js';
+import type { Outcome } from './messages.js';
+import type { Outbox, OutboxEntry } from './outbox.js';
 import { ContactSchema, EmptyParamsSchema, SendMessageSchema, type Contact, type SendMessageParams } from './schemas.js';
 import { validateContact, validateMessage } from './validate.js';
 

@@ -11,13 +11,13 @@
 import type { OutgoingMessage } from './api.js';
 import type { KeyValueStorage } from './environment.js';
 import { isBridgeError, toErrorEvent, type ErrorEvent } from './errors.js';
+import type { Outcome } from './messages.js';
 
 export interface OutboxEntry extends OutgoingMessage {
   /** The host command that sent it; its response goes out when the message is finally sent. */
   commandId: string;
 }
 
-export type Outcome = { ok: true; result: unknown } | { ok: false; error: ErrorEvent };
 
 export interface OutboxHooks {
   send(entry: OutboxEntry): Promise<unknown>;

@@ -46,8 +46,11 @@ function setup() {
     methods,
     timeoutMs: TIMEOUT,
     timers: clock,
-    respond: (message) => void responses.push(message),
-    emitError: (event) => void errors.push(event),
+    // What the bridge does with an answer: the response, and the error event for a failure.
+    answer: (id, outcome) => {
+      responses.push(outcome.ok ? { type: 'response', id, ok: true, result: outcome.result } : { type: 'response', id, ok: false, error: outcome.error });
+      if (!outcome.ok) errors.push(outcome.error);
+    },
   });
   return { clock, runner, responses, errors, calls };
 }

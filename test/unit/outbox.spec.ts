@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { KeyValueStorage } from '../../bridge/environment.js';
 import { bridgeError, type ErrorEvent } from '../../bridge/errors.js';
-import { createOutbox, type OutboxEntry, type OutboxHooks, type Outcome } from '../../bridge/outbox.js';
+import type { Outcome } from '../../bridge/messages.js';
+import { createOutbox, type OutboxEntry, type OutboxHooks } from '../../bridge/outbox.js';
 
 const KEY = 'chat-bridge:outbox:https://chat.example.test/api/v1';
 
