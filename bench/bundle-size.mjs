@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { minify } from 'terser';
-import { TERSER_OPTIONS } from '../scripts/shared-settings.mjs';
+import { IIFE_BUILD, TERSER_OPTIONS } from '../scripts/shared-settings.mjs';
 import { findPackage, installHint, ROOT } from './deps.mjs';
 
 /** What each comparison bundle contains: the whole library on one global, as a host would inject it. */
@@ -32,13 +32,8 @@ window.checkMessage = (value) => Message.safeParse(value);`,
 /** esbuild then terser, exactly the settings of scripts/build.mjs. @param {string} entry @param {string} resolveDir */
 export async function bundleForBrowser(entry, resolveDir) {
   const result = await build({
+    ...IIFE_BUILD,
     stdin: { contents: entry, resolveDir, loader: 'js' },
-    bundle: true,
-    format: 'iife',
-    platform: 'browser',
-    target: 'es2017',
-    minify: true,
-    legalComments: 'none',
     logLevel: 'error',
     write: false,
   });

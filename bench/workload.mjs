@@ -8,21 +8,14 @@
  * polyfills, messages from other origins), 10% malformed (bad JSON, wrong shapes, bad params).
  */
 
+import { seededRandom } from '../dist/esm/replay.js';
+
 export const PAGE_ORIGIN = 'https://app.example.test';
 export const API_ORIGIN = 'https://chat.example.test';
 const FOREIGN_ORIGINS = ['https://ads.example.net', 'https://www.youtube.com', ''];
 
-/** A small seeded PRNG (mulberry32), so every run and every machine replays the same traffic. */
-export function seeded(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The replay's seeded generator (mulberry32): every run and every machine sees the same traffic. */
+export const seeded = seededRandom;
 
 const WORDS = 'hello thanks order delivery refund please when where account password reset invoice payment card shipping address tracking number yesterday today tomorrow help agent support question problem working broken update app version'.split(' ');
 

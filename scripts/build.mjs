@@ -1,7 +1,7 @@
 // Builds everything in dist/: the injectable bundle, the ES modules, the CLI and the types.
 import { build } from 'esbuild';
 import { minify } from 'terser';
-import { TERSER_OPTIONS } from './shared-settings.mjs';
+import { IIFE_BUILD, TERSER_OPTIONS } from './shared-settings.mjs';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -33,17 +33,11 @@ const zodConfigStaysLocal = {
   },
 };
 
-// The script native hosts inject: one minified IIFE, ES2017 for older Android System WebViews
-// and iOS 12 Safari, defining the one global `ChatBridge` (global.ts does that itself).
+// The script native hosts inject, defining the one global `ChatBridge` (global.ts does that itself).
 await build({
+  ...IIFE_BUILD,
   entryPoints: ['bridge/global.ts'],
   outfile: `${out}/chat-bridge.js`,
-  bundle: true,
-  format: 'iife',
-  platform: 'browser',
-  target: 'es2017',
-  minify: true,
-  legalComments: 'none',
   logLevel: 'warning',
   plugins: [zodConfigStaysLocal],
 });

@@ -5,6 +5,19 @@
  * tests and the bench). Plain JavaScript, so both the .mjs tools and the TypeScript tests import it.
  */
 
+/**
+ * esbuild's settings for an injectable script: one minified IIFE, ES2017 for older Android
+ * System WebViews and iOS 12 Safari. The bench builds the libraries it compares with the same.
+ */
+export const IIFE_BUILD = /** @type {const} */ ({
+  bundle: true,
+  format: 'iife',
+  platform: 'browser',
+  target: 'es2017',
+  minify: true,
+  legalComments: 'none',
+});
+
 /** terser over esbuild's ES2017 IIFE: multi-pass compression for the size budget. */
 export const TERSER_OPTIONS = /** @type {const} */ ({
   ecma: 2017,

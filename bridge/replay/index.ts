@@ -4,3 +4,5 @@ export type { ReplayOptions, DeliverLine } from './replay.js';
 export { ReplayError, parseFixture } from './fixture.js';
 export type { Step } from './fixture.js';
 export type { RequestLine } from './scripted-http.js';
+/** The replay's seeded generator, for tools that want reproducible input too (the bench). */
+export { seededRandom } from './virtual-clock.js';
