@@ -14,7 +14,7 @@
 import { errorEvent, type ErrorEvent } from './errors.js';
 import type { ResolvedOptions } from './options.js';
 import { parseJson, toJsonText } from './safe-json.js';
-import { describeIssues, HostCommandSchema, WidgetMessageSchema, type HostCommand } from './schemas.js';
+import { describeIssues, HostCommandSchema, idString, WidgetMessageSchema, type HostCommand } from './schemas.js';
 import type { InboundMessage } from './environment.js';
 
 export const COMMAND_PREFIX = 'chat-bridge:';
@@ -91,7 +91,8 @@ function validateCommand(value: unknown): Verdict {
   if (!result.success) {
     const verdict = invalid(`[host command] does not match {id, method, params?}: ${describeIssues(result.error)}`);
     const id = (value as { id?: unknown } | null)?.id;
-    if (typeof id === 'string' && id !== '' && id.length <= 128) (verdict as { id?: string }).id = id;
+    // Answer the id only if the schema would have taken it, so no oversized id is echoed back.
+    if (idString.safeParse(id).success) (verdict as { id?: string }).id = id as string;
     return verdict;
   }
   return { kind: 'command', command: result.data };

@@ -7,12 +7,14 @@ import * as z from 'zod/mini';
 
 /** A string of 1 to `max` characters. Ids, methods and event names are echoed in answers, so they stay short. */
 const text = (max: number) => z.string().check(z.refine((value) => value.length > 0 && value.length <= max, { message: `must be 1 to ${max} characters` }));
-const idString = text(128);
+/** Longest command id, method or event name. */
+export const NAME_MAX = 128;
+export const idString = text(NAME_MAX);
 
 /** The bridge's own envelope for host commands. `params` is checked per method afterwards. */
 export const HostCommandSchema = z.object({
   id: idString,
-  method: text(128),
+  method: text(NAME_MAX),
   params: z.optional(z.looseObject({})),
 });
 export type HostCommand = z.infer<typeof HostCommandSchema>;
@@ -50,7 +52,7 @@ export const EmptyParamsSchema = z.object({});
 
 /** The widget's string protocol: `'<prefix>:' + JSON.stringify({event, ...})`. */
 export const WidgetMessageSchema = z.looseObject({
-  event: text(128),
+  event: text(NAME_MAX),
 });
 
 /** A readable account of why input failed its schema: the path and what was expected, never the value. */
