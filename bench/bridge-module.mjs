@@ -23,7 +23,7 @@ export async function bundleBridgeForNode() {
       contents: [
         `export { createBridge } from './bridge/bridge.ts';`,
         `export { normalizeOptions } from './bridge/options.ts';`,
-        `export { classifyHostData, classifyPosted } from './bridge/inbound.ts';`,
+        `export { classifyHostData, classifyPosted } from './bridge/inbound/classify.ts';`,
       ].join('\n'),
       resolveDir: ROOT,
       loader: 'ts',

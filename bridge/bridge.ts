@@ -2,22 +2,22 @@
  * One running bridge: wires the environment to the pipeline
  * channel → parse → dispatch → (API) → normalize → adapter, in that one direction.
  */
-import { adapters, detectHost } from '../host-adapters/index.js';
-import { createChannel, type Timers } from '../host-adapters/channel.js';
-import { createApi } from './api.js';
-import { createCommandRunner } from './commands.js';
-import type { Environment, TimerHandle } from './environment.js';
-import { errorEvent, type ErrorEvent } from './errors.js';
-import { createHttp } from './http.js';
-import { classifyHostData, classifyPosted, type Verdict } from './inbound.js';
-import type { OutboundMessage, Outcome } from './messages.js';
-import { createMethods, unwrapOutcome } from './methods.js';
+import { adapters, detectHost } from './outbound/adapters/index.js';
+import { createChannel } from './outbound/channel.js';
+import { createApi } from './backend/api.js';
+import { createCommandRunner } from './dispatch/command-runner.js';
+import type { Environment, TimerHandle, Timers } from './environment.js';
+import { errorEvent, type ErrorEvent } from './outbound/errors.js';
+import { createHttp } from './backend/http.js';
+import { classifyHostData, classifyPosted, type Verdict } from './inbound/classify.js';
+import type { OutboundMessage, Outcome } from './outbound/messages.js';
+import { createMethods, unwrapOutcome } from './dispatch/host-commands.js';
 import type { HostName, ResolvedOptions } from './options.js';
-import { createOutbox, type OutboxEntry } from './outbox.js';
-import { createRecorder, type Recorder } from './recorder.js';
-import { createRedactor } from './redact.js';
-import { compactCommand } from './compact.js';
-import { widgetErrorEvent } from './widget.js';
+import { createOutbox, type OutboxEntry } from './backend/outbox.js';
+import { createRecorder, type Recorder } from './recording/recorder.js';
+import { createRedactor } from './outbound/redact.js';
+import { compactCommand } from './recording/compact.js';
+import { widgetErrorEvent } from './inbound/widget-error.js';
 
 export const VERSION = '0.1.0';
 

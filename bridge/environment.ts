@@ -23,6 +23,12 @@ export interface HttpRequest {
 
 export type TimerHandle = unknown;
 
+/** Timers alone, for the parts that need nothing else from the environment. */
+export interface Timers {
+  setTimeout(callback: () => void, ms: number): TimerHandle;
+  clearTimeout(handle: TimerHandle): void;
+}
+
 export interface KeyValueStorage {
   getItem(key: string): string | null;
   setItem(key: string, value: string): void;

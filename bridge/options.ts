@@ -2,7 +2,7 @@
  * Bridge options: one defaults object and one `normalizeOptions` that rejects bad input early,
  * naming the option, so a misconfigured host fails at install and not on the first message.
  */
-import type { RetryPolicy } from './retry.js';
+import type { RetryPolicy } from './backend/retry-timing.js';
 
 export const HOST_NAMES = ['react-native', 'android', 'ios', 'flutter', 'browser'] as const;
 export type HostName = (typeof HOST_NAMES)[number];
@@ -78,7 +78,11 @@ export const DEFAULTS = {
 export const MAX_FILES = 5;
 
 export class OptionsError extends Error {
-  constructor(option: string, problem: string) {
+  /** The option's name and what is wrong with it, for callers that word the message their own way. */
+  constructor(
+    readonly option: string,
+    readonly problem: string,
+  ) {
     super(`ChatBridge option "${option}" ${problem}`);
     this.name = 'OptionsError';
   }

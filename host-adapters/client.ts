@@ -8,9 +8,9 @@
  * only, and the bridge's responses already carry ids. This is the part of comlink the bridge
  * needs, without the ~1.6 KB it would add to the injected bundle (it lives only host-side).
  */
-import type { ErrorEvent } from '../bridge/errors.js';
-import type { OutboundMessage } from '../bridge/messages.js';
-import type { Contact, SendMessageParams } from '../bridge/schemas.js';
+import type { ErrorEvent } from '../bridge/outbound/errors.js';
+import type { OutboundMessage } from '../bridge/outbound/messages.js';
+import type { Contact, SendMessageParams } from '../bridge/inbound/schemas.js';
 
 export interface ClientTransport {
   /** Hands a command to the bridge: `ChatBridge.receive`, `injectJavaScript`, `postMessage`... */

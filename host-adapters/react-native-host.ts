@@ -12,8 +12,8 @@
  * await bridge.client.sendMessage({ content: 'Hi' });
  * ```
  */
-import type { ErrorEvent } from '../bridge/errors.js';
-import type { OutboundMessage } from '../bridge/messages.js';
+import type { ErrorEvent } from '../bridge/outbound/errors.js';
+import type { OutboundMessage } from '../bridge/outbound/messages.js';
 import type { BridgeOptions } from '../bridge/options.js';
 import { createClient, type ChatClient } from './client.js';
 

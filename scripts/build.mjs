@@ -48,7 +48,7 @@ await build({
     index: 'bridge/index.ts',
     'react-native-host': 'host-adapters/react-native-host.ts',
     client: 'host-adapters/client.ts',
-    replay: 'bridge/replay/index.ts',
+    replay: 'tools/replay/index.ts',
   },
   outdir: `${out}/esm`,
   bundle: true,
@@ -61,7 +61,7 @@ await build({
 });
 
 await build({
-  entryPoints: ['bridge/cli/main.ts'],
+  entryPoints: ['tools/cli/main.ts'],
   outfile: `${out}/cli.js`,
   bundle: true,
   format: 'esm',

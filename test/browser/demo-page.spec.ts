@@ -8,7 +8,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCode } from '../../bridge/errors.js';
+import { ErrorCode } from '../../bridge/outbound/errors.js';
 import { startDemo } from '../../demo-page/serve.mjs';
 import { launchChromium, requireChromium, type LaunchedBrowser } from '../helpers/chromium.js';
 

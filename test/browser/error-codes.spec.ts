@@ -4,8 +4,8 @@
  * each case runs on all five at once, with the backend's faults reset between cases.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ErrorCode, ErrorEvent } from '../../bridge/errors.js';
-import type { ResponseMessage } from '../../bridge/messages.js';
+import type { ErrorCode, ErrorEvent } from '../../bridge/outbound/errors.js';
+import type { ResponseMessage } from '../../bridge/outbound/messages.js';
 import { requireChromium } from '../helpers/chromium.js';
 import {
   HOSTS,

@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { main } from '../../bridge/cli/main.js';
+import { main } from '../../tools/cli/main.js';
 import { startReferenceBackend } from '../../demo-page/backend/server.mjs';
 
 type Backend = Awaited<ReturnType<typeof startReferenceBackend>>;

@@ -4,7 +4,7 @@
  * interleaved with valid messages, posted as `message` events and handed to `receive`.
  *
  * Each input is classified here by a model of the wire protocol, written from its rules rather
- * than from bridge/inbound.ts, and the whole running bridge is held to:
+ * than from bridge/inbound/classify.ts, and the whole running bridge is held to:
  * - nothing throws out of the message listener or `receive`;
  * - every malformed namespaced input yields exactly one `parse_error` event and nothing else;
  * - every foreign input (or one from a disallowed origin) yields nothing;
@@ -23,9 +23,9 @@ import { createBridge, type Bridge } from '../../bridge/bridge.js';
 import type { HttpRequest, HttpResponse } from '../../bridge/environment.js';
 import type { HostName } from '../../bridge/options.js';
 import { normalizeOptions } from '../../bridge/options.js';
-import { REDACTED } from '../../bridge/redact.js';
-import { HostCommandSchema, WidgetMessageSchema } from '../../bridge/schemas.js';
-import { createTestEnvironment } from '../helpers/test-environment.js';
+import { REDACTED } from '../../bridge/outbound/redact.js';
+import { HostCommandSchema, WidgetMessageSchema } from '../../bridge/inbound/schemas.js';
+import { createTestEnvironment } from '../../tools/testing/test-environment.js';
 
 const RUNS = positiveIntegerFromEnv('FUZZ_RUNS', 3000);
 const SEED = process.env['FUZZ_SEED'];

@@ -12,7 +12,7 @@ import * as built from '../../dist/esm/index.js';
 import type * as BuiltTypes from '../../dist/types/bridge/index.js';
 import type { Bridge, BridgeOptions, ErrorEvent, HttpRequest, HttpResponse, OutboundMessage, ResponseMessage } from '../../dist/types/bridge/index.js';
 import { startReferenceBackend } from '../../demo-page/backend/server.mjs';
-import { createTestEnvironment, type TestEnvironment } from './test-environment.js';
+import { createTestEnvironment, type TestEnvironment } from '../../tools/testing/test-environment.js';
 
 // dist/esm ships no declarations next to it; its types are dist/types (what package.json exports).
 const { createBridge, normalizeOptions } = built as unknown as Pick<typeof BuiltTypes, 'createBridge' | 'normalizeOptions'>;

@@ -20,7 +20,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startReferenceBackend } from '../../demo-page/backend/server.mjs';
 import { startStaticServer } from '../../demo-page/static-server.mjs';
 import type { Bridge } from '../../bridge/bridge.js';
-import type { OutboundMessage, ResponseMessage } from '../../bridge/messages.js';
+import type { OutboundMessage, ResponseMessage } from '../../bridge/outbound/messages.js';
 import type { HostName } from '../../bridge/options.js';
 import { launchChromium, type LaunchedBrowser } from './chromium.js';
 

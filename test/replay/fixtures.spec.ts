@@ -9,8 +9,8 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { HOST_NAMES, type HostName } from '../../bridge/options.js';
-import { lineDiff } from '../../bridge/replay/diff.js';
-import { replay } from '../../bridge/replay/index.js';
+import { lineDiff } from '../../tools/replay/diff.js';
+import { replay } from '../../tools/replay/index.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const FIXTURE_DIRS = ['test/fixtures', 'test/fixtures/outside'];

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { HOST_NAMES } from '../../bridge/options.js';
-import { replay } from '../../bridge/replay/index.js';
+import { replay } from '../../tools/replay/index.js';
 
 const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'outside', 'field-report-photo-offline.jsonl');
 const STRING_CHANNELS = new Set(['react-native', 'android', 'flutter']);

@@ -10,10 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceBackend } from '../../demo-page/backend/server.mjs';
 import { createBridge, type Bridge } from '../../bridge/bridge.js';
 import type { HttpRequest, HttpResponse } from '../../bridge/environment.js';
-import type { OutboundMessage } from '../../bridge/messages.js';
+import type { OutboundMessage } from '../../bridge/outbound/messages.js';
 import { normalizeOptions } from '../../bridge/options.js';
-import { parseFixture, replay } from '../../bridge/replay/index.js';
-import { createTestEnvironment, type TestEnvironment } from '../helpers/test-environment.js';
+import { parseFixture, replay } from '../../tools/replay/index.js';
+import { createTestEnvironment, type TestEnvironment } from '../../tools/testing/test-environment.js';
 
 const WEBSITE_TOKEN = 'wt_demo';
 

@@ -9,9 +9,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createBridge } from '../../bridge/bridge.js';
 import type { HostName } from '../../bridge/options.js';
 import { normalizeOptions } from '../../bridge/options.js';
-import { REDACTED } from '../../bridge/redact.js';
+import { REDACTED } from '../../bridge/outbound/redact.js';
 import { startReferenceBackend } from '../../demo-page/backend/server.mjs';
-import { createTestEnvironment, type TestEnvironment } from '../helpers/test-environment.js';
+import { createTestEnvironment, type TestEnvironment } from '../../tools/testing/test-environment.js';
 
 type Backend = Awaited<ReturnType<typeof startReferenceBackend>>;
 type Message = Record<string, unknown>;

@@ -6,14 +6,12 @@
 import { expectTypeOf } from 'vitest';
 import {
   createBridge,
-  createClient,
   createGlobal,
   ErrorCode,
   normalizeOptions,
   type Bridge,
   type BridgeOptions,
   type ChatBridgeGlobal,
-  type ChatClient,
   type Environment,
   type ErrorEvent,
   type HostAdapter,
@@ -21,7 +19,7 @@ import {
   type OutboundMessage,
   type ResolvedOptions,
 } from '../../bridge/index.js';
-import { ChatBridgeError } from '../../host-adapters/client.js';
+import { ChatBridgeError, createClient, type ChatClient } from '../../host-adapters/client.js';
 import { createReactNativeHost, decodeMessage, type ReactNativeHost } from '../../host-adapters/react-native-host.js';
 
 declare const bridge: Bridge;

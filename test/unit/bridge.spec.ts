@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createBridge, type Bridge } from '../../bridge/bridge.js';
 import type { Environment, HttpRequest, HttpResponse } from '../../bridge/environment.js';
 import { normalizeOptions } from '../../bridge/options.js';
-import { createFakeClock, withFakeClock } from '../helpers/fake-clock.js';
-import { createTestEnvironment, type TestEnvironment } from '../helpers/test-environment.js';
+import { createFakeClock, withFakeClock } from '../../tools/testing/fake-clock.js';
+import { createTestEnvironment, type TestEnvironment } from '../../tools/testing/test-environment.js';
 
 const BASE = 'https://chat.example.test/api/v1';
 const WEBSITE_TOKEN = 'wt_unit_7c1f0a9b';

@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChatBridgeGlobal } from '../../bridge/install.js';
-import type { OutboundMessage } from '../../bridge/messages.js';
+import type { OutboundMessage } from '../../bridge/outbound/messages.js';
 // Only the host side (no zod inside), so this file adds nothing to `window` itself.
 import { createReactNativeHost } from '../../host-adapters/react-native-host.js';
 

@@ -11,11 +11,11 @@ import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createBridge } from '../../bridge/bridge.js';
-import type { OutboundMessage } from '../../bridge/messages.js';
+import type { OutboundMessage } from '../../bridge/outbound/messages.js';
 import { HOST_NAMES, normalizeOptions, type HostName } from '../../bridge/options.js';
-import { adapters } from '../../host-adapters/index.js';
+import { adapters } from '../../bridge/outbound/adapters/index.js';
 import { decodeMessage } from '../../host-adapters/react-native-host.js';
-import { createTestEnvironment } from '../helpers/test-environment.js';
+import { createTestEnvironment } from '../../tools/testing/test-environment.js';
 
 /** The platform-neutral form of a native event, as the vectors write it. */
 type NativeError = { kind: 'error'; code: string; message: string; status?: number; errors?: Record<string, string[]> };

@@ -1,0 +1,147 @@
+/**
+ * The backend calls: config and auth, conversations, messages and uploads.
+ *
+ * Token transport (the contract leaves it open): the website token travels as the
+ * `website_token` query parameter of `GET /config`, which keeps that request free of custom
+ * headers (no preflight) and matches the widget API the contract describes; it is a public
+ * identifier printed in every page's widget snippet. The auth token travels as
+ * `Authorization: Bearer <token>`, a header the contract's CORS list admits, and never in a URL.
+ */
+import { bridgeError } from '../outbound/errors.js';
+import { route, type ApiRequest, type ApiResponse, type Http } from './http.js';
+import { httpError } from '../outbound/http-errors.js';
+import { authTokenOf } from './backend-bodies.js';
+import type { Attachment, Contact } from '../inbound/schemas.js';
+import { validateContact } from '../dispatch/service-rules.js';
+
+export interface OutgoingMessage {
+  messageId: string;
+  content?: string;
+  attachments?: Attachment[];
+  contact?: Contact;
+}
+
+export interface Api {
+  /** Fetches the config (one fetch shared by concurrent callers) and keeps its auth token. */
+  init(): Promise<Record<string, unknown>>;
+  getConversation(contact: Contact): Promise<unknown>;
+  createConversation(contact: Contact): Promise<unknown>;
+  sendMessage(message: OutgoingMessage): Promise<unknown>;
+}
+
+interface ApiSettings {
+  websiteToken: string | undefined;
+  /** Told every token the bridge learns, so outbound redaction knows what to scrub. */
+  onToken(token: string): void;
+}
+
+const CONFIG: Pick<ApiRequest, 'method' | 'path'> = { method: 'GET', path: '/config' };
+
+export function createApi(http: Http, settings: ApiSettings): Api {
+  let authToken: string | undefined;
+  let configInFlight: Promise<Record<string, unknown>> | undefined;
+
+  async function fetchConfig(): Promise<Record<string, unknown>> {
+    const websiteToken = settings.websiteToken;
+    if (websiteToken === undefined) {
+      throw bridgeError('auth_failed', `[${route(CONFIG)}] no website token: set the websiteToken option`, { status: 401 });
+    }
+    const response = await http({ ...CONFIG, query: { website_token: websiteToken } });
+    if (response.status < 200 || response.status > 299) throw httpError(CONFIG, response);
+    const token = authTokenOf(response.body);
+    if (token === undefined) {
+      const what = response.text.trim() === '' ? 'an empty body' : response.body === undefined ? 'a body that is not JSON' : 'JSON without an authToken';
+      throw bridgeError(
+        'config_error',
+        `[${route(CONFIG)}] ${response.status} with ${what}: backend not running or widget inbox not set up`,
+        { status: response.status },
+      );
+    }
+    settings.onToken(token);
+    authToken = token;
+    // The host gets the rest of the config; the auth token stays inside the bridge.
+    const { authToken: _, ...config } = response.body as Record<string, unknown>;
+    return config;
+  }
+
+  function init(): Promise<Record<string, unknown>> {
+    configInFlight ??= fetchConfig().finally(() => {
+      configInFlight = undefined;
+    });
+    return configInFlight;
+  }
+
+  async function currentToken(): Promise<string> {
+    if (authToken === undefined) await (configInFlight ?? init());
+    return authToken as string;
+  }
+
+  /**
+   * A conversation or message request with the auth token. A 401 means the token expired or
+   * was rotated: fetch the config once and retry once; a second 401 is final (never a loop).
+   */
+  async function authorized(request: ApiRequest): Promise<ApiResponse> {
+    const token = await currentToken();
+    const response = await http({ ...request, authToken: token });
+    if (response.status !== 401) return response;
+    // A concurrent request may have refreshed the token already; then its token is the new one.
+    if (authToken === token) await (configInFlight ?? init());
+    const retried = await http({ ...request, authToken: authToken as string });
+    if (retried.status === 401) throw httpError(request, retried);
+    return retried;
+  }
+
+  /** A request whose 2xx body is the answer; a 404 goes to `recover` when the caller has a recovery. */
+  async function call(request: ApiRequest, recover?: () => Promise<unknown>): Promise<unknown> {
+    const response = await authorized(request);
+    if (response.status === 404 && recover !== undefined) return recover();
+    if (response.status >= 200 && response.status <= 299) return response.body ?? null;
+    throw httpError(request, response);
+  }
+
+  async function createConversation(contact: Contact): Promise<unknown> {
+    validateContact(contact, '[POST /conversations]');
+    // Absent fields are undefined and JSON leaves them out.
+    return call({ method: 'POST', path: '/conversations', json: { contact } });
+  }
+
+  async function getConversation(contact: Contact): Promise<unknown> {
+    validateContact(contact, '[getConversation]');
+    // The contract's own recovery: a contact without a conversation gets one, silently.
+    return call({ method: 'GET', path: '/conversations' }, () => createConversation(contact));
+  }
+
+  async function sendMessage(message: OutgoingMessage): Promise<unknown> {
+    // Every attempt of one message carries the same echo_id, so the backend can drop a repeat
+    // and a retry never duplicates a chat message. A 404 means the contact has no conversation
+    // yet: create one and retry once.
+    const request = messageRequest(message);
+    return call(request, async () => {
+      await createConversation(message.contact ?? {});
+      return call(request);
+    });
+  }
+
+  return { init, getConversation, createConversation, sendMessage };
+}
+
+function messageRequest(message: OutgoingMessage): ApiRequest {
+  const content = message.content ?? '';
+  const attachments = message.attachments ?? [];
+  if (attachments.length === 0) {
+    return { method: 'POST', path: '/messages', json: { message: { content, echo_id: message.messageId } } };
+  }
+  const form = new FormData();
+  form.append('message[content]', content);
+  form.append('message[echo_id]', message.messageId);
+  for (const file of attachments) form.append('attachments[]', new Blob([bytesOf(file)], { type: file.type }), file.name);
+  return { method: 'POST', path: '/messages', form };
+}
+
+function bytesOf(file: Attachment): Uint8Array<ArrayBuffer> {
+  if (file.data === undefined) return new Uint8Array(file.size ?? 0);
+  const binary = atob(file.data);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}

@@ -1,0 +1,33 @@
+/**
+ * Reading the backend's answers. These are checked by hand rather than with schemas: they
+ * come from our own backend, are read leniently (any proxy may answer instead), and each
+ * needs one or two fields, so a schema would cost bundle bytes and say nothing more.
+ */
+import type { FieldErrors } from '../outbound/errors.js';
+
+/** The `authToken` of a `GET /config` answer, when it has a usable one. */
+export function authTokenOf(body: unknown): string | undefined {
+  const token = isObject(body) ? body['authToken'] : undefined;
+  return typeof token === 'string' && token !== '' ? token : undefined;
+}
+
+/** The ErrorResponse `message`, when the body has a non-empty one. */
+export function errorMessageOf(body: unknown): string | undefined {
+  const message = isObject(body) ? body['message'] : undefined;
+  return typeof message === 'string' && message !== '' ? message : undefined;
+}
+
+/** The ErrorResponse `errors`, keeping only well-formed fields (`{field: [string...]}`). */
+export function fieldErrorsOf(body: unknown): FieldErrors | undefined {
+  const errors = isObject(body) ? body['errors'] : undefined;
+  if (!isObject(errors)) return undefined;
+  const result: FieldErrors = {};
+  for (const [field, problems] of Object.entries(errors)) {
+    if (Array.isArray(problems) && problems.every((problem) => typeof problem === 'string')) result[field] = problems;
+  }
+  return Object.keys(result).length > 0 ? result : undefined;
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

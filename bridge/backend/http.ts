@@ -1,0 +1,109 @@
+/**
+ * One request to the backend: CORS-safe by construction, locked to the API origin, with a
+ * timeout on every attempt and 429 retries on the bridge's clock.
+ *
+ * CORS-safe means the only headers ever set are `Content-Type` and `Authorization` (the two
+ * the contract's `Access-Control-Allow-Headers` admits) and the methods are among the
+ * contract's `Access-Control-Allow-Methods`; a self-hosted backend configured by the contract
+ * therefore never refuses a preflight.
+ */
+import type { Environment, HttpRequest } from '../environment.js';
+import { bridgeError } from '../outbound/errors.js';
+import type { ResolvedOptions } from '../options.js';
+import { retryDelay } from './retry-timing.js';
+import { errorMessageOf } from './backend-bodies.js';
+import { parseJson } from '../inbound/safe-json.js';
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+export interface ApiRequest {
+  method: Method;
+  /** Relative to `baseUrl`, starting with "/". */
+  path: string;
+  query?: Record<string, string>;
+  json?: unknown;
+  form?: FormData;
+  authToken?: string;
+}
+
+export interface ApiResponse {
+  status: number;
+  /** The body parsed as JSON, or undefined when it is empty or not JSON. */
+  body: unknown;
+  text: string;
+  headers: { get(name: string): string | null };
+}
+
+export type Http = (request: ApiRequest) => Promise<ApiResponse>;
+
+type HttpOptions = Pick<ResolvedOptions, 'baseUrl' | 'apiOrigin' | 'requestTimeout' | 'retry'>;
+type HttpEnvironment = Pick<Environment, 'fetch' | 'setTimeout' | 'clearTimeout' | 'random' | 'now'>;
+
+export function route(request: Pick<ApiRequest, 'method' | 'path'>): string {
+  return `${request.method} ${request.path}`;
+}
+
+/** @param inFlight the controllers of requests under way, which `destroy` aborts. */
+export function createHttp(env: HttpEnvironment, options: HttpOptions, inFlight = new Set<AbortController>()): Http {
+  const attempt = async (request: ApiRequest): Promise<ApiResponse> => {
+    const url = urlFor(request, options);
+    // A redirect could carry Authorization to another origin in WebViews that predate the Fetch
+    // rule dropping it; the API never needs one, so a redirect fails as a network error.
+    const init: HttpRequest = { method: request.method, headers: {}, redirect: 'error' };
+    if (request.form !== undefined) {
+      // The browser writes the multipart Content-Type with its boundary itself.
+      init.body = request.form;
+    } else if (request.json !== undefined) {
+      init.headers['Content-Type'] = 'application/json';
+      init.body = JSON.stringify(request.json);
+    }
+    if (request.authToken !== undefined) init.headers['Authorization'] = `Bearer ${request.authToken}`;
+
+    const controller = new AbortController();
+    inFlight.add(controller);
+    init.signal = controller.signal;
+    let timedOut = false;
+    const timer = env.setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, options.requestTimeout);
+    try {
+      const response = await env.fetch(url, init);
+      const text = await response.text();
+      const parsed = text === '' ? undefined : parseJson(text);
+      return { status: response.status, body: parsed?.ok ? parsed.value : undefined, text, headers: response.headers };
+    } catch {
+      throw bridgeError(
+        'network_error',
+        timedOut
+          ? `[${route(request)}] no answer within ${options.requestTimeout} ms`
+          : `[${route(request)}] network error: offline, backend unreachable, or missing CORS headers`,
+      );
+    } finally {
+      env.clearTimeout(timer);
+      inFlight.delete(controller);
+    }
+  };
+
+  return async (request) => {
+    for (let retry = 1; ; retry++) {
+      const response = await attempt(request);
+      if (response.status !== 429) return response;
+      const decision = retryDelay(retry, response.headers.get('Retry-After'), options.retry, env.random(), env.now());
+      if (!decision.retry) {
+        const serverMessage = errorMessageOf(response.body);
+        throw bridgeError('rate_limited', `[${route(request)}] 429: ${serverMessage ?? 'too many requests'}; ${decision.reason}`, { status: 429 });
+      }
+      await new Promise<void>((resolve) => env.setTimeout(resolve, decision.delay));
+    }
+  };
+}
+
+function urlFor(request: ApiRequest, options: HttpOptions): string {
+  const url = new URL(options.baseUrl + request.path);
+  for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.set(name, value);
+  // Paths are the bridge's own constants, but the Authorization header must never leave for
+  // another origin, so the invariant is checked rather than assumed.
+  if (url.origin !== options.apiOrigin) throw new Error('request outside the API origin');
+  return url.href;
+}

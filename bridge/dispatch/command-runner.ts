@@ -1,0 +1,107 @@
+/**
+ * Host command dispatch: method lookup, per-method params validation, the per-command
+ * timeout, and exactly one answer per command id (the bridge turns an answer into the
+ * response, plus the error event for a failure).
+ */
+import type * as z from 'zod/mini';
+import { errorEvent, toErrorEvent, type ErrorEvent } from '../outbound/errors.js';
+import type { Timers } from '../environment.js';
+import type { Outcome } from '../outbound/messages.js';
+import { describeIssues, type HostCommand } from '../inbound/schemas.js';
+
+export interface CommandContext {
+  readonly id: string;
+  /**
+   * The command now waits on something with its own guarantees (the outbox, whose every
+   * request has a timeout): the command timeout no longer applies.
+   */
+  detach(): void;
+}
+
+export interface MethodSpec<Params> {
+  params: z.ZodMiniType<Params>;
+  run(params: Params, context: CommandContext): Promise<unknown>;
+}
+
+export type MethodTable = Record<string, MethodSpec<any>>;
+
+export interface CommandRunner {
+  run(command: HostCommand): void;
+  /** Commands started and not yet answered. */
+  readonly pending: number;
+  destroy(): void;
+}
+
+interface RunnerSettings {
+  methods: MethodTable;
+  timeoutMs: number;
+  timers: Timers;
+  /** Called once per command with how it ended. */
+  answer(id: string, outcome: Outcome): void;
+}
+
+export function createCommandRunner({ methods, timeoutMs, timers, answer }: RunnerSettings): CommandRunner {
+  /** Pending commands by a unique key (ids come from the host and may repeat). */
+  const pending = new Map<number, { timer: unknown }>();
+  let nextKey = 0;
+
+  const fail = (id: string, error: ErrorEvent) => answer(id, { ok: false, error });
+
+  return {
+    run(command) {
+      const { id, method } = command;
+      const spec = Object.prototype.hasOwnProperty.call(methods, method) ? methods[method] : undefined;
+      if (spec === undefined) {
+        fail(id, errorEvent('unknown_method', `[host command] unknown method "${method}"; known methods: ${Object.keys(methods).join(', ')}`));
+        return;
+      }
+      const params = spec.params.safeParse(command.params ?? {});
+      if (!params.success) {
+        fail(id, errorEvent('parse_error', `[${method}] invalid params: ${describeIssues(params.error)}`));
+        return;
+      }
+
+      const key = nextKey++;
+      const finish = (outcome: Outcome) => {
+        const entry = pending.get(key);
+        if (entry === undefined) return; // already answered (timed out, or the bridge was destroyed)
+        if (entry.timer !== undefined) timers.clearTimeout(entry.timer);
+        pending.delete(key);
+        answer(id, outcome);
+      };
+      const timer = timers.setTimeout(
+        () => finish({ ok: false, error: errorEvent('network_error', `[${method}] no answer within ${timeoutMs} ms`) }),
+        timeoutMs,
+      );
+      pending.set(key, { timer });
+
+      const context: CommandContext = {
+        id,
+        detach() {
+          const entry = pending.get(key);
+          if (entry?.timer !== undefined) {
+            timers.clearTimeout(entry.timer);
+            entry.timer = undefined;
+          }
+        },
+      };
+      let running: Promise<unknown>;
+      try {
+        running = spec.run(params.data, context);
+      } catch (thrown) {
+        running = Promise.reject(thrown);
+      }
+      running.then(
+        (result) => finish({ ok: true, result }),
+        (thrown: unknown) => finish({ ok: false, error: toErrorEvent(thrown, 'server_error', `[${method}]`) }),
+      );
+    },
+    get pending() {
+      return pending.size;
+    },
+    destroy() {
+      for (const entry of pending.values()) if (entry.timer !== undefined) timers.clearTimeout(entry.timer);
+      pending.clear();
+    },
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * The host commands the bridge understands, each with its params schema.
+ */
+import type { Api } from '../backend/api.js';
+import type { MethodSpec, MethodTable } from './command-runner.js';
+import { BridgeError } from '../outbound/errors.js';
+import type { Outcome } from '../outbound/messages.js';
+import type { Outbox, OutboxEntry } from '../backend/outbox.js';
+import { ContactSchema, EmptyParamsSchema, SendMessageSchema, type Contact, type SendMessageParams } from '../inbound/schemas.js';
+import { validateContact, validateMessage } from './service-rules.js';
+
+interface MethodDeps {
+  api: Api;
+  outbox: Outbox;
+  maxFileSize: number;
+  /** A fresh client-side message id (`echo_id`). */
+  newMessageId(): string;
+  /** Where `sendMessage` waits for its outbox entry (this very object) to be settled. */
+  awaitSettled(entry: OutboxEntry): Promise<unknown>;
+}
+
+export function createMethods(deps: MethodDeps): MethodTable {
+  const init: MethodSpec<Record<string, never>> = {
+    params: EmptyParamsSchema,
+    run: async () => ({ config: await deps.api.init() }),
+  };
+  const getConversation: MethodSpec<Contact> = {
+    params: ContactSchema,
+    run: (contact) => deps.api.getConversation(contact),
+  };
+  const createConversation: MethodSpec<Contact> = {
+    params: ContactSchema,
+    run: (contact) => deps.api.createConversation(contact),
+  };
+  const sendMessage: MethodSpec<SendMessageParams> = {
+    params: SendMessageSchema,
+    async run(params, context) {
+      validateMessage(params, deps.maxFileSize);
+      const { content, attachments, messageId = deps.newMessageId(), ...contact } = params;
+      validateContact(contact, '[sendMessage]');
+      // JSON (storage, the wire) leaves out the fields that are undefined.
+      const entry = { commandId: context.id, messageId, content, attachments, contact } as OutboxEntry;
+      const settled = deps.awaitSettled(entry);
+      deps.outbox.enqueue(entry);
+      context.detach();
+      void deps.outbox.drain();
+      return settled;
+    },
+  };
+  return { init, getConversation, createConversation, sendMessage };
+}
+
+/** Turns an outbox outcome into what `awaitSettled` resolves or rejects with. */
+export function unwrapOutcome(outcome: Outcome): unknown {
+  if (outcome.ok) return outcome.result;
+  throw new BridgeError(outcome.error);
+}

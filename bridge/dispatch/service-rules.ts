@@ -1,0 +1,55 @@
+/**
+ * The service's rules checked before any request, each refused with the status the server
+ * would have given, so a host learns the same thing whether or not the request was made.
+ */
+import { bridgeError, type FieldErrors } from '../outbound/errors.js';
+import { MAX_FILES } from '../options.js';
+import type { Attachment, Contact, SendMessageParams } from '../inbound/schemas.js';
+
+const ACCEPTED_TYPES = /^(image|audio|video|text)\/[^\s/]+$|^application\/pdf$/i;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const WHERE = '[POST /messages]';
+
+export function validateMessage(params: SendMessageParams, maxFileSize: number): void {
+  const attachments = params.attachments ?? [];
+  if (attachments.length === 0 && (params.content ?? '').trim() === '') {
+    throw bridgeError('empty_message', `${WHERE} 400: message.content is required`, { status: 400 });
+  }
+  if (attachments.length > MAX_FILES) {
+    throw bridgeError('too_many_files', `${WHERE} 400: ${attachments.length} files, at most ${MAX_FILES} per message`, { status: 400 });
+  }
+  attachments.forEach((file, index) => {
+    if (!ACCEPTED_TYPES.test(file.type)) {
+      throw bridgeError(
+        'unsupported_file_type',
+        `${WHERE} 400: ${file.name} has unsupported type "${file.type}"`,
+        { status: 400 },
+      );
+    }
+    if (file.data === undefined ? file.size === undefined || file.size < 0 : file.data.length % 4 !== 0 || !BASE64.test(file.data)) {
+      throw bridgeError('parse_error', `[sendMessage] invalid params: attachments.${index}: data must be base64, or size given`);
+    }
+    const size = attachmentSize(file);
+    if (size > maxFileSize) {
+      throw bridgeError('file_too_large', `${WHERE} 413: ${file.name} is ${size} bytes, over the ${maxFileSize}-byte limit`, { status: 413 });
+    }
+  });
+}
+
+/** When `data` is present the size is its decoded length and a declared `size` is ignored. */
+export function attachmentSize(file: Attachment): number {
+  if (file.data === undefined) return file.size ?? 0;
+  const padding = file.data.endsWith('==') ? 2 : file.data.endsWith('=') ? 1 : 0;
+  return (file.data.length / 4) * 3 - padding;
+}
+
+export function validateContact(contact: Contact, where: string): void {
+  const errors: FieldErrors = {};
+  if (contact.email !== undefined && !EMAIL.test(contact.email)) errors['email'] = ['is not a valid e-mail address'];
+  if (contact.identifier !== undefined && contact.identifier.trim() === '') errors['identifier'] = ["can't be blank"];
+  const fields = Object.keys(errors);
+  if (fields.length > 0) {
+    throw bridgeError('validation_error', `${where} 422: invalid ${fields.join(' and ')}`, { status: 422, errors });
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * The inbound edge: origin and namespace checks, the size cap, JSON parsing and schema
+ * validation. Everything that arrives leaves here as one of four verdicts, so the dispatcher
+ * only ever sees typed, validated messages.
+ *
+ * What counts as ours ("namespaced"):
+ * - a string `'<widgetPrefix>:' + JSON` (the widget's protocol);
+ * - a string `'chat-bridge:' + JSON`, or a host command envelope `{id, method, params?}` with a
+ *   string id and method, as an object or JSON text (host commands posted as `message` events;
+ *   JSON-RPC traffic, which has the same keys, is told apart by its `jsonrpc` member);
+ * - anything handed to `ChatBridge.receive`, which exists for host commands only.
+ * Everything else (dev tools, video players, other SDKs) is ignored without a word.
+ */
+import { errorEvent, type ErrorEvent } from '../outbound/errors.js';
+import type { ResolvedOptions } from '../options.js';
+import { parseJson, toJsonText } from './safe-json.js';
+import { describeIssues, HostCommandSchema, idString, WidgetMessageSchema, type HostCommand } from './schemas.js';
+import type { InboundMessage } from '../environment.js';
+
+export const COMMAND_PREFIX = 'chat-bridge:';
+
+export type Verdict =
+  | { kind: 'ignored' }
+  /** `id`: the command's id when it could be read, so the host's call is answered, not left waiting. */
+  | { kind: 'invalid'; error: ErrorEvent; id?: string }
+  | { kind: 'command'; command: HostCommand }
+  | { kind: 'widget'; event: string; data: Record<string, unknown> };
+
+const IGNORED: Verdict = { kind: 'ignored' };
+
+type InboundOptions = Pick<ResolvedOptions, 'allowedOrigins' | 'widgetPrefix' | 'maxMessageLength' | 'maxCommandLength'>;
+
+/** A `message` event from the window or document. */
+export function classifyPosted(message: InboundMessage, options: InboundOptions): Verdict {
+  // An empty origin means a same-realm synthetic event: how react-native-webview delivers the
+  // native side's postMessage. Other frames always carry their real origin.
+  if (message.origin !== '' && options.allowedOrigins !== '*' && !options.allowedOrigins.has(message.origin)) return IGNORED;
+
+  const { data } = message;
+  if (typeof data === 'string') {
+    if (data.startsWith(options.widgetPrefix) && data.charCodeAt(options.widgetPrefix.length) === 58 /* ":" */) {
+      return parseWidget(data, options);
+    }
+    if (data.startsWith(COMMAND_PREFIX)) return parseCommandText(data.slice(COMMAND_PREFIX.length), options);
+    // Foreign JSON is common (webpack, dev tools); only an envelope that parses is ours.
+    if (data.charCodeAt(0) === 123 /* "{" */ && data.includes('"method"')) {
+      if (data.length > options.maxCommandLength) return tooLong('host command', data.length, options.maxCommandLength);
+      const parsed = parseJson(data);
+      return parsed.ok && isEnvelopeLike(parsed.value) ? validateCommand(parsed.value) : IGNORED;
+    }
+    return IGNORED;
+  }
+  return isEnvelopeLike(data) ? parseCommandObject(data, options) : IGNORED;
+}
+
+/** Data the native host handed to `ChatBridge.receive`: always meant for the bridge. */
+export function classifyHostData(data: unknown, options: InboundOptions): Verdict {
+  if (typeof data === 'string') {
+    return parseCommandText(data.startsWith(COMMAND_PREFIX) ? data.slice(COMMAND_PREFIX.length) : data, options);
+  }
+  if (typeof data === 'object' && data !== null) return parseCommandObject(data, options);
+  return invalid(`[host command] must be JSON text or an object, not ${data === null ? 'null' : typeof data}`);
+}
+
+function parseWidget(data: string, options: InboundOptions): Verdict {
+  if (data.length > options.maxMessageLength) return tooLong('widget message', data.length, options.maxMessageLength);
+  const parsed = parseJson(data.slice(options.widgetPrefix.length + 1));
+  if (!parsed.ok) return invalid(`[widget message] is not valid JSON after the "${options.widgetPrefix}:" prefix`);
+  const result = WidgetMessageSchema.safeParse(parsed.value);
+  if (!result.success) return invalid(`[widget message] does not match the widget protocol: ${describeIssues(result.error)}`);
+  const { event, ...data_ } = result.data;
+  return { kind: 'widget', event, data: data_ };
+}
+
+function parseCommandText(text: string, options: InboundOptions): Verdict {
+  if (text.length > options.maxCommandLength) return tooLong('host command', text.length, options.maxCommandLength);
+  const parsed = parseJson(text);
+  if (!parsed.ok) return invalid('[host command] is not valid JSON');
+  return validateCommand(parsed.value);
+}
+
+function parseCommandObject(data: object, options: InboundOptions): Verdict {
+  // Serializing first gives objects the same size cap and prototype-key stripping as text.
+  const text = toJsonText(data);
+  if (text === undefined) return invalid('[host command] is not serializable as JSON');
+  return parseCommandText(text, options);
+}
+
+function validateCommand(value: unknown): Verdict {
+  const result = HostCommandSchema.safeParse(value);
+  if (!result.success) {
+    const verdict = invalid(`[host command] does not match {id, method, params?}: ${describeIssues(result.error)}`);
+    const id = (value as { id?: unknown } | null)?.id;
+    // Answer the id only if the schema would have taken it, so no oversized id is echoed back.
+    if (idString.safeParse(id).success) (verdict as { id?: string }).id = id as string;
+    return verdict;
+  }
+  return { kind: 'command', command: result.data };
+}
+
+function isEnvelopeLike(value: unknown): value is object {
+  const envelope = value as { id?: unknown; method?: unknown; jsonrpc?: unknown } | null;
+  return typeof envelope === 'object' && envelope !== null && !Array.isArray(envelope) && typeof envelope.id === 'string' && typeof envelope.method === 'string' && !('jsonrpc' in envelope);
+}
+
+function tooLong(what: string, length: number, cap: number): Verdict {
+  return invalid(`[${what}] refused before parsing: ${length} characters, over the ${cap}-character cap`);
+}
+
+function invalid(message: string): Verdict {
+  return { kind: 'invalid', error: errorEvent('parse_error', message) };
+}

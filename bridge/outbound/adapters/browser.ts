@@ -1,0 +1,16 @@
+/**
+ * Browser pages (the demo, or a page embedding the bridge directly): a `CustomEvent` on
+ * `window` whose `detail` is the message object.
+ */
+import type { HostAdapter } from '../channel.js';
+
+export const browserAdapter: HostAdapter = {
+  host: 'browser',
+  encode: (message) => message,
+  find(scope, names) {
+    const dispatchEvent = scope['dispatchEvent'];
+    const CustomEventClass = scope['CustomEvent'] as (new (type: string, init: CustomEventInit) => Event) | undefined;
+    if (typeof dispatchEvent !== 'function' || typeof CustomEventClass !== 'function') return undefined;
+    return (payload) => void dispatchEvent.call(scope, new CustomEventClass(names.browserEvent, { detail: payload }));
+  },
+};

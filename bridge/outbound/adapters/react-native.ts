@@ -1,0 +1,8 @@
+/** React Native: `window.ReactNativeWebView.postMessage(string)`; arrives as `<WebView onMessage>` data. */
+import { postMessageOf, toJsonString, type HostAdapter } from '../channel.js';
+
+export const reactNativeAdapter: HostAdapter = {
+  host: 'react-native',
+  encode: toJsonString,
+  find: (scope) => postMessageOf(scope['ReactNativeWebView']),
+};

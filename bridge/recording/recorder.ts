@@ -1,0 +1,116 @@
+/**
+ * Keeps the bridge's traffic in the fixture format (shared/FIXTURES.md), so a session captured
+ * in an app replays as it is: `post`, `host`, `respond`, `fail`, `offline`, `online` and
+ * `advance` steps, with every token value replaced by a placeholder.
+ *
+ * The replay needs each answer queued before the step that makes its request, so answers are
+ * kept with the input step during which their request started and written just before it.
+ * Foreign traffic (messages that are not ours) is not kept: it changes nothing, and it is other
+ * code's data.
+ */
+import type { Environment, HttpResponse } from '../environment.js';
+import { REDACTED, type Redactor } from '../outbound/redact.js';
+
+type Step = Record<string, unknown>;
+interface Group {
+  answers: Array<Step | undefined>;
+  steps: Step[];
+}
+
+export interface Recorder {
+  /** The environment with `fetch` recording its answers. */
+  wrap(env: Environment): Environment;
+  input(step: Step): void;
+  text(): string;
+}
+
+export function createRecorder(
+  options: Record<string, unknown>,
+  basePath: string,
+  redactor: Redactor,
+  now: () => number,
+  allowedOrigins?: ReadonlySet<string> | '*',
+): Recorder {
+  const groups: Group[] = [{ answers: [], steps: [] }];
+  let lastInputAt = now();
+
+  const config: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(options)) {
+    if (key === 'record' || typeof value === 'function') continue;
+    config[key] = key === 'websiteToken' && typeof value === 'string' ? REDACTED : value;
+  }
+  // A replay's page is the backend's origin, so this page's own origin (allowed by default) is
+  // written out; otherwise the widget's messages from it would be dropped in the replay.
+  if (config['allowedOrigins'] === undefined && allowedOrigins !== undefined) {
+    config['allowedOrigins'] = allowedOrigins === '*' ? '*' : [...allowedOrigins];
+  }
+
+  const pathOf = (url: string) => {
+    const { pathname } = new URL(url);
+    return pathname.startsWith(basePath) ? pathname.slice(basePath.length) || '/' : pathname;
+  };
+
+  return {
+    wrap(env) {
+      // A replay starts online; a page installed while offline must say so first.
+      if (!env.isOnline()) (groups[0] as Group).steps.push({ step: 'offline' });
+      return {
+        ...env,
+        async fetch(url, request): Promise<HttpResponse> {
+          const group = groups[groups.length - 1] as Group;
+          const slot = group.answers.push(undefined) - 1;
+          const base = { method: request.method, path: pathOf(url) };
+          const online = env.isOnline();
+          try {
+            const response = await env.fetch(url, request);
+            const text = await response.text();
+            const answer: Step = { step: 'respond', ...base, status: response.status, body: bodyOf(text) };
+            const retryAfter = response.headers.get('Retry-After');
+            if (retryAfter !== null) answer['headers'] = { 'Retry-After': replayableRetryAfter(retryAfter, now()) };
+            group.answers[slot] = answer;
+            return { status: response.status, headers: response.headers, text: async () => text };
+          } catch (thrown) {
+            // Offline requests fail by themselves in a replay and use up no answer.
+            if (online) group.answers[slot] = { step: 'fail', ...base };
+            throw thrown;
+          }
+        },
+      };
+    },
+    input(step) {
+      const gap = now() - lastInputAt;
+      lastInputAt += gap;
+      const steps: Step[] = gap > 0 ? [{ step: 'advance', ms: gap }, step] : [step];
+      groups.push({ answers: [], steps });
+    },
+    text() {
+      const lines = [{ step: 'config', options: config }];
+      for (const group of groups) {
+        for (const answer of group.answers) if (answer !== undefined) lines.push(answer as never);
+        lines.push(...(group.steps as never[]));
+      }
+      return lines.map((line) => JSON.stringify(redactor.scrub(line))).join('\n') + '\n';
+    },
+  };
+}
+
+function bodyOf(text: string): unknown {
+  try {
+    const body: unknown = JSON.parse(text);
+    if (typeof body === 'object' && body !== null && 'authToken' in body) return { ...body, authToken: REDACTED };
+    // A JSON string would replay as its contents (fixtures send string bodies as-is): keep the text.
+    return typeof body === 'string' ? text : body;
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * A Retry-After given as an HTTP date becomes the seconds it meant: the replay's clock starts at
+ * 0, not at the recording's date, so the date itself would read as decades of waiting.
+ */
+function replayableRetryAfter(value: string, now: number): string {
+  if (/^\s*\d+\s*$/.test(value)) return value;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? value : String(Math.max(0, Math.ceil((date - now) / 1000)));
+}

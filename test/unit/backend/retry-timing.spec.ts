@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { parseRetryAfter, retryDelay, type RetryPolicy } from '../../../bridge/backend/retry-timing.js';
+
+const POLICY: RetryPolicy = { limit: 4, baseDelay: 1_000, maxDelay: 10_000 };
+const NOW = Date.parse('2025-03-01T12:00:00Z');
+
+const delayOf = (decision: ReturnType<typeof retryDelay>): number => {
+  expect(decision.retry).toBe(true);
+  if (!decision.retry) throw new Error('unreachable');
+  return decision.delay;
+};
+
+const reasonOf = (decision: ReturnType<typeof retryDelay>): string => {
+  expect(decision.retry).toBe(false);
+  if (decision.retry) throw new Error('unreachable');
+  return decision.reason;
+};
+
+describe('exponential backoff', () => {
+  it('doubles the delay with each attempt (random 0 gives the fixed half)', () => {
+    const delays = [1, 2, 3, 4].map((attempt) => delayOf(retryDelay(attempt, null, POLICY, 0, NOW)));
+    expect(delays).toEqual([500, 1_000, 2_000, 4_000]);
+  });
+
+  it('caps the exponential delay at maxDelay', () => {
+    const policy = { ...POLICY, limit: 10 };
+    expect(delayOf(retryDelay(5, null, policy, 0, NOW))).toBe(5_000); // 16 s capped to 10 s, then halved
+    expect(delayOf(retryDelay(9, null, policy, 0.999, NOW))).toBeLessThanOrEqual(10_000);
+    expect(delayOf(retryDelay(9, null, policy, 0.999, NOW))).toBeGreaterThanOrEqual(9_990);
+  });
+
+  it('keeps the jitter between half and all of the exponential delay', () => {
+    for (const attempt of [1, 2, 3, 4]) {
+      const exponential = 1_000 * 2 ** (attempt - 1);
+      const low = delayOf(retryDelay(attempt, null, POLICY, 0, NOW));
+      const high = delayOf(retryDelay(attempt, null, POLICY, 0.999, NOW));
+      expect(low).toBe(exponential / 2);
+      expect(high).toBeGreaterThan(low);
+      expect(high).toBeLessThanOrEqual(exponential);
+      expect(high).toBeGreaterThanOrEqual(Math.floor(exponential * 0.999));
+    }
+  });
+
+  it('uses the random source, so different draws give different delays', () => {
+    expect(delayOf(retryDelay(3, null, POLICY, 0.25, NOW))).toBe(2_000 + 500);
+    expect(delayOf(retryDelay(3, null, POLICY, 0.5, NOW))).toBe(2_000 + 1_000);
+  });
+});
+
+describe('Retry-After', () => {
+  it('honours Retry-After in seconds over the backoff', () => {
+    expect(delayOf(retryDelay(1, '3', POLICY, 0.999, NOW))).toBe(3_000);
+    expect(delayOf(retryDelay(4, ' 2 ', POLICY, 0, NOW))).toBe(2_000);
+    expect(delayOf(retryDelay(1, '0', POLICY, 0.5, NOW))).toBe(0);
+  });
+
+  it('honours Retry-After as an HTTP date, relative to now', () => {
+    const header = new Date(NOW + 7_000).toUTCString(); // IMF-fixdate, e.g. "Sat, 01 Mar 2025 12:00:07 GMT"
+    expect(delayOf(retryDelay(1, header, POLICY, 0.999, NOW))).toBe(7_000);
+    // The same header read later means a shorter wait.
+    expect(delayOf(retryDelay(1, header, POLICY, 0.999, NOW + 5_000))).toBe(2_000);
+  });
+
+  it('waits 0 for an HTTP date already in the past', () => {
+    expect(delayOf(retryDelay(1, new Date(NOW - 60_000).toUTCString(), POLICY, 0.5, NOW))).toBe(0);
+  });
+
+  it('refuses to retry when Retry-After asks for more than maxDelay, saying why', () => {
+    const reason = reasonOf(retryDelay(1, '30', POLICY, 0, NOW));
+    expect(reason).toContain('30 s');
+    expect(reason).toContain('10 s cap');
+    expect(reasonOf(retryDelay(1, new Date(NOW + 60_000).toUTCString(), POLICY, 0, NOW))).toContain('60 s');
+  });
+
+  it('accepts a Retry-After of exactly maxDelay', () => {
+    expect(delayOf(retryDelay(1, '10', POLICY, 0, NOW))).toBe(10_000);
+  });
+
+  it.each([['soon'], [''], ['1.5'], ['-5'], ['10 s']])('falls back to backoff for an unreadable Retry-After %j', (header) => {
+    expect(delayOf(retryDelay(2, header, POLICY, 0, NOW))).toBe(1_000);
+  });
+
+  it('parses the header forms directly', () => {
+    expect(parseRetryAfter(null, NOW)).toBeUndefined();
+    expect(parseRetryAfter('120', NOW)).toBe(120_000);
+    expect(parseRetryAfter('Sat, 01 Mar 2025 12:00:30 GMT', NOW)).toBe(30_000);
+    expect(parseRetryAfter('1.5', NOW)).toBeUndefined();
+  });
+});
+
+describe('retry budget', () => {
+  it('stops once the attempt exceeds the limit, saying how many retries were made', () => {
+    expect(delayOf(retryDelay(4, null, POLICY, 0, NOW))).toBe(4_000);
+    expect(reasonOf(retryDelay(5, null, POLICY, 0, NOW))).toBe('gave up after 4 retries');
+  });
+
+  it('stops even when the server says to retry at once, once the budget is spent', () => {
+    expect(reasonOf(retryDelay(5, '0', POLICY, 0, NOW))).toContain('gave up');
+  });
+
+  it('never retries with a limit of 0', () => {
+    expect(reasonOf(retryDelay(1, '1', { ...POLICY, limit: 0 }, 0, NOW))).toBe('gave up after 0 retries');
+  });
+
+  it('says "retry" in the singular for a limit of 1', () => {
+    expect(reasonOf(retryDelay(2, null, { ...POLICY, limit: 1 }, 0, NOW))).toBe('gave up after 1 retry');
+  });
+});

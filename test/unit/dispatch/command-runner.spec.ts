@@ -1,0 +1,233 @@
+import { describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
+import { createCommandRunner, type CommandContext, type MethodTable } from '../../../bridge/dispatch/command-runner.js';
+import { bridgeError, type ErrorEvent } from '../../../bridge/outbound/errors.js';
+import type { ResponseMessage } from '../../../bridge/outbound/messages.js';
+import { createFakeClock } from '../../../tools/testing/fake-clock.js';
+
+const TIMEOUT = 50_000;
+
+interface Deferred {
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+  context: CommandContext;
+}
+
+/** Lets async work that is already settled finish (promise callbacks), without moving any clock. */
+const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+function setup() {
+  const clock = createFakeClock();
+  const responses: ResponseMessage[] = [];
+  const errors: ErrorEvent[] = [];
+  const calls: Deferred[] = [];
+  const methods: MethodTable = {
+    echo: { params: z.object({ text: z.string() }), run: async (params: { text: string }) => ({ echoed: params.text }) },
+    manual: {
+      params: z.object({}),
+      run: (_params: unknown, context: CommandContext) => new Promise((resolve, reject) => calls.push({ resolve, reject, context })),
+    },
+    throwsSync: {
+      params: z.object({}),
+      run: () => {
+        throw new TypeError('x is not a function');
+      },
+    },
+    rejectsString: { params: z.object({}), run: () => Promise.reject('plain string failure') },
+    rejectsNumber: { params: z.object({}), run: () => Promise.reject(42) },
+    rejectsBridge: {
+      params: z.object({}),
+      run: async () => {
+        throw bridgeError('not_found', '[GET /conversations] 404: nope', { status: 404 });
+      },
+    },
+  };
+  const runner = createCommandRunner({
+    methods,
+    timeoutMs: TIMEOUT,
+    timers: clock,
+    // What the bridge does with an answer: the response, and the error event for a failure.
+    answer: (id, outcome) => {
+      responses.push(outcome.ok ? { type: 'response', id, ok: true, result: outcome.result } : { type: 'response', id, ok: false, error: outcome.error });
+      if (!outcome.ok) errors.push(outcome.error);
+    },
+  });
+  return { clock, runner, responses, errors, calls };
+}
+
+describe('dispatch', () => {
+  it('answers a known method with ok:true and its result', async () => {
+    const { runner, responses, errors } = setup();
+    runner.run({ id: 'a', method: 'echo', params: { text: 'hi' } });
+    await settle();
+    expect(responses).toEqual([{ type: 'response', id: 'a', ok: true, result: { echoed: 'hi' } }]);
+    expect(errors).toEqual([]);
+  });
+
+  it('answers an unknown method with unknown_method and emits one error event', () => {
+    const { runner, responses, errors } = setup();
+    runner.run({ id: 'u', method: 'launchRockets' });
+    expect(responses).toHaveLength(1);
+    expect(responses[0]).toMatchObject({ type: 'response', id: 'u', ok: false, error: { type: 'error', code: 'unknown_method' } });
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.code).toBe('unknown_method');
+    expect(errors[0]?.message).toContain('launchRockets');
+  });
+
+  it.each(['toString', '__proto__', 'constructor', 'hasOwnProperty'])('treats the inherited name %s as an unknown method', (method) => {
+    const { runner, responses } = setup();
+    runner.run({ id: 'p', method });
+    expect(responses[0]).toMatchObject({ ok: false, error: { code: 'unknown_method' } });
+  });
+
+  it('answers bad params with a parse_error response and event naming the field', () => {
+    const { runner, responses, errors } = setup();
+    runner.run({ id: 'b', method: 'echo', params: { text: 5 } });
+    expect(responses).toEqual([{ type: 'response', id: 'b', ok: false, error: expect.objectContaining({ code: 'parse_error' }) }]);
+    const [event] = errors;
+    expect(event?.code).toBe('parse_error');
+    expect(event?.message).toMatch(/^\[echo\] .*text/);
+    expect(runner.pending).toBe(0);
+  });
+
+  it('treats absent params as {}', async () => {
+    const { runner, responses } = setup();
+    runner.run({ id: 'e', method: 'echo' });
+    expect(responses[0]).toMatchObject({ ok: false, error: { code: 'parse_error' } });
+    runner.run({ id: 'm', method: 'manual' });
+    expect(runner.pending).toBe(1);
+  });
+});
+
+describe('failures', () => {
+  it('wraps a synchronous throw of a plain Error, keeping its message', async () => {
+    const { runner, responses, errors } = setup();
+    runner.run({ id: 't', method: 'throwsSync' });
+    await settle();
+    expect(responses).toEqual([{ type: 'response', id: 't', ok: false, error: expect.objectContaining({ type: 'error', code: 'server_error' }) }]);
+    expect(errors[0]?.message).toBe('[throwsSync] x is not a function');
+  });
+
+  it('wraps a rejection with a non-Error value', async () => {
+    const { runner, errors } = setup();
+    runner.run({ id: 's', method: 'rejectsString' });
+    runner.run({ id: 'n', method: 'rejectsNumber' });
+    await settle();
+    expect(errors.map((e) => [e.code, e.message])).toEqual([
+      ['server_error', '[rejectsString] plain string failure'],
+      ['server_error', '[rejectsNumber] unknown failure'],
+    ]);
+  });
+
+  it("passes a BridgeError's own event through unchanged", async () => {
+    const { runner, responses, errors } = setup();
+    runner.run({ id: 'nf', method: 'rejectsBridge' });
+    await settle();
+    const event = { type: 'error', code: 'not_found', message: '[GET /conversations] 404: nope', status: 404 };
+    expect(responses).toEqual([{ type: 'response', id: 'nf', ok: false, error: event }]);
+    expect(errors).toEqual([event]);
+  });
+});
+
+describe('timeouts', () => {
+  it('answers network_error when the command is still running at the timeout, and ignores the late result', async () => {
+    const { clock, runner, responses, errors, calls } = setup();
+    runner.run({ id: 'slow', method: 'manual' });
+    clock.advance(TIMEOUT - 1);
+    expect(responses).toEqual([]);
+    clock.advance(1);
+    expect(responses).toEqual([{ type: 'response', id: 'slow', ok: false, error: expect.objectContaining({ code: 'network_error' }) }]);
+    expect(errors.map((e) => e.code)).toEqual(['network_error']);
+    expect(errors[0]?.message).toContain(`${TIMEOUT} ms`);
+    expect(runner.pending).toBe(0);
+
+    calls[0]?.resolve('too late');
+    await settle();
+    expect(responses).toHaveLength(1);
+    expect(errors).toHaveLength(1);
+  });
+
+  it('ignores a late failure after the timeout as well', async () => {
+    const { clock, runner, responses, errors, calls } = setup();
+    runner.run({ id: 'slow', method: 'manual' });
+    clock.advance(TIMEOUT);
+    calls[0]?.reject(new Error('late'));
+    await settle();
+    expect(responses).toHaveLength(1);
+    expect(errors).toHaveLength(1);
+  });
+
+  it('clears the timer once the command answers', async () => {
+    const { clock, runner, responses, calls } = setup();
+    runner.run({ id: 'quick', method: 'manual' });
+    expect(clock.pending).toBe(1);
+    calls[0]?.resolve('done');
+    await settle();
+    expect(clock.pending).toBe(0);
+    clock.advance(TIMEOUT * 2);
+    expect(responses).toEqual([{ type: 'response', id: 'quick', ok: true, result: 'done' }]);
+  });
+
+  it('stops the timeout once the method detaches, and still answers when it finishes', async () => {
+    const { clock, runner, responses, calls } = setup();
+    runner.run({ id: 'send', method: 'manual' });
+    calls[0]?.context.detach();
+    expect(clock.pending).toBe(0);
+    clock.advance(TIMEOUT * 3);
+    expect(responses).toEqual([]);
+    expect(runner.pending).toBe(1);
+    calls[0]?.resolve({ sent: true });
+    await settle();
+    expect(responses).toEqual([{ type: 'response', id: 'send', ok: true, result: { sent: true } }]);
+    expect(runner.pending).toBe(0);
+  });
+
+  it('gives the method its command id in the context', () => {
+    const { runner, calls } = setup();
+    runner.run({ id: 'ctx-1', method: 'manual' });
+    expect(calls[0]?.context.id).toBe('ctx-1');
+  });
+});
+
+describe('bookkeeping', () => {
+  it('answers every command even when ids repeat', async () => {
+    const { runner, responses, calls } = setup();
+    runner.run({ id: 'dup', method: 'manual' });
+    runner.run({ id: 'dup', method: 'manual' });
+    expect(runner.pending).toBe(2);
+    calls[1]?.resolve('second');
+    calls[0]?.resolve('first');
+    await settle();
+    expect(responses).toEqual([
+      { type: 'response', id: 'dup', ok: true, result: 'second' },
+      { type: 'response', id: 'dup', ok: true, result: 'first' },
+    ]);
+  });
+
+  it('returns the pending count to 0 after successes, failures and timeouts', async () => {
+    const { clock, runner, calls } = setup();
+    runner.run({ id: '1', method: 'manual' });
+    runner.run({ id: '2', method: 'manual' });
+    runner.run({ id: '3', method: 'manual' });
+    runner.run({ id: '4', method: 'echo', params: { text: 'x' } });
+    expect(runner.pending).toBe(4);
+    calls[0]?.resolve('ok');
+    calls[1]?.reject(new Error('bad'));
+    await settle();
+    expect(runner.pending).toBe(1);
+    clock.advance(TIMEOUT);
+    expect(runner.pending).toBe(0);
+  });
+
+  it('destroy clears pending commands and their timers, and answers nothing afterwards', async () => {
+    const { clock, runner, responses, calls } = setup();
+    runner.run({ id: 'x', method: 'manual' });
+    runner.destroy();
+    expect(runner.pending).toBe(0);
+    expect(clock.pending).toBe(0);
+    calls[0]?.resolve('after destroy');
+    clock.advance(TIMEOUT);
+    await settle();
+    expect(responses).toEqual([]);
+  });
+});

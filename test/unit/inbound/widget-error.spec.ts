@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { widgetErrorEvent } from '../../../bridge/inbound/widget-error.js';
+
+describe('widget error events', () => {
+  it.each([
+    ['message', { message: 'Inbox not found' }],
+    ['error as text', { error: 'Inbox not found' }],
+    ['error.message', { error: { message: 'Inbox not found' } }],
+    ['reason', { reason: 'Inbox not found' }],
+  ])('uses the widget detail given as %s', (_name, data) => {
+    expect(widgetErrorEvent(data)).toEqual({ type: 'error', code: 'widget_error', message: '[widget] reported an error: Inbox not found' });
+  });
+
+  it('prefers message over error over reason', () => {
+    expect(widgetErrorEvent({ reason: 'c', error: 'b', message: 'a' }).message).toBe('[widget] reported an error: a');
+    expect(widgetErrorEvent({ reason: 'c', error: 'b' }).message).toBe('[widget] reported an error: b');
+  });
+
+  it.each([
+    ['no fields', {}],
+    ['blank text', { message: '   ' }],
+    ['non-text values', { message: 42, error: { code: 7 }, reason: null }],
+  ])('says what to check when the widget gives %s', (_name, data) => {
+    const event = widgetErrorEvent(data);
+    expect(event.code).toBe('widget_error');
+    expect(event.message).toMatch(/^\[widget\] reported an error without details/);
+    expect(event.message).toContain('baseUrl');
+  });
+
+  it('cuts a very long detail to 500 characters', () => {
+    const event = widgetErrorEvent({ message: 'x'.repeat(5_000) });
+    expect(event.message).toBe(`[widget] reported an error: ${'x'.repeat(500)}…`);
+  });
+});

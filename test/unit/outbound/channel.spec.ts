@@ -1,0 +1,235 @@
+/**
+ * The delivery channel: messages raised before the native channel exists wait, in order, and
+ * go out once it appears; a channel that throws keeps the payload for the next try.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { HostScope } from '../../../bridge/environment.js';
+import type { OutboundMessage } from '../../../bridge/outbound/messages.js';
+import { DEFAULTS, type ChannelNames } from '../../../bridge/options.js';
+import { CHANNEL_POLL_MS, createChannel } from '../../../bridge/outbound/channel.js';
+import type { Timers } from '../../../bridge/environment.js';
+import { adapters } from '../../../bridge/outbound/adapters/index.js';
+
+const names: ChannelNames = {
+  androidChannel: DEFAULTS.androidChannel,
+  iosHandler: DEFAULTS.iosHandler,
+  flutterChannel: DEFAULTS.flutterChannel,
+  browserEvent: DEFAULTS.browserEvent,
+};
+
+/** Timers run by hand: `tick()` fires what is due, so the poll is observable without waiting. */
+function manualTimers() {
+  let nextHandle = 1;
+  const scheduled = new Map<number, { callback: () => void; ms: number }>();
+  const cleared: unknown[] = [];
+  const timers: Timers = {
+    setTimeout(callback, ms) {
+      const handle = nextHandle++;
+      scheduled.set(handle, { callback, ms });
+      return handle;
+    },
+    clearTimeout(handle) {
+      cleared.push(handle);
+      scheduled.delete(handle as number);
+    },
+  };
+  return {
+    timers,
+    scheduled,
+    cleared,
+    /** Runs every timer scheduled so far (new ones they schedule wait for the next tick). */
+    tick() {
+      const due = [...scheduled.entries()];
+      scheduled.clear();
+      due.forEach(([, { callback }]) => callback());
+    },
+  };
+}
+
+const message = (n: number): OutboundMessage => ({ type: 'widget', event: 'message', data: { n } });
+
+function recorder() {
+  const payloads: unknown[] = [];
+  return { payloads, target: { postMessage: (payload: unknown) => void payloads.push(payload) } };
+}
+
+describe('createChannel', () => {
+  it('delivers at once, without scheduling a poll, when the native channel exists', () => {
+    const clock = manualTimers();
+    const native = recorder();
+    const channel = createChannel(adapters['react-native'], { ReactNativeWebView: native.target }, names, clock.timers);
+
+    channel.deliver({ type: 'ready' });
+
+    expect(native.payloads).toEqual(['{"type":"ready"}']);
+    expect(channel.pending).toBe(0);
+    expect(clock.scheduled.size).toBe(0);
+  });
+
+  it('queues messages raised before the channel exists and delivers them in order once it appears', () => {
+    const clock = manualTimers();
+    const scope: HostScope = {};
+    const channel = createChannel(adapters['react-native'], scope, names, clock.timers);
+
+    channel.deliver(message(1));
+    channel.deliver(message(2));
+    channel.deliver(message(3));
+    expect(channel.pending).toBe(3);
+
+    // Still missing at the first poll: nothing is lost and the poll goes on.
+    clock.tick();
+    expect(channel.pending).toBe(3);
+
+    const native = recorder();
+    scope['ReactNativeWebView'] = native.target;
+    clock.tick();
+
+    expect(native.payloads.map((payload) => JSON.parse(payload as string))).toEqual([message(1), message(2), message(3)]);
+    expect(channel.pending).toBe(0);
+    expect(clock.scheduled.size).toBe(0);
+  });
+
+  it(`polls for the missing channel every ${CHANNEL_POLL_MS} ms with a single timer however many messages wait`, () => {
+    const clock = manualTimers();
+    const channel = createChannel(adapters.android, {}, names, clock.timers);
+
+    for (let n = 0; n < 5; n++) channel.deliver(message(n));
+
+    expect(CHANNEL_POLL_MS).toBe(50);
+    expect([...clock.scheduled.values()].map(({ ms }) => ms)).toEqual([50]);
+  });
+
+  it('keeps a message raised while others wait behind them, even if the channel appeared in between', () => {
+    const clock = manualTimers();
+    const scope: HostScope = {};
+    const channel = createChannel(adapters.flutter, scope, names, clock.timers);
+    channel.deliver(message(1));
+
+    const native = recorder();
+    scope['ChatBridgeFlutter'] = native.target;
+    channel.deliver(message(2));
+    clock.tick();
+
+    expect(native.payloads.map((payload) => JSON.parse(payload as string))).toEqual([message(1), message(2)]);
+  });
+
+  it('delivers queued messages as the platform expects them: objects for iOS', () => {
+    const clock = manualTimers();
+    const scope: HostScope = {};
+    const channel = createChannel(adapters.ios, scope, names, clock.timers);
+    channel.deliver(message(1));
+
+    const native = recorder();
+    scope['webkit'] = { messageHandlers: { chatBridge: native.target } };
+    clock.tick();
+
+    expect(native.payloads).toEqual([message(1)]);
+  });
+
+  it('keeps the payload when the native postMessage throws and delivers it, once, on the next poll', () => {
+    const clock = manualTimers();
+    const payloads: unknown[] = [];
+    let refuse = true;
+    const scope: HostScope = {
+      ReactNativeWebView: {
+        postMessage(payload: unknown) {
+          if (refuse) throw new Error('bridge torn down');
+          payloads.push(payload);
+        },
+      },
+    };
+    const channel = createChannel(adapters['react-native'], scope, names, clock.timers);
+
+    channel.deliver(message(1));
+    channel.deliver(message(2));
+    expect(payloads).toEqual([]);
+    expect(channel.pending).toBe(2);
+    expect(clock.scheduled.size).toBe(1);
+
+    clock.tick(); // still refusing
+    expect(channel.pending).toBe(2);
+
+    refuse = false;
+    clock.tick();
+    expect(payloads.map((payload) => JSON.parse(payload as string))).toEqual([message(1), message(2)]);
+    expect(channel.pending).toBe(0);
+  });
+
+  it('does not throw out of deliver when the native channel throws', () => {
+    const clock = manualTimers();
+    const scope: HostScope = {
+      ChatBridgeAndroid: {
+        postMessage() {
+          throw new Error('Java exception');
+        },
+      },
+    };
+    const channel = createChannel(adapters.android, scope, names, clock.timers);
+    expect(() => channel.deliver({ type: 'ready' })).not.toThrow();
+    expect(channel.pending).toBe(1);
+  });
+
+  it('destroy clears the poll timer and drops what waits', () => {
+    const clock = manualTimers();
+    const scope: HostScope = {};
+    const channel = createChannel(adapters['react-native'], scope, names, clock.timers);
+    channel.deliver(message(1));
+    const [handle] = [...clock.scheduled.keys()];
+
+    channel.destroy();
+
+    expect(clock.cleared).toEqual([handle]);
+    expect(clock.scheduled.size).toBe(0);
+    expect(channel.pending).toBe(0);
+
+    // The channel appearing later finds nothing to deliver.
+    const native = recorder();
+    scope['ReactNativeWebView'] = native.target;
+    clock.tick();
+    expect(native.payloads).toEqual([]);
+  });
+
+  it('destroy may be called twice and without a pending poll', () => {
+    const clock = manualTimers();
+    const channel = createChannel(adapters['react-native'], {}, names, clock.timers);
+    channel.destroy();
+    channel.destroy();
+    expect(clock.cleared).toEqual([]);
+  });
+});
+
+describe('createChannel with real timer functions (fake clock)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('delivers a queued message at the first poll after the channel appears, not before', () => {
+    vi.useFakeTimers();
+    const scope: HostScope = {};
+    const timers: Timers = { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as number) };
+    const channel = createChannel(adapters['react-native'], scope, names, timers);
+    channel.deliver({ type: 'ready' });
+
+    const native = recorder();
+    vi.advanceTimersByTime(CHANNEL_POLL_MS * 2);
+    scope['ReactNativeWebView'] = native.target;
+    expect(native.payloads).toEqual([]);
+
+    vi.advanceTimersByTime(CHANNEL_POLL_MS - 1);
+    expect(native.payloads).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(native.payloads).toEqual(['{"type":"ready"}']);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('leaves no timer behind after destroy', () => {
+    vi.useFakeTimers();
+    const timers: Timers = { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as number) };
+    const channel = createChannel(adapters.android, {}, names, timers);
+    channel.deliver({ type: 'ready' });
+    expect(vi.getTimerCount()).toBe(1);
+
+    channel.destroy();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});

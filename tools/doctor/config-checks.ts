@@ -1,0 +1,101 @@
+/**
+ * The token checks: `GET /config` with the given website token must hand out a usable
+ * authToken, and a made-up token must be refused with 401 and an ErrorResponse body.
+ */
+import { authTokenOf, errorMessageOf } from '../../bridge/index.js';
+import type { Check } from './checks.js';
+import type { Exchange } from './probe.js';
+
+const ERROR_BODY_FIX =
+  'answer a refused website token with 401 and a JSON ErrorResponse body such as {"message": "Invalid website token"} (Content-Type: application/json)';
+
+export const configCheck: Check = {
+  name: 'GET /config',
+  async run(probe) {
+    const answer = await probe.config('given');
+    if (!answer.answered) return { status: 'fail', detail: answer.reason, fix: answer.fix };
+    const { status } = answer;
+    if (status === 401 || status === 403) {
+      const said = errorMessageOf(answer.body);
+      return {
+        status: 'fail',
+        detail: `answered ${status}: the website token is invalid, disabled or rotated${said === undefined ? '' : ` (server: "${clip(said)}")`}`,
+        fix: "use the inbox's current website token (rotating it invalidates the old one) in --website-token and in the app's websiteToken option",
+      };
+    }
+    if (status >= 300 && status <= 399) {
+      return {
+        status: 'fail',
+        detail: `answered ${status}, a redirect to ${answer.headers.get('location') ?? '(no Location)'}`,
+        fix: 'use the final URL as baseUrl: a redirected POST loses its body and a cross-origin one its Authorization header',
+      };
+    }
+    if (status < 200 || status > 299) return { status: 'fail', ...unexpectedConfigStatus(answer) };
+    if (authTokenOf(answer.body) !== undefined) return { status: 'pass', detail: `answered ${status} with a usable authToken (not shown)` };
+    return {
+      status: 'fail',
+      detail: `answered ${status} with ${unusableConfig(answer)}: the backend is misconfigured (not the chat API, or the widget inbox is not set up)`,
+      fix: 'make GET /config answer JSON with a non-empty string "authToken" (check that the inbox behind this website token exists and the API runs behind --base-url)',
+    };
+  },
+};
+
+type Answered = Extract<Exchange, { answered: true }>;
+
+/** What is wrong with a 2xx config answer that has no usable authToken. */
+function unusableConfig(answer: Answered): string {
+  if (answer.text.trim() === '') return 'an empty body';
+  if (answer.body === undefined) return `a body that is not JSON (Content-Type ${answer.headers.get('content-type') ?? 'missing'})`;
+  return 'JSON without a non-empty string authToken';
+}
+
+function unexpectedConfigStatus({ status, headers, body }: Answered): { detail: string; fix: string } {
+  const said = errorMessageOf(body);
+  const server = said === undefined ? '' : ` (server: "${clip(said)}")`;
+  if (status === 404) {
+    return { detail: `answered 404: no /config under this base URL${server}`, fix: 'point --base-url (and baseUrl) at the API root that serves /config' };
+  }
+  if (status === 429) {
+    const retryAfter = headers.get('retry-after');
+    return {
+      detail: `answered 429: rate limited${retryAfter === null ? '' : ` (Retry-After: ${retryAfter})`}${server}`,
+      fix: 'run the doctor again later; if it persists, GET /config is limited too tightly for the clients sharing this address',
+    };
+  }
+  return { detail: `answered ${status}${server}`, fix: 'check the backend logs: GET /config must answer 200 with JSON carrying an authToken' };
+}
+
+export const rejectedTokenCheck: Check = {
+  name: 'rejected website token',
+  async run(probe) {
+    const answer = await probe.config('wrong');
+    if (!answer.answered) return { status: 'fail', detail: answer.reason, fix: answer.fix };
+    if (answer.status >= 200 && answer.status <= 299 && authTokenOf(answer.body) === undefined) {
+      // A misconfigured /config answers every token alike; saying "tokens are not checked" would mislead.
+      return {
+        status: 'fail',
+        detail: `a made-up website token got ${answer.status} with ${unusableConfig(answer)}, like any token: refused tokens cannot be told apart`,
+        fix: `fix GET /config first; then ${ERROR_BODY_FIX}`,
+      };
+    }
+    if (answer.status !== 401) {
+      const accepted = answer.status >= 200 && answer.status <= 299;
+      return {
+        status: 'fail',
+        detail: `a made-up website token got ${answer.status} instead of 401${accepted ? ' and an authToken: the backend does not check website tokens' : ''}`,
+        fix: ERROR_BODY_FIX,
+      };
+    }
+    const message = errorMessageOf(answer.body);
+    if (message === undefined) {
+      const what = answer.text.trim() === '' ? 'an empty body' : answer.body === undefined ? 'a body that is not JSON' : 'JSON without a string "message"';
+      return { status: 'fail', detail: `a made-up website token got 401 with ${what}, not an ErrorResponse, so the app cannot say why`, fix: ERROR_BODY_FIX };
+    }
+    return { status: 'pass', detail: `a made-up website token got 401 with an ErrorResponse ("${clip(message)}")` };
+  },
+};
+
+function clip(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 160 ? `${line.slice(0, 157)}...` : line;
+}

@@ -1,0 +1,185 @@
+/**
+ * Plays a fixture through the real bridge (the same `createBridge` the bundle installs) with a
+ * virtual clock, scripted HTTP, in-memory storage and a stand-in window whose native channels
+ * write the output lines. Same fixture, same output, byte for byte, on any machine.
+ */
+import {
+  createBridge,
+  HOST_NAMES,
+  normalizeOptions,
+  type Environment,
+  type HostName,
+  type HostScope,
+  type InboundMessage,
+  type ResolvedOptions,
+} from '../../bridge/index.js';
+import { parseFixture, ReplayError, type Step } from './fixture.js';
+import { createScriptedHttp, type RequestLine } from './scripted-http.js';
+import { listeners, mapStorage } from '../testing/in-memory.js';
+import { createVirtualClock, seededRandom } from '../testing/virtual-clock.js';
+
+export interface ReplayOptions {
+  /** Whose deliveries to print; "all" prints every adapter's for one run. */
+  host: HostName | 'all';
+  /** Named in error messages. @default "fixture" */
+  name?: string;
+  /** Told about things worth a look that do not stop the replay (answers never used). */
+  onWarning?: (message: string) => void;
+}
+
+export interface DeliverLine {
+  kind: 'deliver';
+  at: number;
+  host: HostName;
+  payload: unknown;
+}
+
+export const DEFAULT_FIXTURE_OPTIONS = { baseUrl: 'https://chat.example.test', websiteToken: 'wt_fixture' };
+/** After the last step, timers keep running for at most this much virtual time. */
+export const SETTLE_LIMIT_MS = 15 * 60 * 1000;
+const SEED = 0xc4a7b21d;
+
+export async function replay(text: string, { host, name = 'fixture', onWarning }: ReplayOptions): Promise<string> {
+  if (host !== 'all' && !HOST_NAMES.includes(host)) throw new ReplayError(`unknown host "${String(host)}"; one of ${HOST_NAMES.join(', ')}, all`);
+  const steps = parseFixture(text, name);
+  const lines: string[] = [];
+  const clock = createVirtualClock();
+  let online = true;
+  const messages = listeners<InboundMessage>();
+  const connectivity = listeners<boolean>();
+
+  const configStep = steps[0]?.step === 'config' ? steps[0] : undefined;
+  const rawOptions = configStep?.options ?? DEFAULT_FIXTURE_OPTIONS;
+  let options: ResolvedOptions;
+  try {
+    // The page is the widget page, served from the chat backend as the mobile SDKs load it.
+    options = normalizeOptions(rawOptions, new URL(String(rawOptions['baseUrl'])).origin);
+  } catch (error) {
+    throw new ReplayError(`${name}:${configStep?.line ?? 0}: ${(error as Error).message}`);
+  }
+
+  const basePath = new URL(options.baseUrl).pathname.replace(/\/$/, '');
+  const http = createScriptedHttp(basePath, clock.now, () => online, (line: RequestLine) => lines.push(JSON.stringify(line)));
+  const deliver = (target: HostName) => (payload: unknown) => {
+    const line: DeliverLine = { kind: 'deliver', at: clock.now(), host: target, payload };
+    lines.push(JSON.stringify(line));
+  };
+  const storage = new Map<string, string>();
+
+  const env: Environment = {
+    fetch: http.fetch,
+    now: clock.now,
+    setTimeout: clock.setTimeout,
+    clearTimeout: clock.clearTimeout,
+    random: seededRandom(SEED),
+    storage: mapStorage(storage),
+    isOnline: () => online,
+    onConnectivityChange: connectivity.subscribe,
+    onMessage: messages.subscribe,
+    pageOrigin: new URL(options.baseUrl).origin,
+    scope: standInWindow(options, deliver),
+  };
+
+  const bridge = createBridge(options, env, { rawOptions, hosts: host === 'all' ? [...HOST_NAMES] : [host] });
+  const check = async (line: number) => {
+    await settle(clock);
+    if (http.unmatched !== undefined) {
+      throw new ReplayError(`${name}:${line}: no "respond" or "fail" step is queued for ${http.unmatched}`);
+    }
+  };
+
+  try {
+    await check(configStep?.line ?? 0);
+    for (const step of steps) {
+      if (step.step === 'advance') {
+        // Timers falling due inside the window run at their own time, each settling before
+        // the next, since a retry's answer may set the next timer.
+        const target = clock.now() + step.ms;
+        for (let due = clock.nextDue(); due !== undefined && due <= target; due = clock.nextDue()) {
+          clock.moveTo(due);
+          await check(step.line);
+        }
+        clock.moveTo(target);
+      } else {
+        play(step);
+      }
+      await check(step.line);
+    }
+    // Let retries and backoff finish, without real waiting.
+    const lastLine = steps[steps.length - 1]?.line ?? 0;
+    const limit = clock.now() + SETTLE_LIMIT_MS;
+    for (let due = clock.nextDue(); due !== undefined && due <= limit; due = clock.nextDue()) {
+      clock.moveTo(due);
+      await check(lastLine);
+    }
+  } finally {
+    bridge.destroy();
+  }
+  const unused = http.unused();
+  if (unused.length > 0) onWarning?.(`${name}: ${unused.length} queued answer(s) never used: ${unused.join(', ')}`);
+  return lines.length > 0 ? `${lines.join('\n')}\n` : '';
+
+  function play(step: Step): void {
+    switch (step.step) {
+      case 'config':
+        return;
+      case 'post':
+        messages.fire({ origin: step.origin, data: structuredClone(step.data) });
+        return;
+      case 'host':
+        bridge.receive(structuredClone(step.data));
+        return;
+      case 'respond': {
+        const answer: { kind: 'respond'; status: number; body?: unknown; headers?: Record<string, string> } = { kind: 'respond', status: step.status };
+        if (step.body !== undefined) answer.body = step.body;
+        if (step.headers !== undefined) answer.headers = step.headers;
+        http.queue(step.method, step.path, answer);
+        return;
+      }
+      case 'fail':
+        http.queue(step.method, step.path, { kind: 'fail' });
+        return;
+      case 'offline':
+      case 'online':
+        online = step.step === 'online';
+        connectivity.fire(online);
+        return;
+      case 'advance':
+        return; // played by the loop above
+    }
+  }
+}
+
+/**
+ * Lets promises resolve and runs the timers already due, without moving the clock. Scripted
+ * answers resolve through microtasks only, so a macrotask turn drains everything they started.
+ */
+async function settle(clock: ReturnType<typeof createVirtualClock>): Promise<void> {
+  for (let quiet = 0; quiet < 2; ) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (clock.runOneDue()) quiet = 0;
+    else quiet++;
+  }
+}
+
+/** A window with every platform's native channel, each writing `deliver` lines. */
+function standInWindow(names: ResolvedOptions, deliver: (host: HostName) => (payload: unknown) => void): HostScope {
+  class StandInCustomEvent {
+    constructor(
+      readonly type: string,
+      readonly init: { detail?: unknown } = {},
+    ) {}
+  }
+  const browser = deliver('browser');
+  return {
+    ReactNativeWebView: { postMessage: deliver('react-native') },
+    [names.androidChannel]: { postMessage: deliver('android') },
+    webkit: { messageHandlers: { [names.iosHandler]: { postMessage: deliver('ios') } } },
+    [names.flutterChannel]: { postMessage: deliver('flutter') },
+    CustomEvent: StandInCustomEvent,
+    dispatchEvent: (event: StandInCustomEvent) => {
+      if (event.type === names.browserEvent) browser(event.init.detail);
+      return true;
+    },
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * HTTP for replays: answers come from the fixture's `respond` and `fail` steps, first in,
+ * first out per method and path; every request becomes an output line.
+ */
+import { REDACTED, type HttpRequest, type HttpResponse } from '../../bridge/index.js';
+import { pathOnly } from './fixture.js';
+
+export type Answer = { kind: 'respond'; status: number; body?: unknown; headers?: Record<string, string> } | { kind: 'fail' };
+
+export interface RequestLine {
+  kind: 'request';
+  at: number;
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: unknown;
+  offline?: true;
+}
+
+export interface ScriptedHttp {
+  queue(method: string, path: string, answer: Answer): void;
+  fetch(url: string, request: HttpRequest): Promise<HttpResponse>;
+  /** The first request that found no answer, if any: it ends the replay. */
+  readonly unmatched: string | undefined;
+  /** Answers queued and never used, as "METHOD /path" (often a typo in a fixture). */
+  unused(): string[];
+}
+
+export function createScriptedHttp(basePath: string, now: () => number, isOnline: () => boolean, output: (line: RequestLine) => void): ScriptedHttp {
+  const answers = new Map<string, Answer[]>();
+  let unmatched: string | undefined;
+
+  return {
+    queue(method, path, answer) {
+      const key = `${method} ${path}`;
+      const list = answers.get(key) ?? [];
+      list.push(answer);
+      answers.set(key, list);
+    },
+    get unmatched() {
+      return unmatched;
+    },
+    unused: () => [...answers].flatMap(([key, list]) => list.map(() => key)),
+    async fetch(url, request) {
+      const { pathname } = new URL(url);
+      const path = pathOnly(pathname.startsWith(basePath) ? pathname.slice(basePath.length) || '/' : pathname);
+      const line: RequestLine = { kind: 'request', at: now(), method: request.method, path, headers: headersAsSent(request) };
+      const body = bodySummary(request.body);
+      if (body !== undefined) line.body = body;
+      if (!isOnline()) {
+        line.offline = true;
+        output(line);
+        throw new TypeError('Failed to fetch');
+      }
+      output(line);
+      const answer = answers.get(`${request.method} ${path}`)?.shift();
+      if (answer === undefined) {
+        unmatched ??= `${request.method} ${path}`;
+        throw new TypeError('Failed to fetch');
+      }
+      if (answer.kind === 'fail') throw new TypeError('Failed to fetch');
+      return scriptedResponse(answer);
+    },
+  };
+}
+
+function headersAsSent(request: HttpRequest): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) headers[name] = name.toLowerCase() === 'authorization' ? REDACTED : value;
+  // The browser adds the multipart Content-Type (its boundary varies, so it is left out).
+  if (typeof FormData !== 'undefined' && request.body instanceof FormData) headers['Content-Type'] = 'multipart/form-data';
+  return headers;
+}
+
+/** What was sent, without file contents: JSON bodies parsed, multipart as fields and file sizes. */
+function bodySummary(body: HttpRequest['body']): unknown {
+  if (body === undefined) return undefined;
+  if (typeof body === 'string') {
+    try {
+      return JSON.parse(body);
+    } catch {
+      return body;
+    }
+  }
+  const fields: Record<string, string> = {};
+  const files: Array<{ field: string; name: string; type: string; size: number }> = [];
+  body.forEach((value, field) => {
+    if (typeof value === 'string') fields[field] = value;
+    else files.push({ field, name: (value as File).name, type: value.type, size: value.size });
+  });
+  return { fields, files };
+}
+
+function scriptedResponse(answer: Extract<Answer, { kind: 'respond' }>): HttpResponse {
+  const text = answer.body === undefined ? '' : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+  const headers = new Map(Object.entries(answer.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+  return {
+    status: answer.status,
+    headers: { get: (name) => headers.get(name.toLowerCase()) ?? null },
+    text: async () => text,
+  };
+}
