@@ -67,6 +67,12 @@ export async function measureBundleSizes() {
     bundles[pkg] = code;
     comparisons.push({ label, version: found.version, bytes: Buffer.byteLength(code), gzipped: gzipped(code) });
   }
-  if (missing.length > 0) console.warn(`bench: ${missing.join(', ')} not installed; compare with them after: ${installHint(missing)}`);
-  return { bridge: { bytes: Buffer.byteLength(bridgeSource), gzipped: gzipped(bridgeSource) }, comparisons, missing, bundles };
+  if (missing.length > 0)
+    console.warn(`bench: ${missing.join(', ')} not installed; compare with them after: ${installHint(missing)}`);
+  return {
+    bridge: { bytes: Buffer.byteLength(bridgeSource), gzipped: gzipped(bridgeSource) },
+    comparisons,
+    missing,
+    bundles,
+  };
 }

@@ -11,7 +11,8 @@ const FIGURES = { throughput: measureThroughput, memory: measureMemory };
 
 const [, , figure, bridgePath] = process.argv;
 const measure = FIGURES[/** @type {keyof typeof FIGURES} */ (figure)];
-if (measure === undefined || bridgePath === undefined) throw new Error(`usage: child.mjs ${Object.keys(FIGURES).join('|')} BRIDGE_MODULE`);
+if (measure === undefined || bridgePath === undefined)
+  throw new Error(`usage: child.mjs ${Object.keys(FIGURES).join('|')} BRIDGE_MODULE`);
 
 /** @type {Map<string, { count: number, message: string }>} */
 const warnings = new Map();

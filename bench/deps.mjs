@@ -19,7 +19,8 @@ const SEARCH = [ROOT, join(ROOT, 'bench', '.deps')];
 export function findPackage(name) {
   for (const base of SEARCH) {
     const manifest = join(base, 'node_modules', name, 'package.json');
-    if (existsSync(manifest)) return { name, version: JSON.parse(readFileSync(manifest, 'utf8')).version, resolveDir: base };
+    if (existsSync(manifest))
+      return { name, version: JSON.parse(readFileSync(manifest, 'utf8')).version, resolveDir: base };
   }
   return undefined;
 }

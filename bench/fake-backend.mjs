@@ -6,8 +6,14 @@
  */
 import { PAGE_ORIGIN } from './workload.mjs';
 
-const CONVERSATION = JSON.stringify({ id: 42, status: 'open', contact: { name: 'Ada Lovelace', email: 'ada@example.com' }, messages: [] });
-const CONFIG = (token) => JSON.stringify({ authToken: token, widget: { name: 'Bench inbox', color: '#1f93ff', locale: 'en' } });
+const CONVERSATION = JSON.stringify({
+  id: 42,
+  status: 'open',
+  contact: { name: 'Ada Lovelace', email: 'ada@example.com' },
+  messages: [],
+});
+const CONFIG = (token) =>
+  JSON.stringify({ authToken: token, widget: { name: 'Bench inbox', color: '#1f93ff', locale: 'en' } });
 
 /** @typedef {'ok' | 'fail' | 'hang'} Fate */
 
@@ -34,10 +40,24 @@ export function createFakeEnvironment({ answer = () => 'ok', freshTokens = false
       }
       if (fate === 'fail') return reply(500, '{"error":"Internal server error"}');
       const path = new URL(url).pathname;
-      if (path.endsWith('/config')) return reply(200, CONFIG(freshTokens ? `auth_bench_token_${configs++}` : (configs++, 'auth_bench_token_fixed')));
+      if (path.endsWith('/config'))
+        return reply(
+          200,
+          CONFIG(freshTokens ? `auth_bench_token_${configs++}` : (configs++, 'auth_bench_token_fixed')),
+        );
       if (path.endsWith('/messages')) {
         const sent = JSON.parse(/** @type {string} */ (request.body));
-        return reply(200, JSON.stringify({ id: delivered, content: sent.message.content, echo_id: sent.message.echo_id, message_type: 0, created_at: 1760000000, attachments: [] }));
+        return reply(
+          200,
+          JSON.stringify({
+            id: delivered,
+            content: sent.message.content,
+            echo_id: sent.message.echo_id,
+            message_type: 0,
+            created_at: 1760000000,
+            attachments: [],
+          }),
+        );
       }
       return reply(200, CONVERSATION);
     },
@@ -45,7 +65,11 @@ export function createFakeEnvironment({ answer = () => 'ok', freshTokens = false
     setTimeout: (callback, ms) => setTimeout(callback, ms),
     clearTimeout: (handle) => clearTimeout(handle),
     random: Math.random,
-    storage: { getItem: (key) => storage.get(key) ?? null, setItem: (key, value) => void storage.set(key, value), removeItem: (key) => void storage.delete(key) },
+    storage: {
+      getItem: (key) => storage.get(key) ?? null,
+      setItem: (key, value) => void storage.set(key, value),
+      removeItem: (key) => void storage.delete(key),
+    },
     isOnline: () => true,
     onConnectivityChange: () => () => undefined,
     onMessage(listener) {
@@ -55,7 +79,11 @@ export function createFakeEnvironment({ answer = () => 'ok', freshTokens = false
       };
     },
     pageOrigin: PAGE_ORIGIN,
-    scope: { ChatBridgeAndroid: { postMessage: (/** @type {string} */ payload) => void (delivered += typeof payload === 'string' ? 1 : NaN) } },
+    scope: {
+      ChatBridgeAndroid: {
+        postMessage: (/** @type {string} */ payload) => void (delivered += typeof payload === 'string' ? 1 : NaN),
+      },
+    },
   };
   /** @type {(message: { data: unknown, origin: string }) => void} */
   let post = () => undefined;

@@ -14,7 +14,9 @@ const CHILD = fileURLToPath(new URL('./child.mjs', import.meta.url));
  */
 export function runIsolated(figure, bridgePath) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', '--no-warnings', CHILD, figure, bridgePath], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--expose-gc', '--no-warnings', CHILD, figure, bridgePath], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));

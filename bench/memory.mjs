@@ -48,7 +48,13 @@ export async function measureMemory(bridgeModule) {
   // freshTokens: a new auth token on every GET /config, as the reference backend does.
   const fake = createFakeEnvironment({ answer, freshTokens: true });
   const options = bridgeModule.normalizeOptions(
-    { baseUrl: `${API_ORIGIN}/api/v1`, websiteToken: 'wt_bench_public', host: 'android', commandTimeout: 5, requestTimeout: 5 },
+    {
+      baseUrl: `${API_ORIGIN}/api/v1`,
+      websiteToken: 'wt_bench_public',
+      host: 'android',
+      commandTimeout: 5,
+      requestTimeout: 5,
+    },
     PAGE_ORIGIN,
   );
   const bridge = bridgeModule.createBridge(options, fake.env);
@@ -129,7 +135,10 @@ export const REFRESH_HEAP_LIMIT = 64 * 1024;
  */
 async function measureTokenRefreshes(bridgeModule, gc) {
   const fake = createFakeEnvironment({ freshTokens: true });
-  const options = bridgeModule.normalizeOptions({ baseUrl: `${API_ORIGIN}/api/v1`, websiteToken: 'wt_bench_public', host: 'android' }, PAGE_ORIGIN);
+  const options = bridgeModule.normalizeOptions(
+    { baseUrl: `${API_ORIGIN}/api/v1`, websiteToken: 'wt_bench_public', host: 'android' },
+    PAGE_ORIGIN,
+  );
   const bridge = bridgeModule.createBridge(options, fake.env);
   const idle = async () => {
     while (bridge.stats().pendingCommands > 0) await new Promise((resolve) => setImmediate(resolve));

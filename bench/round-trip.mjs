@@ -91,7 +91,10 @@ window.__bench = (function () {
  */
 export async function measureRoundTrip(browser) {
   // The limiter would answer 429 after 120 requests; this figure is about latency, not limits.
-  const backend = await startReferenceBackend({ websiteTokens: [WEBSITE_TOKEN], rateLimit: { limit: 1_000_000, windowMs: 1_000 } });
+  const backend = await startReferenceBackend({
+    websiteTokens: [WEBSITE_TOKEN],
+    rateLimit: { limit: 1_000_000, windowMs: 1_000 },
+  });
   const settings = { baseUrl: backend.url, websiteToken: WEBSITE_TOKEN, host: 'browser' };
   const page = `<!doctype html><html><head><meta charset="utf-8"><title>round trip</title>
 <script>window.chatBridgeSettings = ${JSON.stringify(settings)};</script>
@@ -99,7 +102,11 @@ export async function measureRoundTrip(browser) {
 <script>${PAGE_SCRIPT}</script></head><body></body></html>`;
   // Cross-origin isolated, for performance.now() at 5 µs instead of 100 µs; CORS requests are unaffected.
   const headers = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
-  const server = await startStaticServer({ mounts: { '/dist/': join(ROOT, 'dist') }, headers, pages: { '/round-trip.html': page, '/favicon.ico': '' } });
+  const server = await startStaticServer({
+    mounts: { '/dist/': join(ROOT, 'dist') },
+    headers,
+    pages: { '/round-trip.html': page, '/favicon.ico': '' },
+  });
   const context = await browser.newContext();
   try {
     const tab = await context.newPage();
@@ -109,12 +116,23 @@ export async function measureRoundTrip(browser) {
     await tab.evaluate(() => /** @type {any} */ (window).__bench.setup());
     const isolated = await tab.evaluate(() => window.crossOriginIsolated);
     const result = /** @type {{ bridge: number[], bare: number[] }} */ (
-      await tab.evaluate(([warmup, samples]) => /** @type {any} */ (window).__bench.run(warmup, samples), [WARMUP, SAMPLES])
+      await tab.evaluate(
+        ([warmup, samples]) => /** @type {any} */ (window).__bench.run(warmup, samples),
+        [WARMUP, SAMPLES],
+      )
     );
     if (errors.length > 0) throw new Error(`round-trip page errors: ${errors.join('; ')}`);
     const bridgeMs = median(result.bridge);
     const bareMs = median(result.bare);
-    return { bridgeMs, bareMs, ratio: bridgeMs / bareMs, samples: SAMPLES, bridgeAll: result.bridge, bareAll: result.bare, isolated };
+    return {
+      bridgeMs,
+      bareMs,
+      ratio: bridgeMs / bareMs,
+      samples: SAMPLES,
+      bridgeAll: result.bridge,
+      bareAll: result.bare,
+      isolated,
+    };
   } finally {
     await context.close().catch(() => undefined);
     await server.close();

@@ -26,9 +26,13 @@ const FIGURES = ['bundle', 'throughput', 'round-trip', 'startup', 'memory'];
 const args = process.argv.slice(2);
 const onlyArg = args.find((arg) => arg.startsWith('--only='));
 const only = onlyArg === undefined ? FIGURES : onlyArg.slice('--only='.length).split(',');
-const unknown = args.filter((arg) => arg !== '--fuzz' && !arg.startsWith('--only=')).concat(only.filter((name) => !FIGURES.includes(name)));
+const unknown = args
+  .filter((arg) => arg !== '--fuzz' && !arg.startsWith('--only='))
+  .concat(only.filter((name) => !FIGURES.includes(name)));
 if (unknown.length > 0) {
-  console.error(`bench: unknown ${unknown.join(', ')}; usage: node bench/run.mjs [--fuzz] [--only=${FIGURES.join(',')}]`);
+  console.error(
+    `bench: unknown ${unknown.join(', ')}; usage: node bench/run.mjs [--fuzz] [--only=${FIGURES.join(',')}]`,
+  );
   process.exit(2);
 }
 const wants = (/** @type {string} */ figure) => only.includes(figure);
@@ -56,7 +60,9 @@ const header = [
   `Node ${process.version}`,
   `Chromium ${browser?.version() ?? `not found at ${CHROMIUM_PATH}`}`,
   `CPU ${cpus()[0]?.model ?? 'unknown'} × ${cpus().length} cores`,
-  `load average ${loadavg().map((load) => load.toFixed(2)).join(' ')} at start (a busy machine makes times noisy; ratios are taken within one run)`,
+  `load average ${loadavg()
+    .map((load) => load.toFixed(2))
+    .join(' ')} at start (a busy machine makes times noisy; ratios are taken within one run)`,
 ];
 console.log(header.join('\n'));
 
@@ -81,10 +87,27 @@ try {
         met: bridge <= BUNDLE_GOAL,
       });
       for (const library of libraries) {
-        rows.push({ figure: `  bundle vs ${library.label}`, value: `${number(bridge)} B`, compared: `${library.label} ${library.version}: ${number(library.gzipped)} B`, ratio: `${number(bridge / library.gzipped, 2)}×`, goal: '—', met: undefined });
+        rows.push({
+          figure: `  bundle vs ${library.label}`,
+          value: `${number(bridge)} B`,
+          compared: `${library.label} ${library.version}: ${number(library.gzipped)} B`,
+          ratio: `${number(bridge / library.gzipped, 2)}×`,
+          goal: '—',
+          met: undefined,
+        });
       }
-      for (const name of sizes.missing) rows.push({ figure: `  bundle vs ${name}`, value: `${number(bridge)} B`, compared: `${name} not installed`, ratio: '—', goal: '—', met: undefined });
-      note(`bundle: ${number(sizes.bridge.bytes)} B minified; comparisons built like the bridge (esbuild minified IIFE ES2017, terser 3 passes), whole library on one global`);
+      for (const name of sizes.missing)
+        rows.push({
+          figure: `  bundle vs ${name}`,
+          value: `${number(bridge)} B`,
+          compared: `${name} not installed`,
+          ratio: '—',
+          goal: '—',
+          met: undefined,
+        });
+      note(
+        `bundle: ${number(sizes.bridge.bytes)} B minified; comparisons built like the bridge (esbuild minified IIFE ES2017, terser 3 passes), whole library on one global`,
+      );
     }
   }
 
@@ -117,16 +140,28 @@ try {
       goal: '— (diagnostic)',
       met: undefined,
     });
-    note(`throughput: ${number(t.messages)} messages a run (30% commands, 30% widget, 30% foreign, 10% malformed), median of ${t.runs} runs; ${number(t.delivered)} payloads reached the Android channel per run`);
+    note(
+      `throughput: ${number(t.messages)} messages a run (30% commands, 30% widget, 30% foreign, 10% malformed), median of ${t.runs} runs; ${number(t.delivered)} payloads reached the Android channel per run`,
+    );
     for (const kind of t.byKind) {
-      note(`  ${kind.kind.padEnd(9)} ${(kind.share * 100).toFixed(0).padStart(2)}%: whole path ${number(kind.bridgeNsPerMessage / 1000, 2)} µs/msg, edge ${number(kind.edgeNsPerMessage / 1000, 2)} µs/msg, JSON.parse ${number(kind.parseNsPerMessage / 1000, 2)} µs/msg`);
+      note(
+        `  ${kind.kind.padEnd(9)} ${(kind.share * 100).toFixed(0).padStart(2)}%: whole path ${number(kind.bridgeNsPerMessage / 1000, 2)} µs/msg, edge ${number(kind.edgeNsPerMessage / 1000, 2)} µs/msg, JSON.parse ${number(kind.parseNsPerMessage / 1000, 2)} µs/msg`,
+      );
     }
     for (const warning of warnings) note(`  Node warned ${warning.count}× ${warning.name}: ${warning.message}`);
   }
 
   if (wants('round-trip')) {
     console.log('\nround trip in Chromium…');
-    if (browser === undefined) rows.push({ figure: 'Round trip: sendMessage', value: 'not measured: no Chromium', compared: '—', ratio: '—', goal: `≤ ${number(ROUND_TRIP_GOAL, 2)}`, met: false });
+    if (browser === undefined)
+      rows.push({
+        figure: 'Round trip: sendMessage',
+        value: 'not measured: no Chromium',
+        compared: '—',
+        ratio: '—',
+        goal: `≤ ${number(ROUND_TRIP_GOAL, 2)}`,
+        met: false,
+      });
     else {
       const r = await measureRoundTrip(browser);
       rows.push({
@@ -137,13 +172,23 @@ try {
         goal: `≤ ${number(ROUND_TRIP_GOAL, 2)}`,
         met: r.ratio <= ROUND_TRIP_GOAL,
       });
-      note(`round trip: ${r.samples} each, interleaved, after warm-up; bridge p25–p75 ${ms(quantile(r.bridgeAll, 0.25))}–${ms(quantile(r.bridgeAll, 0.75))}, bare fetch ${ms(quantile(r.bareAll, 0.25))}–${ms(quantile(r.bareAll, 0.75))}; ${r.isolated ? 'cross-origin isolated (5 µs timer)' : 'NOT cross-origin isolated (100 µs timer)'}`);
+      note(
+        `round trip: ${r.samples} each, interleaved, after warm-up; bridge p25–p75 ${ms(quantile(r.bridgeAll, 0.25))}–${ms(quantile(r.bridgeAll, 0.75))}, bare fetch ${ms(quantile(r.bareAll, 0.25))}–${ms(quantile(r.bareAll, 0.75))}; ${r.isolated ? 'cross-origin isolated (5 µs timer)' : 'NOT cross-origin isolated (100 µs timer)'}`,
+      );
     }
   }
 
   if (wants('startup')) {
     console.log('\nstart-up in Chromium…');
-    if (browser === undefined) rows.push({ figure: 'Start-up: evaluate + install()', value: 'not measured: no Chromium', compared: '—', ratio: '—', goal: 'reported', met: undefined });
+    if (browser === undefined)
+      rows.push({
+        figure: 'Start-up: evaluate + install()',
+        value: 'not measured: no Chromium',
+        compared: '—',
+        ratio: '—',
+        goal: 'reported',
+        met: undefined,
+      });
     else {
       const s = await measureStartup(browser, penpalSource);
       rows.push({
@@ -154,7 +199,9 @@ try {
         goal: 'reported',
         met: undefined,
       });
-      note(`start-up: ${s.samples} fresh contexts each; bridge evaluate ${ms(s.bridgeEvaluateMs)} + install ${ms(s.bridgeInstallMs)} (medians apart; install includes the page's first localStorage access); ${s.isolated ? 'cross-origin isolated (5 µs timer)' : 'NOT cross-origin isolated (100 µs timer)'}`);
+      note(
+        `start-up: ${s.samples} fresh contexts each; bridge evaluate ${ms(s.bridgeEvaluateMs)} + install ${ms(s.bridgeInstallMs)} (medians apart; install includes the page's first localStorage access); ${s.isolated ? 'cross-origin isolated (5 µs timer)' : 'NOT cross-origin isolated (100 µs timer)'}`,
+      );
     }
   }
 
@@ -179,15 +226,29 @@ try {
       goal: `< ${number(REFRESH_HEAP_LIMIT / 1024)} KiB (bench's own check)`,
       met: refresh.growth < REFRESH_HEAP_LIMIT,
     });
-    note(`memory: ${number(m.responses)} responses (${number(m.okResponses)} ok) for ${number(m.commands)} commands, ${number(m.errorEvents)} error events; pending ${m.stats.pendingCommands}, outbox ${m.stats.outbox}, undelivered ${m.stats.undelivered}; ${number(m.elapsedMs / 1000, 1)} s; fetches: 75%/25% ok/500 for sendMessage, 60/20/20% ok/500/never for the rest; command and request timeouts 5 ms`);
+    note(
+      `memory: ${number(m.responses)} responses (${number(m.okResponses)} ok) for ${number(m.commands)} commands, ${number(m.errorEvents)} error events; pending ${m.stats.pendingCommands}, outbox ${m.stats.outbox}, undelivered ${m.stats.undelivered}; ${number(m.elapsedMs / 1000, 1)} s; fetches: 75%/25% ok/500 for sendMessage, 60/20/20% ok/500/never for the rest; command and request timeouts 5 ms`,
+    );
     for (const warning of warnings) note(`  Node warned ${warning.count}× ${warning.name}: ${warning.message}`);
   }
 
   if (args.includes('--fuzz')) {
     console.log(`\nfuzz: test/fuzz with FUZZ_RUNS=${FUZZ_RUNS} (takes a while)…`);
     const f = await runFuzz();
-    rows.push({ figure: `Fuzz: ${number(FUZZ_RUNS)} inbound scenarios`, value: `${number(f.seconds, 1)} s`, compared: '—', ratio: '—', goal: 'passes', met: f.passed });
-    note(`fuzz (last lines of vitest):\n${f.tail.split('\n').map((line) => `    ${line}`).join('\n')}`);
+    rows.push({
+      figure: `Fuzz: ${number(FUZZ_RUNS)} inbound scenarios`,
+      value: `${number(f.seconds, 1)} s`,
+      compared: '—',
+      ratio: '—',
+      goal: 'passes',
+      met: f.passed,
+    });
+    note(
+      `fuzz (last lines of vitest):\n${f.tail
+        .split('\n')
+        .map((line) => `    ${line}`)
+        .join('\n')}`,
+    );
   }
 } finally {
   await browser?.close().catch(() => undefined);

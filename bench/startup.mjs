@@ -23,9 +23,15 @@ function evaluateInPage(/** @type {{ source: string, install: boolean }} */ { so
   const started = performance.now();
   document.head.appendChild(script);
   const evaluated = performance.now();
-  if (install) win.ChatBridge.install({ baseUrl: 'https://chat.example.test/api/v1', websiteToken: 'wt_bench', host: 'browser' });
+  if (install)
+    win.ChatBridge.install({ baseUrl: 'https://chat.example.test/api/v1', websiteToken: 'wt_bench', host: 'browser' });
   const installed = performance.now();
-  return { evaluate: evaluated - started, install: installed - evaluated, total: installed - started, isolated: win.crossOriginIsolated === true };
+  return {
+    evaluate: evaluated - started,
+    install: installed - evaluated,
+    total: installed - started,
+    isolated: win.crossOriginIsolated === true,
+  };
 }
 
 /**
@@ -33,7 +39,14 @@ function evaluateInPage(/** @type {{ source: string, install: boolean }} */ { so
  * @param {string | undefined} penpalSource penpal's bundle, or undefined when penpal is not installed
  */
 export async function measureStartup(browser, penpalSource) {
-  const server = await startStaticServer({ mounts: {}, headers: ISOLATED, pages: { '/blank.html': '<!doctype html><html><head><meta charset="utf-8"></head><body></body></html>', '/favicon.ico': '' } });
+  const server = await startStaticServer({
+    mounts: {},
+    headers: ISOLATED,
+    pages: {
+      '/blank.html': '<!doctype html><html><head><meta charset="utf-8"></head><body></body></html>',
+      '/favicon.ico': '',
+    },
+  });
   const bridgeSource = readFileSync(join(ROOT, 'dist', 'chat-bridge.js'), 'utf8');
   /** @type {{ bridge: number[], bridgeEvaluate: number[], bridgeInstall: number[], penpal: number[] }} */
   const samples = { bridge: [], bridgeEvaluate: [], bridgeInstall: [], penpal: [] };

@@ -5,7 +5,9 @@ export function median(values) {
   if (values.length === 0) throw new Error('median of no values');
   const sorted = [...values].sort((a, b) => a - b);
   const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? /** @type {number} */ (sorted[middle]) : (/** @type {number} */ (sorted[middle - 1]) + /** @type {number} */ (sorted[middle])) / 2;
+  return sorted.length % 2 === 1
+    ? /** @type {number} */ (sorted[middle])
+    : /** @type {number} */ (sorted[middle - 1] + /** @type {number} */ (sorted[middle])) / 2;
 }
 
 /** The p-quantile (0..1), nearest rank. @param {number[]} values @param {number} p */

@@ -16,8 +16,14 @@ const cells = (/** @type {Row} */ row) => [row.figure, row.value, row.compared, 
 /** @param {Row[]} rows */
 export function textTable(rows) {
   const lines = [COLUMNS.slice(), ...rows.map(cells)];
-  const widths = COLUMNS.map((_, column) => Math.max(...lines.map((line) => /** @type {string} */ (line[column]).length)));
-  const format = (/** @type {string[]} */ line) => line.map((cell, column) => cell.padEnd(/** @type {number} */ (widths[column]))).join(' | ').trimEnd();
+  const widths = COLUMNS.map((_, column) =>
+    Math.max(...lines.map((line) => /** @type {string} */ (line[column]).length)),
+  );
+  const format = (/** @type {string[]} */ line) =>
+    line
+      .map((cell, column) => cell.padEnd(/** @type {number} */ (widths[column])))
+      .join(' | ')
+      .trimEnd();
   const rule = widths.map((width) => '-'.repeat(width)).join('-+-');
   return [format(/** @type {string[]} */ (lines[0])), rule, ...lines.slice(1).map(format)].join('\n');
 }
@@ -33,4 +39,5 @@ export function markdownTable(rows) {
 }
 
 /** 12288 → "12,288". @param {number} value @param {number} [digits] */
-export const number = (value, digits = 0) => value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+export const number = (value, digits = 0) =>
+  value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });

@@ -44,7 +44,10 @@ function edgeBatch(bridgeModule, options, traffic, start, end) {
   const started = process.hrtime.bigint();
   for (let i = start; i < end; i++) {
     const message = /** @type {Inbound} */ (traffic[i]);
-    const verdict = message.via === 'receive' ? bridgeModule.classifyHostData(message.data, options) : bridgeModule.classifyPosted({ data: message.data, origin: message.origin }, options);
+    const verdict =
+      message.via === 'receive'
+        ? bridgeModule.classifyHostData(message.data, options)
+        : bridgeModule.classifyPosted({ data: message.data, origin: message.origin }, options);
     if (verdict.kind === 'command') sink++;
   }
   return Number(process.hrtime.bigint() - started);
@@ -105,7 +108,10 @@ async function pairedRun(bridgeModule, options, traffic) {
  *   delivered: number, byKind: Array<{ kind: string, share: number, bridgeNsPerMessage: number, edgeNsPerMessage: number, parseNsPerMessage: number }> }>}
  */
 export async function measureThroughput(bridgeModule) {
-  const options = bridgeModule.normalizeOptions({ baseUrl: `${API_ORIGIN}/api/v1`, websiteToken: 'wt_bench_public', host: 'android' }, PAGE_ORIGIN);
+  const options = bridgeModule.normalizeOptions(
+    { baseUrl: `${API_ORIGIN}/api/v1`, websiteToken: 'wt_bench_public', host: 'android' },
+    PAGE_ORIGIN,
+  );
   const traffic = makeTraffic(MESSAGES);
   const runs = [];
   for (let run = 0; run < WARMUP_RUNS + RUNS; run++) {

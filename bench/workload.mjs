@@ -17,7 +17,10 @@ const FOREIGN_ORIGINS = ['https://ads.example.net', 'https://www.youtube.com', '
 /** The replay's seeded generator (mulberry32): every run and every machine sees the same traffic. */
 export const seeded = seededRandom;
 
-const WORDS = 'hello thanks order delivery refund please when where account password reset invoice payment card shipping address tracking number yesterday today tomorrow help agent support question problem working broken update app version'.split(' ');
+const WORDS =
+  'hello thanks order delivery refund please when where account password reset invoice payment card shipping address tracking number yesterday today tomorrow help agent support question problem working broken update app version'.split(
+    ' ',
+  );
 
 /**
  * @typedef {{ kind: 'command' | 'widget' | 'foreign' | 'malformed', via: 'receive' | 'post',
@@ -42,15 +45,46 @@ export function makeTraffic(count, seed = 1) {
   /** @type {Array<() => Inbound>} */
   const commands = [
     () => received('command', { id: id(), method: 'sendMessage', params: { content: sentence(8, 240) } }),
-    () => received('command', { id: id(), method: 'sendMessage', params: { content: sentence(8, 120), messageId: `m-${nextId}-${Math.floor(random() * 1e9)}` } }),
+    () =>
+      received('command', {
+        id: id(),
+        method: 'sendMessage',
+        params: { content: sentence(8, 120), messageId: `m-${nextId}-${Math.floor(random() * 1e9)}` },
+      }),
     () => posted('command', 'chat-bridge:', { id: id(), method: 'sendMessage', params: { content: sentence(8, 160) } }),
-    () => received('command', { id: id(), method: 'getConversation', params: { name: 'Ada Lovelace', email: 'ada@example.com' } }),
+    () =>
+      received('command', {
+        id: id(),
+        method: 'getConversation',
+        params: { name: 'Ada Lovelace', email: 'ada@example.com' },
+      }),
     () => posted('command', '', { id: id(), method: 'getConversation' }),
     () => received('command', { id: id(), method: 'init' }),
   ];
   const widgetEvents = [
-    () => ({ event: 'loaded', config: { locale: 'en', hideMessageBubble: false, position: 'right', websiteToken: 'wt_widget_public', widgetColor: '#1f93ff', darkMode: 'light' } }),
-    () => ({ event: 'onMessage', data: { id: Math.floor(random() * 1e6), content: sentence(8, 200), message_type: 1, content_type: 'text', created_at: 1760000000 + Math.floor(random() * 1e5), conversation_id: 42, sender: { id: 7, name: 'Support agent', avatar_url: 'https://chat.example.test/avatars/7.png', type: 'user' } } }),
+    () => ({
+      event: 'loaded',
+      config: {
+        locale: 'en',
+        hideMessageBubble: false,
+        position: 'right',
+        websiteToken: 'wt_widget_public',
+        widgetColor: '#1f93ff',
+        darkMode: 'light',
+      },
+    }),
+    () => ({
+      event: 'onMessage',
+      data: {
+        id: Math.floor(random() * 1e6),
+        content: sentence(8, 200),
+        message_type: 1,
+        content_type: 'text',
+        created_at: 1760000000 + Math.floor(random() * 1e5),
+        conversation_id: 42,
+        sender: { id: 7, name: 'Support agent', avatar_url: 'https://chat.example.test/avatars/7.png', type: 'user' },
+      },
+    }),
     () => ({ event: 'unreadCount', count: Math.floor(random() * 9) }),
     () => ({ event: 'toggleBubbleVisibility', showBubble: random() < 0.5 }),
     () => ({ event: 'setUnreadMode', unreadMessageCount: 1 }),
@@ -60,17 +94,42 @@ export function makeTraffic(count, seed = 1) {
     () => foreignText(`webpackHotUpdate${Math.floor(random() * 1e8).toString(16)}`),
     () => foreignJson({ type: 'webpackOk' }),
     () => foreignJson({ type: 'webpackProgress', data: { percent: Math.floor(random() * 100), msg: 'building' } }),
-    () => foreignJson({ source: 'react-devtools-content-script', payload: { event: 'inspectedElement', payload: { id: 12, type: 'full-data', value: { props: { children: sentence(10, 60) } } } } }),
+    () =>
+      foreignJson({
+        source: 'react-devtools-content-script',
+        payload: {
+          event: 'inspectedElement',
+          payload: { id: 12, type: 'full-data', value: { props: { children: sentence(10, 60) } } },
+        },
+      }),
     () => foreignJson({ jsonrpc: '2.0', id: String(nextId++), method: 'eth_chainId', params: [] }),
     () => foreignText(`setImmediate$${random()}$${Math.floor(random() * 100)}`),
-    () => ({ kind: 'foreign', via: 'post', data: 'chatwoot-widget:' + JSON.stringify({ event: 'loaded' }), json: JSON.stringify({ event: 'loaded' }), origin: pick(FOREIGN_ORIGINS.slice(0, 2)) }),
+    () => ({
+      kind: 'foreign',
+      via: 'post',
+      data: 'chatwoot-widget:' + JSON.stringify({ event: 'loaded' }),
+      json: JSON.stringify({ event: 'loaded' }),
+      origin: pick(FOREIGN_ORIGINS.slice(0, 2)),
+    }),
     () => foreignJson({ event: 'command', func: 'playVideo', args: [] }, pick(FOREIGN_ORIGINS)),
   ];
   const malformed = [
-    () => ({ kind: 'malformed', via: 'post', data: 'chatwoot-widget:{"event":"loaded","config":{"locale":"en"', json: '{"event":"loaded","config":{"locale":"en"', origin: API_ORIGIN }),
+    () => ({
+      kind: 'malformed',
+      via: 'post',
+      data: 'chatwoot-widget:{"event":"loaded","config":{"locale":"en"',
+      json: '{"event":"loaded","config":{"locale":"en"',
+      origin: API_ORIGIN,
+    }),
     () => widget('malformed', { evnt: 'loaded' }),
     () => widget('malformed', { event: '' }),
-    () => ({ kind: 'malformed', via: 'receive', data: '{"id":"x1","method":"sendMessage","params":{"content":"hi"', json: '{"id":"x1","method":"sendMessage","params":{"content":"hi"', origin: '' }),
+    () => ({
+      kind: 'malformed',
+      via: 'receive',
+      data: '{"id":"x1","method":"sendMessage","params":{"content":"hi"',
+      json: '{"id":"x1","method":"sendMessage","params":{"content":"hi"',
+      origin: '',
+    }),
     () => received('malformed', { id: 42, method: 'sendMessage' }),
     () => posted('malformed', 'chat-bridge:', { id: id() }),
     () => received('malformed', { id: id(), method: 'sendMessage', params: { content: 42 } }),

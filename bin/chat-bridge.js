@@ -10,7 +10,14 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(root, 'dist', 'cli.js');
 if (!existsSync(cli)) {
   process.stderr.write('chat-bridge: building dist/ first (one time)...\n');
-  execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs')], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }
 const { main } = await import(pathToFileURL(cli).href);
-process.exitCode = await main(process.argv.slice(2), (text) => process.stdout.write(text), (text) => process.stderr.write(text));
+process.exitCode = await main(
+  process.argv.slice(2),
+  (text) => process.stdout.write(text),
+  (text) => process.stderr.write(text),
+);

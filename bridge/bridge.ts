@@ -43,14 +43,24 @@ export interface CreateBridgeSettings {
   hosts?: HostName[];
 }
 
-export function createBridge(options: ResolvedOptions, baseEnv: Environment, settings: CreateBridgeSettings = {}): Bridge {
+export function createBridge(
+  options: ResolvedOptions,
+  baseEnv: Environment,
+  settings: CreateBridgeSettings = {},
+): Bridge {
   const host = options.host ?? detectHost(baseEnv.scope, options);
   const timers = trackedTimers(baseEnv);
   const redactor = createRedactor();
   redactor.add(options.websiteToken);
 
   const recorder: Recorder | undefined = options.record
-    ? createRecorder(settings.rawOptions ?? { baseUrl: options.baseUrl }, new URL(options.baseUrl).pathname.replace(/\/$/, ''), redactor, baseEnv.now, options.allowedOrigins)
+    ? createRecorder(
+        settings.rawOptions ?? { baseUrl: options.baseUrl },
+        new URL(options.baseUrl).pathname.replace(/\/$/, ''),
+        redactor,
+        baseEnv.now,
+        options.allowedOrigins,
+      )
     : undefined;
   const env = recorder ? recorder.wrap(baseEnv) : baseEnv;
 
@@ -74,15 +84,22 @@ export function createBridge(options: ResolvedOptions, baseEnv: Environment, set
   const emitError = (event: ErrorEvent) => emit(event);
   /** A command's response; a failed one also emits its error event, for hosts that only listen for events. */
   const answer = (id: string, outcome: Outcome) => {
-    emit(outcome.ok ? { type: 'response', id, ok: true, result: outcome.result } : { type: 'response', id, ok: false, error: outcome.error });
+    emit(
+      outcome.ok
+        ? { type: 'response', id, ok: true, result: outcome.result }
+        : { type: 'response', id, ok: false, error: outcome.error },
+    );
     if (!outcome.ok) emitError(outcome.error);
   };
 
   const inFlight = new Set<AbortController>();
-  const api = createApi(createHttp({ ...env, setTimeout: timers.setTimeout, clearTimeout: timers.clearTimeout }, options, inFlight), {
-    websiteToken: options.websiteToken,
-    onToken: (token) => redactor.add(token),
-  });
+  const api = createApi(
+    createHttp({ ...env, setTimeout: timers.setTimeout, clearTimeout: timers.clearTimeout }, options, inFlight),
+    {
+      websiteToken: options.websiteToken,
+      onToken: (token) => redactor.add(token),
+    },
+  );
 
   // Keyed by the entry itself, not its messageId: a host resending a queued message under the
   // same messageId must not take over the first command's answer (which would then never come).
@@ -104,7 +121,10 @@ export function createBridge(options: ResolvedOptions, baseEnv: Environment, set
       answer(entry.commandId, outcome);
     },
     stalled(error, count) {
-      emitError({ ...error, message: `${error.message}; ${count} message(s) wait in the outbox for the next online event, message or reload` });
+      emitError({
+        ...error,
+        message: `${error.message}; ${count} message(s) wait in the outbox for the next online event, message or reload`,
+      });
     },
   });
 
@@ -114,7 +134,8 @@ export function createBridge(options: ResolvedOptions, baseEnv: Environment, set
       api,
       outbox,
       maxFileSize: options.maxFileSize,
-      newMessageId: () => `${env.now().toString(36)}-${Math.floor(env.random() * 2 ** 32).toString(36)}-${(messageCounter++).toString(36)}`,
+      newMessageId: () =>
+        `${env.now().toString(36)}-${Math.floor(env.random() * 2 ** 32).toString(36)}-${(messageCounter++).toString(36)}`,
       awaitSettled: (entry) => new Promise((resolve, reject) => waiting.set(entry, { resolve, reject })),
     }),
     timeoutMs: options.commandTimeout,
@@ -127,9 +148,15 @@ export function createBridge(options: ResolvedOptions, baseEnv: Environment, set
       case 'ignored':
         return;
       case 'invalid':
-        return verdict.id !== undefined ? answer(verdict.id, { ok: false, error: verdict.error }) : emitError(verdict.error);
+        return verdict.id !== undefined
+          ? answer(verdict.id, { ok: false, error: verdict.error })
+          : emitError(verdict.error);
       case 'widget':
-        return emit(verdict.event === 'error' ? widgetErrorEvent(verdict.data) : { type: 'widget', event: verdict.event, data: verdict.data });
+        return emit(
+          verdict.event === 'error'
+            ? widgetErrorEvent(verdict.data)
+            : { type: 'widget', event: verdict.event, data: verdict.data },
+        );
       case 'command':
         return runner.run(verdict.command);
     }
@@ -149,7 +176,8 @@ export function createBridge(options: ResolvedOptions, baseEnv: Environment, set
     env.onMessage((message) =>
       guarded(() => {
         const verdict = classifyPosted(message, options);
-        if (recorder && verdict.kind !== 'ignored') recorder.input({ step: 'post', origin: message.origin, data: message.data });
+        if (recorder && verdict.kind !== 'ignored')
+          recorder.input({ step: 'post', origin: message.origin, data: message.data });
         handle(verdict);
       }),
     ),

@@ -10,7 +10,12 @@ const win = window as Window & typeof globalThis & { ChatBridge?: unknown; chatB
 
 if (win.ChatBridge === undefined) {
   const chatBridge = createGlobal(win);
-  Object.defineProperty(win, 'ChatBridge', { value: chatBridge, enumerable: true, configurable: true, writable: false });
+  Object.defineProperty(win, 'ChatBridge', {
+    value: chatBridge,
+    enumerable: true,
+    configurable: true,
+    writable: false,
+  });
   // A native host that injected settings before the bundle wants the bridge running at once.
   if (typeof win.chatBridgeSettings === 'object' && win.chatBridgeSettings !== null) {
     try {

@@ -94,7 +94,14 @@ const isNonNegativeInteger: Check = (value) => Number.isSafeInteger(value) && (v
 const isNonEmptyString: Check = (value) => typeof value === 'string' && value !== '';
 
 /** The option's value, or its default when absent; a present value that fails the check throws. */
-function pick<T>(options: Record<string, unknown>, name: string, fallback: T, check: Check, problem: string, label = name): T {
+function pick<T>(
+  options: Record<string, unknown>,
+  name: string,
+  fallback: T,
+  check: Check,
+  problem: string,
+  label = name,
+): T {
   const value = options[name];
   if (value === undefined) return fallback;
   if (!check(value)) throw new OptionsError(label, problem);
@@ -106,14 +113,33 @@ export function normalizeOptions(input: unknown, pageOrigin: string): ResolvedOp
   const options = input as Record<string, unknown>;
   const positive = (name: keyof typeof DEFAULTS & keyof BridgeOptions) =>
     pick(options, name, DEFAULTS[name] as number, isPositiveInteger, 'must be a positive integer');
-  const channel = (name: keyof ChannelNames | 'widgetPrefix') => pick(options, name, DEFAULTS[name] as string, isNonEmptyString, 'must be a non-empty string');
+  const channel = (name: keyof ChannelNames | 'widgetPrefix') =>
+    pick(options, name, DEFAULTS[name] as string, isNonEmptyString, 'must be a non-empty string');
 
   const baseUrl = parseBaseUrl(options['baseUrl']);
-  const websiteToken = pick<string | undefined>(options, 'websiteToken', undefined, (value) => typeof value === 'string', 'must be a string');
-  const host = pick<HostName | undefined>(options, 'host', undefined, (value) => HOST_NAMES.includes(value as HostName), `must be one of ${HOST_NAMES.join(', ')}`);
+  const websiteToken = pick<string | undefined>(
+    options,
+    'websiteToken',
+    undefined,
+    (value) => typeof value === 'string',
+    'must be a string',
+  );
+  const host = pick<HostName | undefined>(
+    options,
+    'host',
+    undefined,
+    (value) => HOST_NAMES.includes(value as HostName),
+    `must be one of ${HOST_NAMES.join(', ')}`,
+  );
   const maxFileSize = positive('maxFileSize');
   const maxMessageLength = positive('maxMessageLength');
-  const retry = pick<Record<string, unknown>>(options, 'retry', {}, (value) => typeof value === 'object' && value !== null, 'must be an object');
+  const retry = pick<Record<string, unknown>>(
+    options,
+    'retry',
+    {},
+    (value) => typeof value === 'object' && value !== null,
+    'must be an object',
+  );
   const retryField = (name: keyof RetryPolicy) =>
     pick(retry, name, DEFAULTS.retry[name], isNonNegativeInteger, 'must be a non-negative integer', `retry.${name}`);
 
@@ -124,7 +150,10 @@ export function normalizeOptions(input: unknown, pageOrigin: string): ResolvedOp
     host,
     // An opaque page origin ("null": file:// or loadHTMLString pages) is shared by every sandboxed
     // frame, so it is never allowed by default.
-    allowedOrigins: parseAllowedOrigins(options['allowedOrigins'], [baseUrl.origin, pageOrigin].filter((origin) => origin !== 'null')),
+    allowedOrigins: parseAllowedOrigins(
+      options['allowedOrigins'],
+      [baseUrl.origin, pageOrigin].filter((origin) => origin !== 'null'),
+    ),
     maxFileSize,
     widgetPrefix: channel('widgetPrefix'),
     maxMessageLength,
@@ -149,7 +178,10 @@ function parseBaseUrl(value: unknown): URL {
     // reported below
   }
   if (typeof value !== 'string' || url === undefined || !/^https?:$/.test(url.protocol) || /[?#]/.test(url.href)) {
-    throw new OptionsError('baseUrl', 'must be the absolute http(s) URL of the API root, without query or fragment, e.g. https://chat.example.com/api/v1');
+    throw new OptionsError(
+      'baseUrl',
+      'must be the absolute http(s) URL of the API root, without query or fragment, e.g. https://chat.example.com/api/v1',
+    );
   }
   return url;
 }

@@ -36,7 +36,11 @@ export function readFile(file) {
     const reader = new FileReader();
     reader.onload = () => {
       const url = String(reader.result);
-      resolve({ name: file.name, type: file.type || 'application/octet-stream', data: url.slice(url.indexOf(',') + 1) });
+      resolve({
+        name: file.name,
+        type: file.type || 'application/octet-stream',
+        data: url.slice(url.indexOf(',') + 1),
+      });
     };
     reader.onerror = () => reject(reader.error);
     reader.readAsDataURL(file);

@@ -12,7 +12,8 @@ export async function findBackend(fetch) {
   const fromQuery = new URLSearchParams(window.location.search).get('backend');
   if (fromQuery) return fromQuery.replace(/\/+$/, '');
   const response = await fetch('/demo-config.json');
-  if (!response.ok) throw new Error('no ?backend= in the URL and no /demo-config.json: open the URL "npm start" printed');
+  if (!response.ok)
+    throw new Error('no ?backend= in the URL and no /demo-config.json: open the URL "npm start" printed');
   return String((await response.json()).backendUrl);
 }
 

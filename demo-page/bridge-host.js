@@ -4,7 +4,7 @@
  * platform's stand-in channel, on the bridge's public surface only (the `ChatBridge` global of
  * dist/chat-bridge.js), and sends host commands through the typed client.
  */
-// @ts-ignore -- a URL: the page server maps /dist/ to dist/; the types are host-adapters/client.ts.
+// @ts-expect-error -- a URL: the page server maps /dist/ to dist/; the types are host-adapters/client.ts.
 import { createClient } from '/dist/esm/client.js';
 import { byId, input, messageOf, setStatus } from './dom.js';
 import { PLATFORMS, decode } from './platform-forms.js';
@@ -47,7 +47,9 @@ export function createBridgeHost({ standIns, log }) {
   /** The client's transport: JSON text handed to `ChatBridge.receive`, as native hosts do. */
   function sendToBridge(/** @type {{id: string, method: string, params?: any}} */ command) {
     const text = JSON.stringify(command);
-    const shown = command.params?.attachments ? JSON.stringify({ ...command, params: abbreviate(command.params) }) : text;
+    const shown = command.params?.attachments
+      ? JSON.stringify({ ...command, params: abbreviate(command.params) })
+      : text;
     const { label, sends } = PLATFORMS[currentHost];
     const who = sends ? `${label} side sent (${sends})` : 'The page sent';
     log.add({ at: Date.now(), host: currentHost, dir: 'out', who, text: `ChatBridge.receive('${shown}')` });
@@ -114,7 +116,8 @@ function injectBundle(/** @type {object} */ settings) {
     const script = document.createElement('script');
     script.src = '/dist/chat-bridge.js';
     script.onload = resolve;
-    script.onerror = () => reject(new Error('could not load /dist/chat-bridge.js: run "npm start" (it builds dist/ first)'));
+    script.onerror = () =>
+      reject(new Error('could not load /dist/chat-bridge.js: run "npm start" (it builds dist/ first)'));
     document.head.append(script);
   });
 }
@@ -124,7 +127,9 @@ function abbreviate(/** @type {any} */ params) {
   return {
     ...params,
     attachments: params.attachments.map((/** @type {any} */ file) =>
-      typeof file.data === 'string' && file.data.length > 40 ? { ...file, data: `<${file.data.length} base64 characters>` } : file,
+      typeof file.data === 'string' && file.data.length > 40
+        ? { ...file, data: `<${file.data.length} base64 characters>` }
+        : file,
     ),
   };
 }

@@ -34,7 +34,13 @@ export function wireCommands({ host, log, backendUrl }) {
 
   /** Posts what the widget's iframe would, to this window. @param {string} data */
   function postAsWidget(data) {
-    log.add({ at: Date.now(), host: host.current(), dir: 'out', who: 'The chat widget posted', text: `window.postMessage(${JSON.stringify(data)})` });
+    log.add({
+      at: Date.now(),
+      host: host.current(),
+      dir: 'out',
+      who: 'The chat widget posted',
+      text: `window.postMessage(${JSON.stringify(data)})`,
+    });
     window.postMessage(data, window.location.origin);
   }
 
@@ -57,11 +63,16 @@ export function wireCommands({ host, log, backendUrl }) {
     host.command('sendMessage', {
       content: 'a zip',
       // An empty zip archive: its end-of-central-directory record alone.
-      attachments: [generated('archive.zip', 'application/zip', new Uint8Array([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)]))],
+      attachments: [
+        generated('archive.zip', 'application/zip', new Uint8Array([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)])),
+      ],
     }),
   );
   onClick('try-file-too-large', () =>
-    host.command('sendMessage', { content: 'a large photo', attachments: [generated('photo.jpg', 'image/jpeg', new Uint8Array(6 * 1024 * 1024))] }),
+    host.command('sendMessage', {
+      content: 'a large photo',
+      attachments: [generated('photo.jpg', 'image/jpeg', new Uint8Array(6 * 1024 * 1024))],
+    }),
   );
   onClick('try-invalid-email', () => host.command('sendMessage', { content: 'hello', email: 'not-an-email' }));
   onClick('try-wrong-path', async () => {

@@ -20,7 +20,12 @@ export function createEventLog(list, store) {
   return {
     /** Shows what the store kept from before the reload. */
     showSaved() {
-      list.replaceChildren(...store.entries().map((entry) => eventItem(entry, true)).reverse());
+      list.replaceChildren(
+        ...store
+          .entries()
+          .map((entry) => eventItem(entry, true))
+          .reverse(),
+      );
     },
     /** @param {LogEntry} entry */
     add(entry) {
@@ -42,17 +47,37 @@ function eventItem(entry, earlier) {
   const time = new Date(entry.at).toLocaleTimeString();
   const label = PLATFORMS[entry.host].label;
   if (entry.dir === 'out') {
-    return el('li', 'event sent', el('div', 'meta', `${time} · ${entry.who}${earlier ? ' · before reload' : ''}`), el('code', 'native', entry.text));
+    return el(
+      'li',
+      'event sent',
+      el('div', 'meta', `${time} · ${entry.who}${earlier ? ' · before reload' : ''}`),
+      el('code', 'native', entry.text),
+    );
   }
   const message = decode(entry.raw);
   // The error event is what hosts act on; a failed command's response repeats it, so it is quieter.
-  const tone = message?.['type'] === 'error' ? ' error' : message?.['type'] === 'response' && message['ok'] === false ? ' failed' : '';
-  const kind = typeof entry.raw === 'string' ? 'postMessage(string)' : entry.host === 'browser' ? 'event.detail (object)' : 'postMessage(object)';
+  const tone =
+    message?.['type'] === 'error'
+      ? ' error'
+      : message?.['type'] === 'response' && message['ok'] === false
+        ? ' failed'
+        : '';
+  const kind =
+    typeof entry.raw === 'string'
+      ? 'postMessage(string)'
+      : entry.host === 'browser'
+        ? 'event.detail (object)'
+        : 'postMessage(object)';
   return el(
     'li',
     `event received${tone}`,
     el('div', 'meta', `${time} · ${label} received${earlier ? ' · before reload' : ''}`),
     el('code', 'native', message === undefined ? `(not a bridge message)` : nativeForm(entry.host, message)),
-    el('div', 'raw', el('span', 'raw-kind', `raw ${kind}: `), el('code', '', typeof entry.raw === 'string' ? entry.raw : JSON.stringify(entry.raw))),
+    el(
+      'div',
+      'raw',
+      el('span', 'raw-kind', `raw ${kind}: `),
+      el('code', '', typeof entry.raw === 'string' ? entry.raw : JSON.stringify(entry.raw)),
+    ),
   );
 }

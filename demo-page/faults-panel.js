@@ -45,7 +45,11 @@ export function createFaultsPanel(list, admin) {
     box.id = `fault-${fault.name}`;
     box.checked = fault.on;
     box.addEventListener('change', () => {
-      admin('faults', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: fault.name, on: box.checked }) })
+      admin('faults', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: fault.name, on: box.checked }),
+      })
         .then(render)
         .catch((error) => {
           box.checked = !box.checked;
@@ -55,7 +59,12 @@ export function createFaultsPanel(list, admin) {
     const label = /** @type {HTMLLabelElement} */ (el('label', '', box, el('code', 'fault-name', fault.name)));
     label.htmlFor = box.id;
     const effect = /** @type {Record<string, string>} */ (FAULT_EFFECTS)[fault.name];
-    return el('li', fault.on ? 'fault on' : 'fault', label, el('div', 'description', effect ? el('span', 'effect', `→ ${effect}. `) : '', fault.description));
+    return el(
+      'li',
+      fault.on ? 'fault on' : 'fault',
+      label,
+      el('div', 'description', effect ? el('span', 'effect', `→ ${effect}. `) : '', fault.description),
+    );
   }
 
   return {

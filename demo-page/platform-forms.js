@@ -51,7 +51,9 @@ const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 function js(/** @type {unknown} */ value) {
   if (Array.isArray(value)) return `[${value.map(js).join(', ')}]`;
   if (typeof value === 'object' && value !== null) {
-    const fields = Object.entries(value).map(([key, v]) => `${IDENTIFIER.test(key) ? key : JSON.stringify(key)}: ${js(v)}`);
+    const fields = Object.entries(value).map(
+      ([key, v]) => `${IDENTIFIER.test(key) ? key : JSON.stringify(key)}: ${js(v)}`,
+    );
     return `{${fields.join(', ')}}`;
   }
   return JSON.stringify(value) ?? 'undefined';
@@ -61,7 +63,9 @@ function js(/** @type {unknown} */ value) {
 function kotlin(/** @type {unknown} */ value) {
   if (Array.isArray(value)) return `listOf(${value.map(kotlin).join(', ')})`;
   if (typeof value === 'object' && value !== null) {
-    return `mapOf(${Object.entries(value).map(([key, v]) => `${JSON.stringify(key)} to ${kotlin(v)}`).join(', ')})`;
+    return `mapOf(${Object.entries(value)
+      .map(([key, v]) => `${JSON.stringify(key)} to ${kotlin(v)}`)
+      .join(', ')})`;
   }
   return JSON.stringify(value) ?? 'null';
 }
@@ -71,7 +75,9 @@ function swift(/** @type {unknown} */ value) {
   if (Array.isArray(value)) return `[${value.map(swift).join(', ')}]`;
   if (typeof value === 'object' && value !== null) {
     const entries = Object.entries(value);
-    return entries.length === 0 ? '[:]' : `[${entries.map(([key, v]) => `${JSON.stringify(key)}: ${swift(v)}`).join(', ')}]`;
+    return entries.length === 0
+      ? '[:]'
+      : `[${entries.map(([key, v]) => `${JSON.stringify(key)}: ${swift(v)}`).join(', ')}]`;
   }
   return value === null ? 'nil' : (JSON.stringify(value) ?? 'nil');
 }
@@ -80,7 +86,9 @@ function swift(/** @type {unknown} */ value) {
 function dart(/** @type {unknown} */ value) {
   if (Array.isArray(value)) return `[${value.map(dart).join(', ')}]`;
   if (typeof value === 'object' && value !== null) {
-    return `{${Object.entries(value).map(([key, v]) => `${dart(key)}: ${dart(v)}`).join(', ')}}`;
+    return `{${Object.entries(value)
+      .map(([key, v]) => `${dart(key)}: ${dart(v)}`)
+      .join(', ')}}`;
   }
   if (typeof value === 'string') return `'${value.replace(/[\\'$]/g, '\\$&').replace(/\n/g, '\\n')}'`;
   return value === null ? 'null' : String(value);

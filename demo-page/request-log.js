@@ -63,10 +63,21 @@ function requestItem(entry) {
   const query = new URLSearchParams(entry.query).toString();
   const preflight = entry.method === 'OPTIONS';
   const statusClass = entry.status === null ? 'pending' : `s${String(entry.status)[0]}xx`;
-  const shown = ['origin', 'authorization', 'content-type', 'access-control-request-method', 'access-control-request-headers']
+  const shown = [
+    'origin',
+    'authorization',
+    'content-type',
+    'access-control-request-method',
+    'access-control-request-headers',
+  ]
     .filter((name) => entry.headers[name] !== undefined)
     .map((name) => `${name}: ${entry.headers[name]}`);
-  const details = el('details', '', el('summary', '', 'all request headers'), el('pre', '', JSON.stringify(entry.headers, null, 2)));
+  const details = el(
+    'details',
+    '',
+    el('summary', '', 'all request headers'),
+    el('pre', '', JSON.stringify(entry.headers, null, 2)),
+  );
   return el(
     'li',
     `request ${statusClass}${preflight ? ' preflight' : ''}`,

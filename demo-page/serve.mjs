@@ -97,8 +97,10 @@ async function main() {
     return;
   }
   const backendPort =
-    portOf(values['backend-port'], '--backend-port') ?? portOf(process.env['CHAT_BRIDGE_BACKEND_PORT'], 'CHAT_BRIDGE_BACKEND_PORT');
-  const pagePort = portOf(values['page-port'], '--page-port') ?? portOf(process.env['CHAT_BRIDGE_PAGE_PORT'], 'CHAT_BRIDGE_PAGE_PORT');
+    portOf(values['backend-port'], '--backend-port') ??
+    portOf(process.env['CHAT_BRIDGE_BACKEND_PORT'], 'CHAT_BRIDGE_BACKEND_PORT');
+  const pagePort =
+    portOf(values['page-port'], '--page-port') ?? portOf(process.env['CHAT_BRIDGE_PAGE_PORT'], 'CHAT_BRIDGE_PAGE_PORT');
   const demo = await startDemo({
     ...(backendPort === undefined ? {} : { backendPort }),
     ...(pagePort === undefined ? {} : { pagePort }),

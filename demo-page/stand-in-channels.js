@@ -16,7 +16,8 @@ export function installStandIns() {
   // The page's own admin calls use the real fetch; the bridge (and anything else) gets the switch.
   const realFetch = window.fetch.bind(window);
   let offline = false;
-  window.fetch = (resource, init) => (offline ? Promise.reject(new TypeError('Failed to fetch')) : realFetch(resource, init));
+  window.fetch = (resource, init) =>
+    offline ? Promise.reject(new TypeError('Failed to fetch')) : realFetch(resource, init);
 
   /** @type {((payload: unknown) => void) | undefined} set while the browser page is the host */
   let deliverBrowserEvent;
@@ -45,7 +46,10 @@ export function installStandIns() {
       if (host === 'android') w.ChatBridgeAndroid = { postMessage: (/** @type {unknown} */ s) => deliver(String(s)) };
       if (host === 'flutter') w.ChatBridgeFlutter = { postMessage: (/** @type {unknown} */ s) => deliver(String(s)) };
       // WKScriptMessage.body is a copy of the object, not the page's object itself.
-      if (host === 'ios') w.webkit = { messageHandlers: { chatBridge: { postMessage: (/** @type {unknown} */ o) => deliver(structuredClone(o)) } } };
+      if (host === 'ios')
+        w.webkit = {
+          messageHandlers: { chatBridge: { postMessage: (/** @type {unknown} */ o) => deliver(structuredClone(o)) } },
+        };
     },
     /**
      * While on, every `fetch` but `realFetch` fails as it does without network; switching

@@ -38,7 +38,8 @@ export async function startStaticServer({ mounts, port = 0, headers = {}, pages 
       response.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store', ...headers });
       response.end(body);
     };
-    if (Object.prototype.hasOwnProperty.call(pages, path)) return send(200, /** @type {string} */ (pages[path]), TYPES['.html']);
+    if (Object.prototype.hasOwnProperty.call(pages, path))
+      return send(200, /** @type {string} */ (pages[path]), TYPES['.html']);
     const generated = Object.prototype.hasOwnProperty.call(routes, path) ? routes[path] : undefined;
     if (generated !== undefined) return send(200, generated.body(), generated.type);
     for (const [prefix, root] of roots) {

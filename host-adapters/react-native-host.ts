@@ -83,7 +83,10 @@ export function createReactNativeHost({ onEvent, webView }: ReactNativeHostOptio
  * Text as a JavaScript string literal. U+2028/U+2029 are escaped: engines before ES2019
  * (Android System WebView < 66) reject them raw inside string literals, and user text has them.
  */
-const scriptString = (text: string): string => JSON.stringify(text).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+const scriptString = (text: string): string =>
+  JSON.stringify(text)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 
 /** The payload the react-native adapter posts, decoded; anything else becomes a `parse_error` event. */
 export function decodeMessage(data: unknown): OutboundMessage {
@@ -92,7 +95,9 @@ export function decodeMessage(data: unknown): OutboundMessage {
   try {
     value = JSON.parse(data);
   } catch {
-    return parseError('the WebView sent text that is not JSON (is another script calling ReactNativeWebView.postMessage?)');
+    return parseError(
+      'the WebView sent text that is not JSON (is another script calling ReactNativeWebView.postMessage?)',
+    );
   }
   if (typeof value !== 'object' || value === null || typeof (value as { type?: unknown }).type !== 'string') {
     return parseError('the WebView sent JSON without a "type" field');

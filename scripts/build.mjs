@@ -27,7 +27,8 @@ const zodConfigStaysLocal = {
         .replace('(_a = globalThis).__zod_globalConfig ?? (_a.__zod_globalConfig = {});\n', '')
         .replace('export const globalConfig = globalThis.__zod_globalConfig;', 'export const globalConfig = {};')
         .replace('globalThis.__zod_globalConfig?.postProcessor', 'globalConfig.postProcessor');
-      if (patched.includes('__zod_globalConfig')) throw new Error(`zod changed: ${args.path} still uses globalThis.__zod_globalConfig`);
+      if (patched.includes('__zod_globalConfig'))
+        throw new Error(`zod changed: ${args.path} still uses globalThis.__zod_globalConfig`);
       return { contents: patched, loader: 'js' };
     });
   },
@@ -82,7 +83,11 @@ writeFileSync(`${out}/chat-bridge.js`, bundle);
 writeFileSync(`${out}/esm/bundle-source.js`, `export const bundleSource = ${JSON.stringify(bundle)};\n`);
 writeFileSync(`${out}/esm/bundle-source.d.ts`, 'export declare const bundleSource: string;\n');
 
-execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json', '--declarationDir', `${out}/types`], { stdio: 'inherit' });
+execFileSync(
+  process.execPath,
+  ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json', '--declarationDir', `${out}/types`],
+  { stdio: 'inherit' },
+);
 
 const old = `dist.old-${process.pid}`;
 if (existsSync('dist')) renameSync('dist', old);

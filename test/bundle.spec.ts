@@ -37,7 +37,8 @@ function fakeWebView(setup: { settings?: object; prelude?: string } = {}) {
       if (!listeners.has(type)) listeners.set(type, new Set());
       listeners.get(type)?.add(listener);
     },
-    removeEventListener: (type: string, listener: (event: unknown) => void) => void listeners.get(type)?.delete(listener),
+    removeEventListener: (type: string, listener: (event: unknown) => void) =>
+      void listeners.get(type)?.delete(listener),
   };
   const storage = new Map<string, string>();
   const sandbox: Record<string, unknown> = {
@@ -63,7 +64,11 @@ function fakeWebView(setup: { settings?: object; prelude?: string } = {}) {
       fetches.push(url);
       return Promise.reject(new TypeError('no network in this test'));
     },
-    console: { error: (...args: unknown[]) => void consoleErrors.push(args), warn: () => undefined, log: () => undefined },
+    console: {
+      error: (...args: unknown[]) => void consoleErrors.push(args),
+      warn: () => undefined,
+      log: () => undefined,
+    },
     ReactNativeWebView: { postMessage: (data: string) => void posted.push(data) },
   };
   if (setup.settings !== undefined) sandbox['chatBridgeSettings'] = setup.settings;
@@ -116,8 +121,22 @@ describe('dist/chat-bridge.js', () => {
 
     const messages = webView.messages();
     expect(messages[0]).toEqual({ type: 'ready' });
-    expect(messages).toContainEqual(expect.objectContaining({ type: 'response', id: 'bad-params', ok: false, error: expect.objectContaining({ code: 'parse_error' }) }));
-    expect(messages).toContainEqual(expect.objectContaining({ type: 'response', id: 'empty', ok: false, error: expect.objectContaining({ code: 'empty_message' }) }));
+    expect(messages).toContainEqual(
+      expect.objectContaining({
+        type: 'response',
+        id: 'bad-params',
+        ok: false,
+        error: expect.objectContaining({ code: 'parse_error' }),
+      }),
+    );
+    expect(messages).toContainEqual(
+      expect.objectContaining({
+        type: 'response',
+        id: 'empty',
+        ok: false,
+        error: expect.objectContaining({ code: 'empty_message' }),
+      }),
+    );
     expect(webView.fetches).toEqual([]);
     expect(webView.consoleErrors).toEqual([]);
   });
@@ -144,13 +163,20 @@ describe('dist/chat-bridge.js', () => {
     try {
       asEs2017 = transformSync(source, { loader: 'js', target: 'es2017' }).code;
     } catch (error) {
-      throw new Error(`esbuild cannot express the bundle in ES2017: ${String(error)}`);
+      throw new Error(`esbuild cannot express the bundle in ES2017: ${String(error)}`, { cause: error });
     }
     expect(asEs2017 === asEsnext, 'the bundle uses syntax that esbuild had to lower for ES2017').toBe(true);
   });
 
   it('detects newer syntax with that comparison (the check above can fail)', () => {
-    for (const newer of ['a?.b;', 'a ?? b;', 'x = {...a};', 'try { f() } catch { g() }', 'class A { x = 1 }', '/(?<y>\\d{4})/;']) {
+    for (const newer of [
+      'a?.b;',
+      'a ?? b;',
+      'x = {...a};',
+      'try { f() } catch { g() }',
+      'class A { x = 1 }',
+      '/(?<y>\\d{4})/;',
+    ]) {
       const esnext = transformSync(newer, { loader: 'js', target: 'esnext' }).code;
       const es2017 = transformSync(newer, { loader: 'js', target: 'es2017' }).code;
       expect(es2017, newer).not.toBe(esnext);
@@ -182,8 +208,24 @@ describe('dist/chat-bridge.js', () => {
     await flush();
 
     expect(webView.messages()[0]).toEqual({ type: 'ready' });
-    expect(webView.messages()).toContainEqual(expect.objectContaining({ type: 'response', id: 'old', error: expect.objectContaining({ code: 'empty_message' }) }));
-    for (const name of ['globalThis', 'fromEntries', 'hasOwn', 'matchAll', 'replaceAll', 'allSettled', 'structuredClone', 'WeakRef', 'AggregateError']) {
+    expect(webView.messages()).toContainEqual(
+      expect.objectContaining({
+        type: 'response',
+        id: 'old',
+        error: expect.objectContaining({ code: 'empty_message' }),
+      }),
+    );
+    for (const name of [
+      'globalThis',
+      'fromEntries',
+      'hasOwn',
+      'matchAll',
+      'replaceAll',
+      'allSettled',
+      'structuredClone',
+      'WeakRef',
+      'AggregateError',
+    ]) {
       expect(source, `the bundle mentions ${name}`).not.toMatch(new RegExp(`\\b${name}\\b`));
     }
   });

@@ -44,13 +44,20 @@ export function createApi(http: Http, settings: ApiSettings): Api {
   async function fetchConfig(): Promise<Record<string, unknown>> {
     const websiteToken = settings.websiteToken;
     if (websiteToken === undefined) {
-      throw bridgeError('auth_failed', `[${route(CONFIG)}] no website token: set the websiteToken option`, { status: 401 });
+      throw bridgeError('auth_failed', `[${route(CONFIG)}] no website token: set the websiteToken option`, {
+        status: 401,
+      });
     }
     const response = await http({ ...CONFIG, query: { website_token: websiteToken } });
     if (response.status < 200 || response.status > 299) throw httpError(CONFIG, response);
     const token = authTokenOf(response.body);
     if (token === undefined) {
-      const what = response.text.trim() === '' ? 'an empty body' : response.body === undefined ? 'a body that is not JSON' : 'JSON without an authToken';
+      const what =
+        response.text.trim() === ''
+          ? 'an empty body'
+          : response.body === undefined
+            ? 'a body that is not JSON'
+            : 'JSON without an authToken';
       throw bridgeError(
         'config_error',
         `[${route(CONFIG)}] ${response.status} with ${what}: backend not running or widget inbox not set up`,
@@ -134,7 +141,8 @@ function messageRequest(message: OutgoingMessage): ApiRequest {
   const form = new FormData();
   form.append('message[content]', content);
   form.append('message[echo_id]', message.messageId);
-  for (const file of attachments) form.append('attachments[]', new Blob([bytesOf(file)], { type: file.type }), file.name);
+  for (const file of attachments)
+    form.append('attachments[]', new Blob([bytesOf(file)], { type: file.type }), file.name);
   return { method: 'POST', path: '/messages', form };
 }
 

@@ -92,7 +92,11 @@ export function createHttp(env: HttpEnvironment, options: HttpOptions, inFlight 
       const decision = retryDelay(retry, response.headers.get('Retry-After'), options.retry, env.random(), env.now());
       if (!decision.retry) {
         const serverMessage = errorMessageOf(response.body);
-        throw bridgeError('rate_limited', `[${route(request)}] 429: ${serverMessage ?? 'too many requests'}; ${decision.reason}`, { status: 429 });
+        throw bridgeError(
+          'rate_limited',
+          `[${route(request)}] 429: ${serverMessage ?? 'too many requests'}; ${decision.reason}`,
+          { status: 429 },
+        );
       }
       await new Promise<void>((resolve) => env.setTimeout(resolve, decision.delay));
     }

@@ -18,7 +18,6 @@ export interface OutboxEntry extends OutgoingMessage {
   commandId: string;
 }
 
-
 export interface OutboxHooks {
   send(entry: OutboxEntry): Promise<unknown>;
   /** Every entry ends here exactly once, with the backend's answer or its final failure. */
@@ -122,5 +121,10 @@ function load(storage: KeyValueStorage | undefined, key: string): OutboxEntry[] 
 
 function isEntry(value: unknown): value is OutboxEntry {
   const entry = value as Partial<OutboxEntry> | null;
-  return typeof entry === 'object' && entry !== null && typeof entry.commandId === 'string' && typeof entry.messageId === 'string';
+  return (
+    typeof entry === 'object' &&
+    entry !== null &&
+    typeof entry.commandId === 'string' &&
+    typeof entry.messageId === 'string'
+  );
 }

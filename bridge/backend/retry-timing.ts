@@ -22,12 +22,22 @@ export type RetryDecision = { retry: true; delay: number } | { retry: false; rea
  * @param random a number in [0, 1) for the jitter.
  * @param now the current time in ms, for a Retry-After given as an HTTP date.
  */
-export function retryDelay(attempt: number, retryAfter: string | null, policy: RetryPolicy, random: number, now: number): RetryDecision {
-  if (attempt > policy.limit) return { retry: false, reason: `gave up after ${policy.limit} ${policy.limit === 1 ? 'retry' : 'retries'}` };
+export function retryDelay(
+  attempt: number,
+  retryAfter: string | null,
+  policy: RetryPolicy,
+  random: number,
+  now: number,
+): RetryDecision {
+  if (attempt > policy.limit)
+    return { retry: false, reason: `gave up after ${policy.limit} ${policy.limit === 1 ? 'retry' : 'retries'}` };
   const serverDelay = parseRetryAfter(retryAfter, now);
   if (serverDelay !== undefined) {
     if (serverDelay > policy.maxDelay) {
-      return { retry: false, reason: `the server asks to wait ${Math.ceil(serverDelay / 1000)} s, over the ${policy.maxDelay / 1000} s cap` };
+      return {
+        retry: false,
+        reason: `the server asks to wait ${Math.ceil(serverDelay / 1000)} s, over the ${policy.maxDelay / 1000} s cap`,
+      };
     }
     return { retry: true, delay: serverDelay };
   }
@@ -42,7 +52,8 @@ export function parseRetryAfter(value: string | null, now: number): number | und
   if (value === null) return undefined;
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  // Every HTTP date form names the month; without a letter, V8's lenient Date.parse reads "1.5" or "-5" as a day in 2001.
+  // Every HTTP date form names the month; without a letter, V8's lenient Date.parse reads
+  // "1.5" or "-5" as a day in 2001.
   if (!/[a-z]/i.test(trimmed)) return undefined;
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return undefined;

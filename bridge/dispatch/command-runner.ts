@@ -52,7 +52,13 @@ export function createCommandRunner({ methods, timeoutMs, timers, answer }: Runn
       const { id, method } = command;
       const spec = Object.prototype.hasOwnProperty.call(methods, method) ? methods[method] : undefined;
       if (spec === undefined) {
-        fail(id, errorEvent('unknown_method', `[host command] unknown method "${method}"; known methods: ${Object.keys(methods).join(', ')}`));
+        fail(
+          id,
+          errorEvent(
+            'unknown_method',
+            `[host command] unknown method "${method}"; known methods: ${Object.keys(methods).join(', ')}`,
+          ),
+        );
         return;
       }
       const params = spec.params.safeParse(command.params ?? {});

@@ -6,7 +6,13 @@ import type { MethodSpec, MethodTable } from './command-runner.js';
 import { BridgeError } from '../outbound/errors.js';
 import type { Outcome } from '../outbound/messages.js';
 import type { Outbox, OutboxEntry } from '../backend/outbox.js';
-import { ContactSchema, EmptyParamsSchema, SendMessageSchema, type Contact, type SendMessageParams } from '../inbound/schemas.js';
+import {
+  ContactSchema,
+  EmptyParamsSchema,
+  SendMessageSchema,
+  type Contact,
+  type SendMessageParams,
+} from '../inbound/schemas.js';
 import { validateContact, validateMessage } from './service-rules.js';
 
 interface MethodDeps {

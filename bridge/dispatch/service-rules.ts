@@ -17,22 +17,33 @@ export function validateMessage(params: SendMessageParams, maxFileSize: number):
     throw bridgeError('empty_message', `${WHERE} 400: message.content is required`, { status: 400 });
   }
   if (attachments.length > MAX_FILES) {
-    throw bridgeError('too_many_files', `${WHERE} 400: ${attachments.length} files, at most ${MAX_FILES} per message`, { status: 400 });
+    throw bridgeError('too_many_files', `${WHERE} 400: ${attachments.length} files, at most ${MAX_FILES} per message`, {
+      status: 400,
+    });
   }
   attachments.forEach((file, index) => {
     if (!ACCEPTED_TYPES.test(file.type)) {
-      throw bridgeError(
-        'unsupported_file_type',
-        `${WHERE} 400: ${file.name} has unsupported type "${file.type}"`,
-        { status: 400 },
-      );
+      throw bridgeError('unsupported_file_type', `${WHERE} 400: ${file.name} has unsupported type "${file.type}"`, {
+        status: 400,
+      });
     }
-    if (file.data === undefined ? file.size === undefined || file.size < 0 : file.data.length % 4 !== 0 || !BASE64.test(file.data)) {
-      throw bridgeError('parse_error', `[sendMessage] invalid params: attachments.${index}: data must be base64, or size given`);
+    if (
+      file.data === undefined
+        ? file.size === undefined || file.size < 0
+        : file.data.length % 4 !== 0 || !BASE64.test(file.data)
+    ) {
+      throw bridgeError(
+        'parse_error',
+        `[sendMessage] invalid params: attachments.${index}: data must be base64, or size given`,
+      );
     }
     const size = attachmentSize(file);
     if (size > maxFileSize) {
-      throw bridgeError('file_too_large', `${WHERE} 413: ${file.name} is ${size} bytes, over the ${maxFileSize}-byte limit`, { status: 413 });
+      throw bridgeError(
+        'file_too_large',
+        `${WHERE} 413: ${file.name} is ${size} bytes, over the ${maxFileSize}-byte limit`,
+        { status: 413 },
+      );
     }
   });
 }

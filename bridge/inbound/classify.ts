@@ -28,13 +28,17 @@ export type Verdict =
 
 const IGNORED: Verdict = { kind: 'ignored' };
 
-type InboundOptions = Pick<ResolvedOptions, 'allowedOrigins' | 'widgetPrefix' | 'maxMessageLength' | 'maxCommandLength'>;
+type InboundOptions = Pick<
+  ResolvedOptions,
+  'allowedOrigins' | 'widgetPrefix' | 'maxMessageLength' | 'maxCommandLength'
+>;
 
 /** A `message` event from the window or document. */
 export function classifyPosted(message: InboundMessage, options: InboundOptions): Verdict {
   // An empty origin means a same-realm synthetic event: how react-native-webview delivers the
   // native side's postMessage. Other frames always carry their real origin.
-  if (message.origin !== '' && options.allowedOrigins !== '*' && !options.allowedOrigins.has(message.origin)) return IGNORED;
+  if (message.origin !== '' && options.allowedOrigins !== '*' && !options.allowedOrigins.has(message.origin))
+    return IGNORED;
 
   const { data } = message;
   if (typeof data === 'string') {
@@ -67,7 +71,8 @@ function parseWidget(data: string, options: InboundOptions): Verdict {
   const parsed = parseJson(data.slice(options.widgetPrefix.length + 1));
   if (!parsed.ok) return invalid(`[widget message] is not valid JSON after the "${options.widgetPrefix}:" prefix`);
   const result = WidgetMessageSchema.safeParse(parsed.value);
-  if (!result.success) return invalid(`[widget message] does not match the widget protocol: ${describeIssues(result.error)}`);
+  if (!result.success)
+    return invalid(`[widget message] does not match the widget protocol: ${describeIssues(result.error)}`);
   const { event, ...data_ } = result.data;
   return { kind: 'widget', event, data: data_ };
 }
@@ -100,7 +105,14 @@ function validateCommand(value: unknown): Verdict {
 
 function isEnvelopeLike(value: unknown): value is object {
   const envelope = value as { id?: unknown; method?: unknown; jsonrpc?: unknown } | null;
-  return typeof envelope === 'object' && envelope !== null && !Array.isArray(envelope) && typeof envelope.id === 'string' && typeof envelope.method === 'string' && !('jsonrpc' in envelope);
+  return (
+    typeof envelope === 'object' &&
+    envelope !== null &&
+    !Array.isArray(envelope) &&
+    typeof envelope.id === 'string' &&
+    typeof envelope.method === 'string' &&
+    !('jsonrpc' in envelope)
+  );
 }
 
 function tooLong(what: string, length: number, cap: number): Verdict {

@@ -4,9 +4,11 @@
  */
 import * as z from 'zod/mini';
 
-
 /** A string of 1 to `max` characters. Ids, methods and event names are echoed in answers, so they stay short. */
-const text = (max: number) => z.string().check(z.refine((value) => value.length > 0 && value.length <= max, { message: `must be 1 to ${max} characters` }));
+const text = (max: number) =>
+  z
+    .string()
+    .check(z.refine((value) => value.length > 0 && value.length <= max, { message: `must be 1 to ${max} characters` }));
 /** Longest command id, method or event name. */
 export const NAME_MAX = 128;
 export const idString = text(NAME_MAX);

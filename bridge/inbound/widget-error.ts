@@ -5,7 +5,12 @@
 import { errorEvent, type ErrorEvent } from '../outbound/errors.js';
 
 export function widgetErrorEvent(data: Record<string, unknown>): ErrorEvent {
-  const detail = firstText(data['message'], data['error'], (data['error'] as { message?: unknown } | undefined)?.message, data['reason']);
+  const detail = firstText(
+    data['message'],
+    data['error'],
+    (data['error'] as { message?: unknown } | undefined)?.message,
+    data['reason'],
+  );
   return errorEvent(
     'widget_error',
     detail !== undefined
@@ -16,7 +21,8 @@ export function widgetErrorEvent(data: Record<string, unknown>): ErrorEvent {
 
 function firstText(...candidates: unknown[]): string | undefined {
   for (const candidate of candidates) {
-    if (typeof candidate === 'string' && candidate.trim() !== '') return candidate.length > 500 ? `${candidate.slice(0, 500)}…` : candidate;
+    if (typeof candidate === 'string' && candidate.trim() !== '')
+      return candidate.length > 500 ? `${candidate.slice(0, 500)}…` : candidate;
   }
   return undefined;
 }

@@ -19,7 +19,8 @@ const STATUS_TEXT: Record<number, string> = {
 export function httpErrorEvent(request: Pick<ApiRequest, 'method' | 'path'>, response: ApiResponse): ErrorEvent {
   const serverMessage = errorMessageOf(response.body);
   const errors = fieldErrorsOf(response.body);
-  const text = serverMessage ?? STATUS_TEXT[response.status] ?? (response.status >= 500 ? 'server error' : 'request failed');
+  const text =
+    serverMessage ?? STATUS_TEXT[response.status] ?? (response.status >= 500 ? 'server error' : 'request failed');
   return errorEvent(codeForStatus(response.status), `[${route(request)}] ${response.status}: ${text}`, {
     status: response.status,
     errors,

@@ -49,7 +49,12 @@ export function createRedactor(): Redactor {
     const copy: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
       // defineProperty, not assignment: a "__proto__" key must stay a plain key.
-      Object.defineProperty(copy, scrubString(key), { value: scrub(item, depth + 1), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(copy, scrubString(key), {
+        value: scrub(item, depth + 1),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return copy;
   };

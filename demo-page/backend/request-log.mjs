@@ -40,11 +40,7 @@ export function createLogEntry(req, url, at) {
     if (value === undefined) continue;
     const lower = name.toLowerCase();
     headers[lower] =
-      SECRET_HEADERS.has(lower) || looksLikeToken(lower)
-        ? REDACTED
-        : Array.isArray(value)
-          ? value.join(', ')
-          : value;
+      SECRET_HEADERS.has(lower) || looksLikeToken(lower) ? REDACTED : Array.isArray(value) ? value.join(', ') : value;
   }
   return { method: req.method ?? 'GET', path: url.pathname, query, headers, status: null, at };
 }

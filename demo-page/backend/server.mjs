@@ -80,9 +80,7 @@ export async function startReferenceBackend(options = {}) {
   // Admin routes always carry CORS, so a demo page can switch no-cors off again.
   const adminCors = corsHeaders(config.allowOrigin, { expose: true });
   const apiCors = () =>
-    faults.isOn('no-cors')
-      ? {}
-      : corsHeaders(config.allowOrigin, { expose: !faults.isOn('no-expose-retry-after') });
+    faults.isOn('no-cors') ? {} : corsHeaders(config.allowOrigin, { expose: !faults.isOn('no-expose-retry-after') });
 
   /**
    * @param {import('node:http').IncomingMessage} req
@@ -114,7 +112,8 @@ export async function startReferenceBackend(options = {}) {
   async function answerApi(req, url) {
     if (faults.isOn('hang')) return undefined;
     if (faults.isOn('server-error')) return errorReply(500, 'Internal server error');
-    if (faults.isOn('rate-limited')) return errorReply(429, 'Too many requests: retry later', undefined, { 'retry-after': '1' });
+    if (faults.isOn('rate-limited'))
+      return errorReply(429, 'Too many requests: retry later', undefined, { 'retry-after': '1' });
     if (faults.isOn('rate-limited-no-retry-after')) return errorReply(429, 'Too many requests: retry later');
     const token = bearerToken(req);
     const decision = limiter.hit(token ? `token:${token}` : `ip:${req.socket.remoteAddress ?? 'unknown'}`);

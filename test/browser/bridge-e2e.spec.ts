@@ -5,179 +5,216 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { requireChromium } from '../helpers/chromium.js';
-import { logLines, startBrowserHarness, waitForLog, type BridgePage, type BrowserHarness } from '../helpers/browser-harness.js';
+import {
+  logLines,
+  startBrowserHarness,
+  waitForLog,
+  type BridgePage,
+  type BrowserHarness,
+} from '../helpers/browser-harness.js';
 
 const HELLO_BASE64 = Buffer.from('hello, attachment').toString('base64');
 
-describe.skipIf(!requireChromium())('chat-bridge.js in Chromium against the reference backend on another origin', () => {
-  let harness: BrowserHarness;
-  let tab: BridgePage | undefined;
+describe.skipIf(!requireChromium())(
+  'chat-bridge.js in Chromium against the reference backend on another origin',
+  () => {
+    let harness: BrowserHarness;
+    let tab: BridgePage | undefined;
 
-  beforeAll(async () => {
-    harness = await startBrowserHarness();
-  });
-  afterAll(async () => {
-    await harness?.close();
-  });
-  afterEach(async () => {
-    await tab?.close();
-    tab = undefined;
-    harness.backend.reset();
-  });
-
-  it('runs init, getConversation (404, then created) and a multipart sendMessage, each through a real CORS preflight', async () => {
-    tab = await harness.open({ host: 'ios' });
-    const { backend } = harness;
-
-    const init = await tab.call('init');
-    expect(init).toMatchObject({ ok: true, result: { config: { widget: { name: 'Reference inbox' } } } });
-    expect(JSON.stringify(init)).not.toContain('authToken');
-
-    const conversation = await tab.call('getConversation', { name: 'Ada', email: 'ada@example.com' });
-    expect(conversation).toMatchObject({ ok: true, result: { status: 'open', contact: { name: 'Ada', email: 'ada@example.com' }, messages: [] } });
-
-    const sent = await tab.call('sendMessage', {
-      content: 'Hello from the page',
-      attachments: [{ name: 'hello.txt', type: 'text/plain', data: HELLO_BASE64 }],
+    beforeAll(async () => {
+      harness = await startBrowserHarness();
     });
-    expect(sent).toMatchObject({
-      ok: true,
-      result: { content: 'Hello from the page', attachments: [{ name: 'hello.txt', type: 'text/plain', size: 'hello, attachment'.length }] },
+    afterAll(async () => {
+      await harness?.close();
+    });
+    afterEach(async () => {
+      await tab?.close();
+      tab = undefined;
+      harness.backend.reset();
     });
 
-    // The backend's view, before storedMessages() adds its own requests to the log.
-    const lines = logLines(backend);
-    expect(lines).toContain('GET /conversations 404');
-    expect(lines.indexOf('POST /conversations 200')).toBeGreaterThan(lines.indexOf('GET /conversations 404'));
-    // Requests carrying Authorization are preflighted; the preflight comes before the request.
-    for (const path of ['/conversations', '/messages']) {
-      const preflight = lines.indexOf(`OPTIONS ${path} 204`);
-      const first = lines.findIndex((line) => line.startsWith('GET ' + path) || line.startsWith('POST ' + path));
-      expect(preflight, `preflight for ${path} in ${lines.join(', ')}`).toBeGreaterThanOrEqual(0);
-      expect(preflight).toBeLessThan(first);
-    }
-    // GET /config carries no header, so it is a simple request: no preflight.
-    expect(lines).not.toContain('OPTIONS /config 204');
-    const cors = backend.requests.filter((entry) => entry.method !== 'OPTIONS');
-    expect(cors.every((entry) => entry.headers['origin'] === harness.pageOrigin)).toBe(true);
-    const preflight = backend.requests.find((entry) => entry.method === 'OPTIONS' && entry.path === '/messages');
-    expect(preflight?.headers['access-control-request-method']).toBe('POST');
-    expect(preflight?.headers['access-control-request-headers']).toBe('authorization');
-    const post = backend.requests.find((entry) => entry.method === 'POST' && entry.path === '/messages');
-    expect(post?.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
-    expect(post?.headers['authorization']).toBe('<redacted>');
-
-    expect(await harness.storedMessages()).toMatchObject([
-      { content: 'Hello from the page', attachments: [{ name: 'hello.txt', type: 'text/plain', size: 17 }] },
-    ]);
-    const messages = await tab.messages();
-    expect(messages.filter((message) => message.type === 'error')).toEqual([]);
-    // Chromium itself logs the 404 the bridge recovered from; nothing else reached the console.
-    expect(tab.consoleErrors).toEqual([`Failed to load resource: the server responded with a status of 404 (Not Found) (${backend.url}/conversations)`]);
-  });
-
-  it('reports network_error when the backend answers /config without CORS headers, as real WebViews do', async () => {
-    tab = await harness.open({ host: 'android' });
-    const { backend } = harness;
-    backend.setFault('no-cors', true);
-
-    const init = await tab.call('init');
-    expect(init).toMatchObject({ ok: false, error: { type: 'error', code: 'network_error' } });
-    // The backend did answer 200; the browser withheld it from the page.
-    expect(logLines(backend)).toEqual(['GET /config 200']);
-  });
-
-  it('reports network_error when the preflight lacks CORS headers, and the request itself is never sent', async () => {
-    tab = await harness.open({ host: 'android' });
-    const { backend } = harness;
-    expect(await tab.call('init')).toMatchObject({ ok: true });
-    backend.setFault('no-cors', true);
-
-    const conversation = await tab.call('getConversation');
-    expect(conversation).toMatchObject({ ok: false, error: { code: 'network_error' } });
-    if (conversation.ok) return;
-    expect(conversation.error.message).toContain('[GET /conversations] network error');
-    await tab.waitFor({ type: 'error', code: 'network_error' });
-    expect(logLines(backend)).toEqual(['GET /config 200', 'OPTIONS /conversations 204']);
-  });
-
-  describe('429 with Retry-After, across origins', () => {
-    const CAPPED = { retry: { limit: 1, baseDelay: 10, maxDelay: 500 } };
-
-    it('reads an exposed Retry-After: 1 s over a 0.5 s cap ends the retries at once', async () => {
-      tab = await harness.open({ host: 'flutter', settings: CAPPED });
-      harness.backend.setFault('rate-limited', true);
-
-      const init = await tab.call('init');
-      expect(init).toMatchObject({ ok: false, error: { code: 'rate_limited', status: 429 } });
-      if (!init.ok) expect(init.error.message).toContain('the server asks to wait 1 s, over the 0.5 s cap');
-      expect(logLines(harness.backend)).toEqual(['GET /config 429']);
-    });
-
-    it('falls back to its own backoff when the backend does not expose Retry-After', async () => {
-      tab = await harness.open({ host: 'flutter', settings: CAPPED });
-      harness.backend.setFault('rate-limited', true);
-      harness.backend.setFault('no-expose-retry-after', true);
-
-      const init = await tab.call('init');
-      expect(init).toMatchObject({ ok: false, error: { code: 'rate_limited', status: 429 } });
-      if (!init.ok) expect(init.error.message).toContain('gave up after 1 retry');
-      expect(logLines(harness.backend)).toEqual(['GET /config 429', 'GET /config 429']);
-    });
-
-    it('waits the Retry-After the backend asked for, then succeeds', async () => {
-      tab = await harness.open({ host: 'browser', settings: { retry: { limit: 1, baseDelay: 10, maxDelay: 2000 } } });
+    it('runs init, getConversation (404, then created) and a multipart sendMessage, each through a real CORS preflight', async () => {
+      tab = await harness.open({ host: 'ios' });
       const { backend } = harness;
-      backend.setFault('rate-limited', true);
 
-      const since = await tab.mark();
-      const id = await tab.send('init');
-      await waitForLog(backend, (log) => log.length === 1);
-      backend.setFault('rate-limited', false);
+      const init = await tab.call('init');
+      expect(init).toMatchObject({ ok: true, result: { config: { widget: { name: 'Reference inbox' } } } });
+      expect(JSON.stringify(init)).not.toContain('authToken');
 
-      expect(await tab.waitFor({ type: 'response', id }, { since })).toMatchObject({ ok: true });
-      expect(logLines(backend)).toEqual(['GET /config 429', 'GET /config 200']);
-      const [first, second] = backend.requests;
-      // Only a lower bound: the bridge may wait longer, never shorter than the 1 s asked for.
-      expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(900);
-    });
-  });
-
-  describe('under a strict CSP', () => {
-    it('serves the test page with a policy that forbids eval and inline scripts', async () => {
-      const response = await fetch(`${harness.strictOrigin}/bridge.html`);
-      expect(response.headers.get('content-security-policy')).toBe(harness.csp);
-      expect(harness.csp).toContain("script-src 'self'");
-      expect(harness.csp).not.toContain('unsafe-');
-    });
-
-    // The control: without it, "no violation" below could mean the listener never hears any.
-    it('blocks and reports an inline script and eval on the control page', async () => {
-      tab = await harness.open({ host: 'browser', strictCsp: true, path: '/csp-control.html' });
-      const ran = await tab.page.evaluate(() => {
-        const flags = window as unknown as { __inlineRan?: boolean; __evalRan?: boolean };
-        return { inline: flags.__inlineRan, eval: flags.__evalRan };
+      const conversation = await tab.call('getConversation', { name: 'Ada', email: 'ada@example.com' });
+      expect(conversation).toMatchObject({
+        ok: true,
+        result: { status: 'open', contact: { name: 'Ada', email: 'ada@example.com' }, messages: [] },
       });
-      expect(ran).toEqual({ inline: undefined, eval: false });
-      const violations = await tab.violations();
-      expect(violations.map((violation) => `${violation.directive} ${violation.blockedURI}`).sort()).toEqual(['script-src eval', 'script-src-elem inline']);
+
+      const sent = await tab.call('sendMessage', {
+        content: 'Hello from the page',
+        attachments: [{ name: 'hello.txt', type: 'text/plain', data: HELLO_BASE64 }],
+      });
+      expect(sent).toMatchObject({
+        ok: true,
+        result: {
+          content: 'Hello from the page',
+          attachments: [{ name: 'hello.txt', type: 'text/plain', size: 'hello, attachment'.length }],
+        },
+      });
+
+      // The backend's view, before storedMessages() adds its own requests to the log.
+      const lines = logLines(backend);
+      expect(lines).toContain('GET /conversations 404');
+      expect(lines.indexOf('POST /conversations 200')).toBeGreaterThan(lines.indexOf('GET /conversations 404'));
+      // Requests carrying Authorization are preflighted; the preflight comes before the request.
+      for (const path of ['/conversations', '/messages']) {
+        const preflight = lines.indexOf(`OPTIONS ${path} 204`);
+        const first = lines.findIndex((line) => line.startsWith('GET ' + path) || line.startsWith('POST ' + path));
+        expect(preflight, `preflight for ${path} in ${lines.join(', ')}`).toBeGreaterThanOrEqual(0);
+        expect(preflight).toBeLessThan(first);
+      }
+      // GET /config carries no header, so it is a simple request: no preflight.
+      expect(lines).not.toContain('OPTIONS /config 204');
+      const cors = backend.requests.filter((entry) => entry.method !== 'OPTIONS');
+      expect(cors.every((entry) => entry.headers['origin'] === harness.pageOrigin)).toBe(true);
+      const preflight = backend.requests.find((entry) => entry.method === 'OPTIONS' && entry.path === '/messages');
+      expect(preflight?.headers['access-control-request-method']).toBe('POST');
+      expect(preflight?.headers['access-control-request-headers']).toBe('authorization');
+      const post = backend.requests.find((entry) => entry.method === 'POST' && entry.path === '/messages');
+      expect(post?.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+      expect(post?.headers['authorization']).toBe('<redacted>');
+
+      expect(await harness.storedMessages()).toMatchObject([
+        { content: 'Hello from the page', attachments: [{ name: 'hello.txt', type: 'text/plain', size: 17 }] },
+      ]);
+      const messages = await tab.messages();
+      expect(messages.filter((message) => message.type === 'error')).toEqual([]);
+      // Chromium itself logs the 404 the bridge recovered from; nothing else reached the console.
+      expect(tab.consoleErrors).toEqual([
+        `Failed to load resource: the server responded with a status of 404 (Not Found) (${backend.url}/conversations)`,
+      ]);
     });
 
-    it('installs from injected settings and completes init, conversation, an upload and a widget event with no violation and no console error', async () => {
-      tab = await harness.open({ host: 'browser', strictCsp: true });
+    it('reports network_error when the backend answers /config without CORS headers, as real WebViews do', async () => {
+      tab = await harness.open({ host: 'android' });
+      const { backend } = harness;
+      backend.setFault('no-cors', true);
 
-      expect(await tab.call('init')).toMatchObject({ ok: true, result: { config: { widget: {} } } });
-      expect(await tab.call('getConversation', { name: 'Grace' })).toMatchObject({ ok: true, result: { contact: { name: 'Grace' } } });
-      const sent = await tab.call('sendMessage', { content: 'under CSP', attachments: [{ name: 'dot.png', type: 'image/png', data: 'iVBORw0KGgo=' }] });
-      expect(sent).toMatchObject({ ok: true, result: { content: 'under CSP', attachments: [{ name: 'dot.png', size: 8 }] } });
-      // A widget message goes through the inbound schemas too (a schema library may compile parsers with eval).
-      const since = await tab.mark();
-      await tab.page.evaluate(() => window.postMessage('chatwoot-widget:{"event":"loaded","config":{"locale":"en"}}', location.origin));
-      expect(await tab.waitFor({ type: 'widget' }, { since })).toEqual({ type: 'widget', event: 'loaded', data: { config: { locale: 'en' } } });
-
-      expect(await tab.violations()).toEqual([]);
-      expect(tab.consoleErrors).toEqual([`Failed to load resource: the server responded with a status of 404 (Not Found) (${harness.backend.url}/conversations)`]);
-      expect((await tab.messages()).filter((message) => message.type === 'error')).toEqual([]);
+      const init = await tab.call('init');
+      expect(init).toMatchObject({ ok: false, error: { type: 'error', code: 'network_error' } });
+      // The backend did answer 200; the browser withheld it from the page.
+      expect(logLines(backend)).toEqual(['GET /config 200']);
     });
-  });
-});
+
+    it('reports network_error when the preflight lacks CORS headers, and the request itself is never sent', async () => {
+      tab = await harness.open({ host: 'android' });
+      const { backend } = harness;
+      expect(await tab.call('init')).toMatchObject({ ok: true });
+      backend.setFault('no-cors', true);
+
+      const conversation = await tab.call('getConversation');
+      expect(conversation).toMatchObject({ ok: false, error: { code: 'network_error' } });
+      if (conversation.ok) return;
+      expect(conversation.error.message).toContain('[GET /conversations] network error');
+      await tab.waitFor({ type: 'error', code: 'network_error' });
+      expect(logLines(backend)).toEqual(['GET /config 200', 'OPTIONS /conversations 204']);
+    });
+
+    describe('429 with Retry-After, across origins', () => {
+      const CAPPED = { retry: { limit: 1, baseDelay: 10, maxDelay: 500 } };
+
+      it('reads an exposed Retry-After: 1 s over a 0.5 s cap ends the retries at once', async () => {
+        tab = await harness.open({ host: 'flutter', settings: CAPPED });
+        harness.backend.setFault('rate-limited', true);
+
+        const init = await tab.call('init');
+        expect(init).toMatchObject({ ok: false, error: { code: 'rate_limited', status: 429 } });
+        if (!init.ok) expect(init.error.message).toContain('the server asks to wait 1 s, over the 0.5 s cap');
+        expect(logLines(harness.backend)).toEqual(['GET /config 429']);
+      });
+
+      it('falls back to its own backoff when the backend does not expose Retry-After', async () => {
+        tab = await harness.open({ host: 'flutter', settings: CAPPED });
+        harness.backend.setFault('rate-limited', true);
+        harness.backend.setFault('no-expose-retry-after', true);
+
+        const init = await tab.call('init');
+        expect(init).toMatchObject({ ok: false, error: { code: 'rate_limited', status: 429 } });
+        if (!init.ok) expect(init.error.message).toContain('gave up after 1 retry');
+        expect(logLines(harness.backend)).toEqual(['GET /config 429', 'GET /config 429']);
+      });
+
+      it('waits the Retry-After the backend asked for, then succeeds', async () => {
+        tab = await harness.open({ host: 'browser', settings: { retry: { limit: 1, baseDelay: 10, maxDelay: 2000 } } });
+        const { backend } = harness;
+        backend.setFault('rate-limited', true);
+
+        const since = await tab.mark();
+        const id = await tab.send('init');
+        await waitForLog(backend, (log) => log.length === 1);
+        backend.setFault('rate-limited', false);
+
+        expect(await tab.waitFor({ type: 'response', id }, { since })).toMatchObject({ ok: true });
+        expect(logLines(backend)).toEqual(['GET /config 429', 'GET /config 200']);
+        const [first, second] = backend.requests;
+        // Only a lower bound: the bridge may wait longer, never shorter than the 1 s asked for.
+        expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(900);
+      });
+    });
+
+    describe('under a strict CSP', () => {
+      it('serves the test page with a policy that forbids eval and inline scripts', async () => {
+        const response = await fetch(`${harness.strictOrigin}/bridge.html`);
+        expect(response.headers.get('content-security-policy')).toBe(harness.csp);
+        expect(harness.csp).toContain("script-src 'self'");
+        expect(harness.csp).not.toContain('unsafe-');
+      });
+
+      // The control: without it, "no violation" below could mean the listener never hears any.
+      it('blocks and reports an inline script and eval on the control page', async () => {
+        tab = await harness.open({ host: 'browser', strictCsp: true, path: '/csp-control.html' });
+        const ran = await tab.page.evaluate(() => {
+          const flags = window as unknown as { __inlineRan?: boolean; __evalRan?: boolean };
+          return { inline: flags.__inlineRan, eval: flags.__evalRan };
+        });
+        expect(ran).toEqual({ inline: undefined, eval: false });
+        const violations = await tab.violations();
+        expect(violations.map((violation) => `${violation.directive} ${violation.blockedURI}`).sort()).toEqual([
+          'script-src eval',
+          'script-src-elem inline',
+        ]);
+      });
+
+      it('installs from injected settings and completes init, conversation, an upload and a widget event with no violation and no console error', async () => {
+        tab = await harness.open({ host: 'browser', strictCsp: true });
+
+        expect(await tab.call('init')).toMatchObject({ ok: true, result: { config: { widget: {} } } });
+        expect(await tab.call('getConversation', { name: 'Grace' })).toMatchObject({
+          ok: true,
+          result: { contact: { name: 'Grace' } },
+        });
+        const sent = await tab.call('sendMessage', {
+          content: 'under CSP',
+          attachments: [{ name: 'dot.png', type: 'image/png', data: 'iVBORw0KGgo=' }],
+        });
+        expect(sent).toMatchObject({
+          ok: true,
+          result: { content: 'under CSP', attachments: [{ name: 'dot.png', size: 8 }] },
+        });
+        // A widget message goes through the inbound schemas too (a schema library may compile parsers with eval).
+        const since = await tab.mark();
+        await tab.page.evaluate(() =>
+          window.postMessage('chatwoot-widget:{"event":"loaded","config":{"locale":"en"}}', location.origin),
+        );
+        expect(await tab.waitFor({ type: 'widget' }, { since })).toEqual({
+          type: 'widget',
+          event: 'loaded',
+          data: { config: { locale: 'en' } },
+        });
+
+        expect(await tab.violations()).toEqual([]);
+        expect(tab.consoleErrors).toEqual([
+          `Failed to load resource: the server responded with a status of 404 (Not Found) (${harness.backend.url}/conversations)`,
+        ]);
+        expect((await tab.messages()).filter((message) => message.type === 'error')).toEqual([]);
+      });
+    });
+  },
+);

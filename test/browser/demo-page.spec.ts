@@ -61,7 +61,10 @@ describe.skipIf(!requireChromium())('the demo page in Chromium', () => {
       if (message.type() !== 'error') return;
       // Chromium reports every 4xx/5xx answer to fetch in the console; the page cannot stop that.
       const fromBackend = message.location().url.startsWith(demo.backendUrl);
-      if (fromBackend && /^Failed to load resource: the server responded with a status of [45]\d\d/.test(message.text())) {
+      if (
+        fromBackend &&
+        /^Failed to load resource: the server responded with a status of [45]\d\d/.test(message.text())
+      ) {
         tab.networkReports.push(message.text());
       } else tab.problems.push(`console error: ${message.text()}`);
     });
@@ -100,7 +103,11 @@ describe.skipIf(!requireChromium())('the demo page in Chromium', () => {
     const { page } = await open('react-native');
 
     const rows = await page.locator('#legend tr').evaluateAll((trs) => trs.map((tr) => tr.id));
-    expect(rows.sort()).toEqual(Object.values(ErrorCode).map((code) => `code-${code}`).sort());
+    expect(rows.sort()).toEqual(
+      Object.values(ErrorCode)
+        .map((code) => `code-${code}`)
+        .sort(),
+    );
   });
 
   it('runs init and getConversation, showing the cross-origin requests with their preflight and the onEvent responses', async () => {
@@ -122,7 +129,7 @@ describe.skipIf(!requireChromium())('the demo page in Chromium', () => {
     expect([...origins]).toEqual([new URL(demo.pageUrl).origin]);
   });
 
-  it('shows auth_failed in each platform\'s own form once rotated-website-token is switched on', async () => {
+  it("shows auth_failed in each platform's own form once rotated-website-token is switched on", async () => {
     const { page, networkReports } = await open('react-native');
     await switchFault(page, 'rotated-website-token', true);
 
@@ -140,7 +147,9 @@ describe.skipIf(!requireChromium())('the demo page in Chromium', () => {
       await page.click('#cmd-init');
       await received(page, form).waitFor(WAIT);
     }
-    await request(page, 'GET /config?website_token=<redacted>').locator('.status-code', { hasText: '401' }).waitFor(WAIT);
+    await request(page, 'GET /config?website_token=<redacted>')
+      .locator('.status-code', { hasText: '401' })
+      .waitFor(WAIT);
     // String channels get JSON text, iOS and the browser get an object.
     expect(await page.locator('#events .raw-kind', { hasText: 'postMessage(string)' }).count()).toBeGreaterThan(0);
     expect(await page.locator('#events .raw-kind', { hasText: 'postMessage(object)' }).count()).toBeGreaterThan(0);
@@ -157,7 +166,10 @@ describe.skipIf(!requireChromium())('the demo page in Chromium', () => {
     await switchFault(page, 'bad-request', true);
 
     await page.click('#cmd-send');
-    await received(page, 'onEvent({type: "error", code: "bad_request", message: "[POST /messages] 400: Malformed request body"').waitFor(WAIT);
+    await received(
+      page,
+      'onEvent({type: "error", code: "bad_request", message: "[POST /messages] 400: Malformed request body"',
+    ).waitFor(WAIT);
     await request(page, 'POST /messages').locator('.status-code', { hasText: '400' }).waitFor(WAIT);
   });
 
@@ -219,13 +231,18 @@ describe.skipIf(!requireChromium())('the demo page in Chromium', () => {
 
     await page.locator('#offline').uncheck();
     await page.click('#cmd-init');
-    await received(page, "onResponse(id: ").filter({ hasText: 'result:' }).waitFor(WAIT);
+    await received(page, 'onResponse(id: ').filter({ hasText: 'result:' }).waitFor(WAIT);
   });
 
   it('never inserts received text as HTML', async () => {
     const { page } = await open('browser');
 
-    await page.evaluate(() => window.postMessage('chatwoot-widget:{"event":"error","message":"<img id=injected src=x>"}', window.location.origin));
+    await page.evaluate(() =>
+      window.postMessage(
+        'chatwoot-widget:{"event":"error","message":"<img id=injected src=x>"}',
+        window.location.origin,
+      ),
+    );
     await received(page, 'widget_error').waitFor(WAIT);
 
     expect(await page.locator('#injected').count()).toBe(0);
@@ -237,7 +254,9 @@ describe.skipIf(!requireChromium())('the demo page in Chromium', () => {
     await page.click('#cmd-init');
     await received(page, 'ChatEvent.Response').waitFor(WAIT);
     // A file picked from disk goes out as multipart.
-    await page.locator('#message-files').setInputFiles({ name: 'hello.txt', mimeType: 'text/plain', buffer: Buffer.from('hello from disk') });
+    await page
+      .locator('#message-files')
+      .setInputFiles({ name: 'hello.txt', mimeType: 'text/plain', buffer: Buffer.from('hello from disk') });
     await page.click('#cmd-send');
     await request(page, 'content-type: multipart/form-data').waitFor(WAIT);
     await received(page, 'hello.txt').waitFor(WAIT);

@@ -39,11 +39,45 @@ const SMALL = 'aGVsbG8='; // "hello"
 const WIDGET = 'chatwoot-widget:';
 
 const CASES: Case[] = [
-  { code: 'auth_failed', via: 'a rotated website token', fault: 'rotated-website-token', trigger: { method: 'init' }, status: 401, message: /^\[GET \/config\] 401: Invalid website token/ },
-  { code: 'config_error', via: 'an empty /config body', fault: 'config-empty', trigger: { method: 'init' }, status: 200, message: /^\[GET \/config\] 200 with an empty body/ },
-  { code: 'network_error', via: 'a backend without CORS headers', fault: 'no-cors', trigger: { method: 'init' }, message: /^\[GET \/config\] network error/ },
-  { code: 'server_error', via: 'a 500', fault: 'server-error', trigger: { method: 'init' }, status: 500, message: /^\[GET \/config\] 500/ },
-  { code: 'rate_limited', via: 'a 429 after the one retry allowed', fault: 'rate-limited', trigger: { method: 'init' }, status: 429, message: /^\[GET \/config\] 429: .*gave up after 1 retry/ },
+  {
+    code: 'auth_failed',
+    via: 'a rotated website token',
+    fault: 'rotated-website-token',
+    trigger: { method: 'init' },
+    status: 401,
+    message: /^\[GET \/config\] 401: Invalid website token/,
+  },
+  {
+    code: 'config_error',
+    via: 'an empty /config body',
+    fault: 'config-empty',
+    trigger: { method: 'init' },
+    status: 200,
+    message: /^\[GET \/config\] 200 with an empty body/,
+  },
+  {
+    code: 'network_error',
+    via: 'a backend without CORS headers',
+    fault: 'no-cors',
+    trigger: { method: 'init' },
+    message: /^\[GET \/config\] network error/,
+  },
+  {
+    code: 'server_error',
+    via: 'a 500',
+    fault: 'server-error',
+    trigger: { method: 'init' },
+    status: 500,
+    message: /^\[GET \/config\] 500/,
+  },
+  {
+    code: 'rate_limited',
+    via: 'a 429 after the one retry allowed',
+    fault: 'rate-limited',
+    trigger: { method: 'init' },
+    status: 429,
+    message: /^\[GET \/config\] 429: .*gave up after 1 retry/,
+  },
   {
     code: 'validation_error',
     via: "the backend's 422",
@@ -64,7 +98,10 @@ const CASES: Case[] = [
   {
     code: 'file_too_large',
     via: 'a 6 MB attachment refused locally',
-    trigger: { method: 'sendMessage', params: { content: 'big', attachments: [{ name: 'big.mp4', type: 'video/mp4', size: 6 * 1024 * 1024 }] } },
+    trigger: {
+      method: 'sendMessage',
+      params: { content: 'big', attachments: [{ name: 'big.mp4', type: 'video/mp4', size: 6 * 1024 * 1024 }] },
+    },
     local: true,
     status: 413,
     message: /^\[POST \/messages\] 413: big\.mp4 is 6291456 bytes/,
@@ -73,27 +110,57 @@ const CASES: Case[] = [
     code: 'file_too_large',
     via: "the backend's 413",
     fault: 'payload-too-large',
-    trigger: { method: 'sendMessage', params: { content: 'x', attachments: [{ name: 'a.png', type: 'image/png', data: SMALL }] } },
+    trigger: {
+      method: 'sendMessage',
+      params: { content: 'x', attachments: [{ name: 'a.png', type: 'image/png', data: SMALL }] },
+    },
     status: 413,
     message: /^\[POST \/messages\] 413/,
   },
   {
     code: 'too_many_files',
     via: 'six attachments',
-    trigger: { method: 'sendMessage', params: { content: 'six', attachments: Array.from({ length: 6 }, (_, i) => ({ name: `f${i}.txt`, type: 'text/plain', data: SMALL })) } },
+    trigger: {
+      method: 'sendMessage',
+      params: {
+        content: 'six',
+        attachments: Array.from({ length: 6 }, (_, i) => ({ name: `f${i}.txt`, type: 'text/plain', data: SMALL })),
+      },
+    },
     local: true,
     status: 400,
   },
   {
     code: 'unsupported_file_type',
     via: 'an executable attachment',
-    trigger: { method: 'sendMessage', params: { content: 'exe', attachments: [{ name: 'tool.exe', type: 'application/x-msdownload', data: SMALL }] } },
+    trigger: {
+      method: 'sendMessage',
+      params: { content: 'exe', attachments: [{ name: 'tool.exe', type: 'application/x-msdownload', data: SMALL }] },
+    },
     local: true,
     status: 400,
   },
-  { code: 'empty_message', via: 'blank content', trigger: { method: 'sendMessage', params: { content: '   ' } }, local: true, status: 400 },
-  { code: 'parse_error', via: 'a malformed widget message posted from the page', trigger: { post: `${WIDGET}{"event":` }, local: true, message: /^\[widget message\] is not valid JSON/ },
-  { code: 'parse_error', via: 'host command text that is not JSON', trigger: { receive: '{"id":"x","method":' }, local: true, message: /^\[host command\]/ },
+  {
+    code: 'empty_message',
+    via: 'blank content',
+    trigger: { method: 'sendMessage', params: { content: '   ' } },
+    local: true,
+    status: 400,
+  },
+  {
+    code: 'parse_error',
+    via: 'a malformed widget message posted from the page',
+    trigger: { post: `${WIDGET}{"event":` },
+    local: true,
+    message: /^\[widget message\] is not valid JSON/,
+  },
+  {
+    code: 'parse_error',
+    via: 'host command text that is not JSON',
+    trigger: { receive: '{"id":"x","method":' },
+    local: true,
+    message: /^\[host command\]/,
+  },
   {
     code: 'widget_error',
     via: "the widget's error event",
@@ -101,7 +168,13 @@ const CASES: Case[] = [
     local: true,
     message: /inbox is not set up/,
   },
-  { code: 'unknown_method', via: 'a method the bridge lacks', trigger: { method: 'deleteEverything' }, local: true, message: /unknown method "deleteEverything"/ },
+  {
+    code: 'unknown_method',
+    via: 'a method the bridge lacks',
+    trigger: { method: 'deleteEverything' },
+    local: true,
+    message: /unknown method "deleteEverything"/,
+  },
   {
     code: 'not_found',
     via: 'a baseUrl whose path the backend does not serve',
@@ -134,7 +207,10 @@ async function produce(tab: BridgePage, testCase: Case, backendUrl: string): Pro
       // From the page's own origin, as the widget's iframe would post to its parent.
       await tab.page.evaluate((text) => window.postMessage(text, location.origin), trigger.post);
     } else if ('receive' in trigger) {
-      await tab.page.evaluate((text) => (window as unknown as { ChatBridge: { receive(d: unknown): void } }).ChatBridge.receive(text), trigger.receive);
+      await tab.page.evaluate(
+        (text) => (window as unknown as { ChatBridge: { receive(d: unknown): void } }).ChatBridge.receive(text),
+        trigger.receive,
+      );
     } else {
       response = await tab.call(trigger.method, trigger.params);
     }
@@ -166,34 +242,42 @@ describe.skipIf(!requireChromium())('each error code reaches each host channel (
 
   it('detects each host from the native channel present in the page', async () => {
     const detected = await Promise.all(
-      tabs.map((tab) => tab.page.evaluate(() => (window as unknown as { ChatBridge: { bridge: { host: string } } }).ChatBridge.bridge.host)),
+      tabs.map((tab) =>
+        tab.page.evaluate(
+          () => (window as unknown as { ChatBridge: { bridge: { host: string } } }).ChatBridge.bridge.host,
+        ),
+      ),
     );
     expect(detected).toEqual([...HOSTS]);
   });
 
-  it.each(CASES.map((testCase) => [`${testCase.code} (${testCase.via})`, testCase] as const))('delivers %s to every host in its native form', async (_, testCase) => {
-    const { backend } = harness;
-    if (testCase.fault !== undefined) backend.setFault(testCase.fault, true);
+  it.each(CASES.map((testCase) => [`${testCase.code} (${testCase.via})`, testCase] as const))(
+    'delivers %s to every host in its native form',
+    async (_, testCase) => {
+      const { backend } = harness;
+      if (testCase.fault !== undefined) backend.setFault(testCase.fault, true);
 
-    const produced = await Promise.all(tabs.map((tab) => produce(tab, testCase, backend.url)));
+      const produced = await Promise.all(tabs.map((tab) => produce(tab, testCase, backend.url)));
 
-    produced.forEach(({ raw, event, errorEvents, response }, index) => {
-      const host = HOSTS[index] ?? 'browser';
-      const where = `${host}: ${JSON.stringify(event)}`;
-      expect(typeof raw, where).toBe(STRING_HOSTS.has(host) ? 'string' : 'object');
-      expect(errorEvents, where).toBe(1);
-      expect(event.type, where).toBe('error');
-      expect(event.code, where).toBe(testCase.code);
-      expect(event.message, where).toMatch(/^\[.+\] ./);
-      if (testCase.message) expect(event.message, where).toMatch(testCase.message);
-      expect(event.status, where).toBe(testCase.status);
-      expect(event.errors, where).toEqual(testCase.errors);
-      const text = JSON.stringify(event);
-      for (const secret of [WEBSITE_TOKEN, ...harness.authTokens]) expect(text, where).not.toContain(secret);
-      expect(text, where).not.toMatch(/bearer/i);
-      // A failed command answers its id with the same event it emits.
-      if (response !== undefined) expect(response, where).toEqual({ type: 'response', id: response.id, ok: false, error: event });
-    });
-    if (testCase.local) expect(backend.requests, 'a local refusal sends nothing').toEqual([]);
-  });
+      produced.forEach(({ raw, event, errorEvents, response }, index) => {
+        const host = HOSTS[index] ?? 'browser';
+        const where = `${host}: ${JSON.stringify(event)}`;
+        expect(typeof raw, where).toBe(STRING_HOSTS.has(host) ? 'string' : 'object');
+        expect(errorEvents, where).toBe(1);
+        expect(event.type, where).toBe('error');
+        expect(event.code, where).toBe(testCase.code);
+        expect(event.message, where).toMatch(/^\[.+\] ./);
+        if (testCase.message) expect(event.message, where).toMatch(testCase.message);
+        expect(event.status, where).toBe(testCase.status);
+        expect(event.errors, where).toEqual(testCase.errors);
+        const text = JSON.stringify(event);
+        for (const secret of [WEBSITE_TOKEN, ...harness.authTokens]) expect(text, where).not.toContain(secret);
+        expect(text, where).not.toMatch(/bearer/i);
+        // A failed command answers its id with the same event it emits.
+        if (response !== undefined)
+          expect(response, where).toEqual({ type: 'response', id: response.id, ok: false, error: event });
+      });
+      if (testCase.local) expect(backend.requests, 'a local refusal sends nothing').toEqual([]);
+    },
+  );
 });

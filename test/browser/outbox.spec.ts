@@ -42,14 +42,19 @@ describe.skipIf(!requireChromium())('the outbox across offline, reload and onlin
 
   async function expectDeliveredOnce(page: BridgePage, ids: string[], contents: string[]) {
     for (const [index, id] of ids.entries()) {
-      expect(await page.waitFor({ type: 'response', id })).toMatchObject({ ok: true, result: { content: contents[index] } });
+      expect(await page.waitFor({ type: 'response', id })).toMatchObject({
+        ok: true,
+        result: { content: contents[index] },
+      });
     }
     const order = (await page.messages()).flatMap((message) => (message.type === 'response' ? [message.id] : []));
     expect(order.filter((id) => ids.includes(id))).toEqual(ids);
     for (const id of ids) expect(await responsesTo(page, id)).toHaveLength(1);
     expect(posts()).toEqual(contents.map(() => 'POST /messages 200'));
     expect((await page.stats()).outbox).toBe(0);
-    const stored = await page.page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('chat-bridge:outbox:')));
+    const stored = await page.page.evaluate(() =>
+      Object.keys(localStorage).filter((key) => key.startsWith('chat-bridge:outbox:')),
+    );
     expect(stored).toEqual([]);
     expect((await harness.storedMessages()).map((message) => message.content)).toEqual(contents);
   }
@@ -62,7 +67,9 @@ describe.skipIf(!requireChromium())('the outbox across offline, reload and onlin
     const first = await sendOffline(tab, 'first');
     const second = await sendOffline(tab, 'second');
     expect((await tab.stats()).outbox).toBe(2);
-    expect(await tab.page.evaluate(() => (window as unknown as { __offlineFetches: number }).__offlineFetches)).toBeGreaterThanOrEqual(2);
+    expect(
+      await tab.page.evaluate(() => (window as unknown as { __offlineFetches: number }).__offlineFetches),
+    ).toBeGreaterThanOrEqual(2);
 
     await tab.reload();
     // The new bridge found both in localStorage and tried them at once; still offline.

@@ -3,7 +3,13 @@
  * credentials (the bridge never sends any).
  */
 import { describe, expect, it } from 'vitest';
-import { allowOriginProblem, exposesRetryAfter, missingMethods, missingRequestHeaders, variesByOrigin } from '../../tools/doctor/cors.js';
+import {
+  allowOriginProblem,
+  exposesRetryAfter,
+  missingMethods,
+  missingRequestHeaders,
+  variesByOrigin,
+} from '../../tools/doctor/cors.js';
 
 const ORIGIN = 'https://app.example.com';
 

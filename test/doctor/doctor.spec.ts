@@ -47,7 +47,11 @@ interface Run {
 async function doctor(...args: string[]): Promise<Run> {
   let out = '';
   let err = '';
-  const code = await main(['doctor', ...args], (text) => (out += text), (text) => (err += text));
+  const code = await main(
+    ['doctor', ...args],
+    (text) => (out += text),
+    (text) => (err += text),
+  );
   return { code, out, err, lines: out.split('\n').filter((line) => line !== '') };
 }
 
@@ -78,7 +82,10 @@ function expectHonestFailure(run: Run): void {
 type Reply = { status: number; headers?: OutgoingHttpHeaders; body?: string };
 
 /** A backend of the test's own making: `answer` decides every reply; requests are recorded. */
-async function withServer(answer: (req: IncomingMessage, url: URL) => Reply, fn: (url: string, seen: IncomingMessage[]) => Promise<void>): Promise<void> {
+async function withServer(
+  answer: (req: IncomingMessage, url: URL) => Reply,
+  fn: (url: string, seen: IncomingMessage[]) => Promise<void>,
+): Promise<void> {
   const seen: IncomingMessage[] = [];
   const server = createServer((req, res) => {
     seen.push(req);
@@ -108,12 +115,16 @@ const json = (status: number, body: unknown, headers: OutgoingHttpHeaders = GOOD
 });
 
 /** A correct backend apart from what `override` changes. */
-function backendLike(override: (req: IncomingMessage, url: URL) => Reply | undefined = () => undefined, cors: OutgoingHttpHeaders = GOOD_CORS) {
+function backendLike(
+  override: (req: IncomingMessage, url: URL) => Reply | undefined = () => undefined,
+  cors: OutgoingHttpHeaders = GOOD_CORS,
+) {
   return (req: IncomingMessage, url: URL): Reply => {
     const replaced = override(req, url);
     if (replaced !== undefined) return replaced;
     if (req.method === 'OPTIONS') return { status: 204, headers: cors };
-    if (url.searchParams.get('website_token') === TOKEN) return json(200, { authToken: 'at_known_0123456789abcdef' }, cors);
+    if (url.searchParams.get('website_token') === TOKEN)
+      return json(200, { authToken: 'at_known_0123456789abcdef' }, cors);
     return json(401, { message: 'Invalid website token' }, cors);
   };
 }
@@ -160,11 +171,19 @@ describe('chat-bridge doctor with a reference backend fault switched on', () => 
     expectHonestFailure(run);
     // The preflights themselves still answer 204; what is missing is their headers.
     expect(line(run, 'preflight OPTIONS /messages')).toMatch(/^PASS .*204/);
-    expect(line(run, 'CORS Access-Control-Allow-Origin')).toMatch(/^FAIL .*missing.*Fix: send "Access-Control-Allow-Origin: \*"/);
-    expect(line(run, 'CORS Access-Control-Allow-Methods')).toMatch(/^FAIL .*Fix: send "Access-Control-Allow-Methods: GET, POST, PATCH, DELETE, OPTIONS"/);
-    expect(line(run, 'CORS Access-Control-Allow-Headers')).toMatch(/^FAIL .*Fix: send "Access-Control-Allow-Headers: Content-Type, Authorization"/);
+    expect(line(run, 'CORS Access-Control-Allow-Origin')).toMatch(
+      /^FAIL .*missing.*Fix: send "Access-Control-Allow-Origin: \*"/,
+    );
+    expect(line(run, 'CORS Access-Control-Allow-Methods')).toMatch(
+      /^FAIL .*Fix: send "Access-Control-Allow-Methods: GET, POST, PATCH, DELETE, OPTIONS"/,
+    );
+    expect(line(run, 'CORS Access-Control-Allow-Headers')).toMatch(
+      /^FAIL .*Fix: send "Access-Control-Allow-Headers: Content-Type, Authorization"/,
+    );
     expect(line(run, 'CORS on API responses')).toMatch(/^FAIL .*network error/);
-    expect(line(run, 'CORS Access-Control-Expose-Headers')).toMatch(/^FAIL .*Fix: send "Access-Control-Expose-Headers: Retry-After"/);
+    expect(line(run, 'CORS Access-Control-Expose-Headers')).toMatch(
+      /^FAIL .*Fix: send "Access-Control-Expose-Headers: Retry-After"/,
+    );
     expect(failing(run)).toHaveLength(5);
   });
 
@@ -184,7 +203,9 @@ describe('chat-bridge doctor with a reference backend fault switched on', () => 
     backend.setFault(fault, true);
     const run = await doctorOn(backend.url);
     expectHonestFailure(run);
-    expect(line(run, 'GET /config')).toMatch(new RegExp(`^FAIL GET /config: answered 200 with ${escape(what)}.*misconfigured.*Fix: .*"authToken"`));
+    expect(line(run, 'GET /config')).toMatch(
+      new RegExp(`^FAIL GET /config: answered 200 with ${escape(what)}.*misconfigured.*Fix: .*"authToken"`),
+    );
     // The same answer comes whatever the token, which the wrong-token check must not misread as "tokens are not checked".
     expect(line(run, 'rejected website token')).toMatch(/^FAIL .*like any token.*Fix: fix GET \/config first/);
   });
@@ -193,7 +214,9 @@ describe('chat-bridge doctor with a reference backend fault switched on', () => 
     backend.setFault('rotated-website-token', true);
     const run = await doctorOn(backend.url);
     expectHonestFailure(run);
-    expect(line(run, 'GET /config')).toMatch(/^FAIL GET \/config: answered 401: the website token is invalid, disabled or rotated \(server: "Invalid website token: the token has been rotated"\)\. Fix: use the inbox's current website token/);
+    expect(line(run, 'GET /config')).toMatch(
+      /^FAIL GET \/config: answered 401: the website token is invalid, disabled or rotated \(server: "Invalid website token: the token has been rotated"\)\. Fix: use the inbox's current website token/,
+    );
     expect(failing(run)).toHaveLength(1);
   });
 
@@ -201,7 +224,9 @@ describe('chat-bridge doctor with a reference backend fault switched on', () => 
     backend.setFault('hang', true);
     const run = await doctorOn(backend.url, '--timeout', '300');
     expectHonestFailure(run);
-    expect(line(run, 'GET /config')).toMatch(/^FAIL GET \/config: no answer within 300 ms.*Fix: check the backend and any proxy.*raise --timeout/);
+    expect(line(run, 'GET /config')).toMatch(
+      /^FAIL GET \/config: no answer within 300 ms.*Fix: check the backend and any proxy.*raise --timeout/,
+    );
     expect(line(run, 'rejected website token')).toMatch(/^SKIP /);
     expect(line(run, 'CORS Access-Control-Expose-Headers')).toMatch(/^SKIP /);
   });
@@ -211,7 +236,9 @@ describe('chat-bridge doctor with a reference backend fault switched on', () => 
     try {
       const run = await doctorOn(other.url);
       expectHonestFailure(run);
-      expect(line(run, 'CORS Access-Control-Allow-Origin')).toMatch(/^FAIL .*"https:\/\/other\.example", which does not match the page origin https:\/\/app\.example\.com/);
+      expect(line(run, 'CORS Access-Control-Allow-Origin')).toMatch(
+        /^FAIL .*"https:\/\/other\.example", which does not match the page origin https:\/\/app\.example\.com/,
+      );
       const fromThatSite = await doctorOn(other.url, '--origin', 'https://other.example');
       expect(fromThatSite.code).toBe(0);
     } finally {
@@ -229,38 +256,52 @@ describe('chat-bridge doctor against misconfigured servers', () => {
 
     const run = await doctorOn(`http://127.0.0.1:${port}`);
     expectHonestFailure(run);
-    expect(line(run, 'preflight OPTIONS /config')).toMatch(/^FAIL .*connection refused.*ECONNREFUSED.*Fix: check --base-url/);
+    expect(line(run, 'preflight OPTIONS /config')).toMatch(
+      /^FAIL .*connection refused.*ECONNREFUSED.*Fix: check --base-url/,
+    );
     expect(failing(run)).toHaveLength(1);
     expect(run.lines.filter((text) => text.startsWith('SKIP '))).toHaveLength(CHECK_COUNT - 1);
   });
 
   it('a 401 whose body is not an ErrorResponse fails the rejected-token check', async () => {
     const plain401 = backendLike((req, url) =>
-      req.method === 'GET' && url.searchParams.get('website_token') !== TOKEN ? { status: 401, headers: { ...GOOD_CORS, 'content-type': 'text/plain' }, body: 'Unauthorized' } : undefined,
+      req.method === 'GET' && url.searchParams.get('website_token') !== TOKEN
+        ? { status: 401, headers: { ...GOOD_CORS, 'content-type': 'text/plain' }, body: 'Unauthorized' }
+        : undefined,
     );
     await withServer(plain401, async (url) => {
       const run = await doctorOn(url);
       expectHonestFailure(run);
       expect(failing(run)).toEqual([line(run, 'rejected website token')]);
-      expect(line(run, 'rejected website token')).toMatch(/got 401 with a body that is not JSON, not an ErrorResponse.*Fix: .*\{"message": /);
+      expect(line(run, 'rejected website token')).toMatch(
+        /got 401 with a body that is not JSON, not an ErrorResponse.*Fix: .*\{"message": /,
+      );
     });
   });
 
   it('a backend that accepts any website token fails the rejected-token check', async () => {
-    const anyToken = backendLike((req) => (req.method === 'GET' ? json(200, { authToken: 'at_for_anyone_0123456789' }) : undefined));
+    const anyToken = backendLike((req) =>
+      req.method === 'GET' ? json(200, { authToken: 'at_for_anyone_0123456789' }) : undefined,
+    );
     await withServer(anyToken, async (url) => {
       const run = await doctorOn(url);
       expectHonestFailure(run);
-      expect(line(run, 'rejected website token')).toMatch(/^FAIL .*got 200 instead of 401 and an authToken: the backend does not check website tokens/);
+      expect(line(run, 'rejected website token')).toMatch(
+        /^FAIL .*got 200 instead of 401 and an authToken: the backend does not check website tokens/,
+      );
     });
   });
 
   it('a preflight refused with 401 (authentication before CORS) fails with the fix to answer OPTIONS first', async () => {
-    const authFirst = backendLike((req) => (req.method === 'OPTIONS' ? json(401, { message: 'Missing auth token' }) : undefined));
+    const authFirst = backendLike((req) =>
+      req.method === 'OPTIONS' ? json(401, { message: 'Missing auth token' }) : undefined,
+    );
     await withServer(authFirst, async (url) => {
       const run = await doctorOn(url);
       expectHonestFailure(run);
-      expect(line(run, 'preflight OPTIONS /messages')).toMatch(/^FAIL .*answered 401.*Fix: answer OPTIONS on every API path with 204.*before any authentication/);
+      expect(line(run, 'preflight OPTIONS /messages')).toMatch(
+        /^FAIL .*answered 401.*Fix: answer OPTIONS on every API path with 204.*before any authentication/,
+      );
     });
   });
 
@@ -270,7 +311,9 @@ describe('chat-bridge doctor against misconfigured servers', () => {
       const run = await doctorOn(url);
       expectHonestFailure(run);
       expect(failing(run)).toEqual([line(run, 'CORS Access-Control-Allow-Headers')]);
-      expect(line(run, 'CORS Access-Control-Allow-Headers')).toContain('missing Authorization (a * never covers Authorization)');
+      expect(line(run, 'CORS Access-Control-Allow-Headers')).toContain(
+        'missing Authorization (a * never covers Authorization)',
+      );
     });
   });
 
@@ -279,7 +322,9 @@ describe('chat-bridge doctor against misconfigured servers', () => {
     await withServer(echo, async (url) => {
       const run = await doctorOn(url);
       expect(run.code).toBe(0);
-      expect(line(run, 'CORS Access-Control-Allow-Origin')).toMatch(/^WARN .*without "Vary: Origin"\. Fix: add "Vary: Origin"/);
+      expect(line(run, 'CORS Access-Control-Allow-Origin')).toMatch(
+        /^WARN .*without "Vary: Origin"\. Fix: add "Vary: Origin"/,
+      );
     });
   });
 
@@ -300,7 +345,9 @@ describe('chat-bridge doctor against misconfigured servers', () => {
     const authToken = 'at_echoed_secret_value_42';
     const echoing = backendLike((req, url) => {
       if (req.method !== 'GET') return undefined;
-      return url.searchParams.get('website_token') === TOKEN ? json(200, { authToken }) : json(401, { message: `not ${authToken}, and not ${TOKEN}` });
+      return url.searchParams.get('website_token') === TOKEN
+        ? json(200, { authToken })
+        : json(401, { message: `not ${authToken}, and not ${TOKEN}` });
     });
     await withServer(echoing, async (url) => {
       for (const format of [[], ['--json']]) {
@@ -314,7 +361,11 @@ describe('chat-bridge doctor against misconfigured servers', () => {
   });
 
   it('never prints the website token when an error message quotes it', async () => {
-    const quoting = backendLike((req, url) => (req.method === 'GET' && url.searchParams.get('website_token') === TOKEN ? json(500, { message: `boom for ${TOKEN}` }) : undefined));
+    const quoting = backendLike((req, url) =>
+      req.method === 'GET' && url.searchParams.get('website_token') === TOKEN
+        ? json(500, { message: `boom for ${TOKEN}` })
+        : undefined,
+    );
     await withServer(quoting, async (url) => {
       const run = await doctorOn(url);
       expectHonestFailure(run);
@@ -329,7 +380,10 @@ describe('chat-bridge doctor usage', () => {
     [['--base-url', 'http://127.0.0.1:1'], '--website-token'],
     [['--base-url', 'ftp://example.com', '--website-token', TOKEN], '--base-url'],
     [['--base-url', 'http://127.0.0.1:1/api?x=1', '--website-token', TOKEN], '--base-url'],
-    [['--base-url', 'http://127.0.0.1:1', '--website-token', TOKEN, '--origin', 'https://app.example.com/page'], '--origin'],
+    [
+      ['--base-url', 'http://127.0.0.1:1', '--website-token', TOKEN, '--origin', 'https://app.example.com/page'],
+      '--origin',
+    ],
     [['--base-url', 'http://127.0.0.1:1', '--website-token', TOKEN, '--timeout', '0'], '--timeout'],
     [['--base-url', 'http://127.0.0.1:1', '--website-token', TOKEN, '--verbose'], '--verbose'],
     [['--base-url', 'http://127.0.0.1:1', '--website-token', TOKEN, 'extra'], 'positional'],
@@ -345,7 +399,8 @@ describe('chat-bridge doctor usage', () => {
   it('documents its options under doctor --help, exiting 0', async () => {
     const run = await doctor('--help');
     expect(run.code).toBe(0);
-    for (const word of ['--base-url', '--website-token', '--origin', '--timeout', '--json']) expect(run.out).toContain(word);
+    for (const word of ['--base-url', '--website-token', '--origin', '--timeout', '--json'])
+      expect(run.out).toContain(word);
   });
 });
 
@@ -353,10 +408,14 @@ describe('bin/chat-bridge.js doctor', () => {
   it('runs as a command: exit 1 and FAIL lines on stdout for a backend without CORS', async () => {
     backend.setFault('no-cors', true);
     // Asynchronous on purpose: the backend answering the child lives in this process.
-    const child = await promisify(execFile)(process.execPath, [join(ROOT, 'bin', 'chat-bridge.js'), 'doctor', '--base-url', backend.url, '--website-token', TOKEN], {
-      cwd: ROOT,
-      timeout: 20_000,
-    }).then(
+    const child = await promisify(execFile)(
+      process.execPath,
+      [join(ROOT, 'bin', 'chat-bridge.js'), 'doctor', '--base-url', backend.url, '--website-token', TOKEN],
+      {
+        cwd: ROOT,
+        timeout: 20_000,
+      },
+    ).then(
       (result) => ({ code: 0, stdout: result.stdout }),
       (error: { code?: number; stdout?: string }) => ({ code: error.code, stdout: error.stdout ?? '' }),
     );

@@ -75,7 +75,11 @@ interface Scenario {
 // The model: what each input is, by the protocol's rules.
 
 /** A malformed envelope whose `id` could still be read carries it: the host's call gets a failed response too. */
-type Expected = { kind: 'foreign' } | { kind: 'malformed'; id?: string } | { kind: 'widget'; event: string } | { kind: 'command'; id: string };
+type Expected =
+  | { kind: 'foreign' }
+  | { kind: 'malformed'; id?: string }
+  | { kind: 'widget'; event: string }
+  | { kind: 'command'; id: string };
 const FOREIGN: Expected = { kind: 'foreign' };
 const MALFORMED: Expected = { kind: 'malformed' };
 
@@ -109,7 +113,8 @@ function expectPosted(data: unknown, origin: string): Expected {
 
 /** `receive` exists for host commands only: whatever arrives there is ours. */
 function expectHostData(data: unknown): Expected {
-  if (typeof data === 'string') return expectCommandText(data.startsWith(COMMAND_PREFIX) ? data.slice(COMMAND_PREFIX.length) : data);
+  if (typeof data === 'string')
+    return expectCommandText(data.startsWith(COMMAND_PREFIX) ? data.slice(COMMAND_PREFIX.length) : data);
   if (typeof data === 'object' && data !== null) return expectCommandObject(data);
   return MALFORMED;
 }
@@ -143,7 +148,13 @@ function expectEnvelope(value: unknown): Expected {
   if (!isRecord(value)) return MALFORMED;
   const { id, method } = value;
   const paramsOk = !Object.hasOwn(value, 'params') || isRecord(value['params']);
-  if (typeof id !== 'string' || !between(id, 1, ID_MAX) || typeof method !== 'string' || !between(method, 1, METHOD_MAX) || !paramsOk) {
+  if (
+    typeof id !== 'string' ||
+    !between(id, 1, ID_MAX) ||
+    typeof method !== 'string' ||
+    !between(method, 1, METHOD_MAX) ||
+    !paramsOk
+  ) {
     return typeof id === 'string' && id.length >= 1 && id.length <= 128 ? { kind: 'malformed', id } : MALFORMED;
   }
   return { kind: 'command', id };
@@ -185,7 +196,11 @@ function between(text: string, min: number, max: number): boolean {
 // ---------------------------------------------------------------------------------------------
 // Running a scenario against a whole bridge and checking every invariant.
 
-const answer = (body: unknown): HttpResponse => ({ status: 200, headers: { get: () => null }, text: async () => JSON.stringify(body) });
+const answer = (body: unknown): HttpResponse => ({
+  status: 200,
+  headers: { get: () => null },
+  text: async () => JSON.stringify(body),
+});
 
 /** The network is not the point here: every request succeeds at once. */
 async function fixedSuccess(url: string, _request: HttpRequest): Promise<HttpResponse> {
@@ -224,7 +239,8 @@ async function runScenario({ host, batches }: Scenario, settings: Settings = {})
     await settle(bridge);
 
     const messages = test.deliveries.map(({ host: to, payload }) => decodePayload(host, to, payload));
-    if (!isDeepStrictEqual(messages[0], { type: 'ready' })) fail(`the first message is not ready: ${shown(messages[0])}`);
+    if (!isDeepStrictEqual(messages[0], { type: 'ready' }))
+      fail(`the first message is not ready: ${shown(messages[0])}`);
     const synchronous = new Set<number>([0]);
     const outcomes = ledger.map(({ input, expected, start, end }) => {
       for (let i = start; i < end; i++) synchronous.add(i);
@@ -245,7 +261,11 @@ async function runScenario({ host, batches }: Scenario, settings: Settings = {})
 function checkImmediate(input: Input, expected: Expected, produced: Message[], settings: Settings): Expected {
   const wrong = (why: string) => fail(`${why}, for ${describeInput(input)} (${expected.kind}); got ${shown(produced)}`);
   const [first, second] = produced;
-  const isParseError = produced.length === 1 && first?.type === 'error' && first['code'] === 'parse_error' && typeof first['message'] === 'string';
+  const isParseError =
+    produced.length === 1 &&
+    first?.type === 'error' &&
+    first['code'] === 'parse_error' &&
+    typeof first['message'] === 'string';
   if (settings.refusalAllowed && isParseError) return MALFORMED;
   switch (expected.kind) {
     case 'foreign':
@@ -263,7 +283,8 @@ function checkImmediate(input: Input, expected: Expected, produced: Message[], s
         first['ok'] === false &&
         (first['error'] as Message | undefined)?.['code'] === 'parse_error' &&
         isDeepStrictEqual(second, first['error']);
-      if (!answered) wrong('a malformed envelope with a readable id did not produce its failed response and one parse_error');
+      if (!answered)
+        wrong('a malformed envelope with a readable id did not produce its failed response and one parse_error');
       break;
     }
     case 'widget': {
@@ -293,9 +314,14 @@ function checkImmediate(input: Input, expected: Expected, produced: Message[], s
 
 /** Every command exactly one response with its id; what came later is only responses and their errors. */
 function checkResponses(outcomes: Expected[], messages: Message[], synchronous: Set<number>): void {
-  const count = (ids: string[]) => Object.fromEntries([...new Set(ids)].sort().map((id) => [id, ids.filter((other) => other === id).length]));
+  const count = (ids: string[]) =>
+    Object.fromEntries([...new Set(ids)].sort().map((id) => [id, ids.filter((other) => other === id).length]));
   const wanted = count(
-    outcomes.flatMap((outcome) => (outcome.kind === 'command' || (outcome.kind === 'malformed' && outcome.id !== undefined) ? [redacted(outcome.id as string)] : [])),
+    outcomes.flatMap((outcome) =>
+      outcome.kind === 'command' || (outcome.kind === 'malformed' && outcome.id !== undefined)
+        ? [redacted(outcome.id as string)]
+        : [],
+    ),
   );
   const got = count(messages.flatMap((message) => (message.type === 'response' ? [String(message['id'])] : [])));
   if (!isDeepStrictEqual(got, wanted)) fail(`responses per command id ${shown(got)}, expected ${shown(wanted)}`);
@@ -305,7 +331,8 @@ function checkResponses(outcomes: Expected[], messages: Message[], synchronous: 
     const message = messages[i] as Message;
     if (message.type !== 'response') fail(`a later message that is not a response: ${shown(message)}`);
     if (message['ok'] === false) {
-      if (!isDeepStrictEqual(messages[i + 1], message['error'])) fail(`a failed response not followed by its error event: ${shown(messages.slice(i, i + 2))}`);
+      if (!isDeepStrictEqual(messages[i + 1], message['error']))
+        fail(`a failed response not followed by its error event: ${shown(messages.slice(i, i + 2))}`);
       i++;
     }
   }
@@ -317,7 +344,12 @@ function checkOutputs(payloads: unknown[]): void {
       if (text.includes(WEBSITE_TOKEN) || text.includes(AUTH_TOKEN)) fail(`a token in the output: ${shown(payload)}`);
       if (isKey && PROTOTYPE_KEYS.includes(text)) fail(`a prototype key "${text}" in the output: ${shown(payload)}`);
     });
-    if (typeof payload === 'string') walk(JSON.parse(payload), (text, isKey) => isKey && PROTOTYPE_KEYS.includes(text) && fail(`a prototype key "${text}" in ${shown(payload)}`));
+    if (typeof payload === 'string')
+      walk(
+        JSON.parse(payload),
+        (text, isKey) =>
+          isKey && PROTOTYPE_KEYS.includes(text) && fail(`a prototype key "${text}" in ${shown(payload)}`),
+      );
   }
 }
 
@@ -326,7 +358,10 @@ function checkPrototypes(): void {
     const now = Reflect.ownKeys(proto).map(String).sort().join(',');
     if (now !== names) fail(`a built-in prototype changed: ${now}`);
   }
-  if (({} as Record<string, unknown>)['polluted'] !== undefined || ([] as unknown as Record<string, unknown>)['polluted'] !== undefined) {
+  if (
+    ({} as Record<string, unknown>)['polluted'] !== undefined ||
+    ([] as unknown as Record<string, unknown>)['polluted'] !== undefined
+  ) {
     fail('Object.prototype was polluted');
   }
 }
@@ -386,7 +421,9 @@ async function settle(bridge: Bridge): Promise<void> {
 }
 
 function describeInput(input: Input): string {
-  return input.via === 'post' ? `post(${shown(input.data)}, ${JSON.stringify(input.origin)})` : `receive(${shown(input.data)})`;
+  return input.via === 'post'
+    ? `post(${shown(input.data)}, ${JSON.stringify(input.origin)})`
+    : `receive(${shown(input.data)})`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -394,14 +431,43 @@ function describeInput(input: Input): string {
 
 const key = fc.oneof(
   { weight: 3, arbitrary: fc.string({ maxLength: 8 }) },
-  { weight: 1, arbitrary: fc.constantFrom(...PROTOTYPE_KEYS, 'polluted', 'event', 'id', 'method', 'params', 'type', 'toString', WEBSITE_TOKEN) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      ...PROTOTYPE_KEYS,
+      'polluted',
+      'event',
+      'id',
+      'method',
+      'params',
+      'type',
+      'toString',
+      WEBSITE_TOKEN,
+    ),
+  },
 );
 
 const text = fc.oneof(
   fc.string(),
   fc.string({ unit: 'grapheme' }),
   fc.string({ unit: 'binary' }),
-  fc.constantFrom('', ' ', '{', '}', '"', '\\', 'null', '[]', '{}', '\u2028\u2029', '\u0000', '\ud800', '👩‍👩‍👧‍👦', 'e\u0301', WEBSITE_TOKEN),
+  fc.constantFrom(
+    '',
+    ' ',
+    '{',
+    '}',
+    '"',
+    '\\',
+    'null',
+    '[]',
+    '{}',
+    '\u2028\u2029',
+    '\u0000',
+    '\ud800',
+    '👩‍👩‍👧‍👦',
+    'e\u0301',
+    WEBSITE_TOKEN,
+  ),
   fc.tuple(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 })).map(([a, b]) => a + WEBSITE_TOKEN + b),
 );
 
@@ -412,7 +478,11 @@ const { tree } = fc.letrec<{ tree: unknown; leaf: unknown; list: unknown[]; dict
   dict: fc.dictionary(key, tie('tree'), { maxKeys: 4 }),
 }));
 
-const jsonText = fc.oneof(fc.json(), fc.json({ stringUnit: 'grapheme' }), tree.map((value) => JSON.stringify(value) ?? 'null'));
+const jsonText = fc.oneof(
+  fc.json(),
+  fc.json({ stringUnit: 'grapheme' }),
+  tree.map((value) => JSON.stringify(value) ?? 'null'),
+);
 
 const pollutionText = fc.constantFrom(
   '{"__proto__":{"polluted":"yes"}}',
@@ -427,24 +497,46 @@ const pollutionText = fc.constantFrom(
 );
 
 /** The token with some of its characters written as JSON \u escapes. */
-const escapedToken = fc.array(fc.boolean(), { minLength: WEBSITE_TOKEN.length, maxLength: WEBSITE_TOKEN.length }).map((flags) =>
-  [...WEBSITE_TOKEN].map((char, i) => (flags[i] ? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}` : char)).join(''),
-);
+const escapedToken = fc
+  .array(fc.boolean(), { minLength: WEBSITE_TOKEN.length, maxLength: WEBSITE_TOKEN.length })
+  .map((flags) =>
+    [...WEBSITE_TOKEN]
+      .map((char, i) => (flags[i] ? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}` : char))
+      .join(''),
+  );
 
 const nesting = fc.record({
   depth: fc.integer({ min: 1, max: 400 }),
   shape: fc.constantFrom('array', 'object'),
-  inner: fc.oneof(fc.constantFrom(JSON.stringify(WEBSITE_TOKEN), '1', ''), pollutionText, escapedToken.map((token) => `"${token}"`)),
+  inner: fc.oneof(
+    fc.constantFrom(JSON.stringify(WEBSITE_TOKEN), '1', ''),
+    pollutionText,
+    escapedToken.map((token) => `"${token}"`),
+  ),
 });
 function nest({ depth, shape, inner }: { depth: number; shape: string; inner: string }): string {
-  return shape === 'array' ? '['.repeat(depth) + inner + ']'.repeat(depth) : '{"a":'.repeat(depth) + inner + '}'.repeat(depth);
+  return shape === 'array'
+    ? '['.repeat(depth) + inner + ']'.repeat(depth)
+    : '{"a":'.repeat(depth) + inner + '}'.repeat(depth);
 }
 const deepText = nesting.map(nest);
 
 const knownMethod = fc.constantFrom('init', 'getConversation', 'createConversation', 'sendMessage');
 const method = fc.oneof(
   { weight: 4, arbitrary: knownMethod },
-  { weight: 1, arbitrary: fc.constantFrom('', 'toString', '__proto__', 'constructor', 'hasOwnProperty', 'x'.repeat(METHOD_MAX), 'x'.repeat(METHOD_MAX + 1), `${WEBSITE_TOKEN}()`) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '',
+      'toString',
+      '__proto__',
+      'constructor',
+      'hasOwnProperty',
+      'x'.repeat(METHOD_MAX),
+      'x'.repeat(METHOD_MAX + 1),
+      `${WEBSITE_TOKEN}()`,
+    ),
+  },
   { weight: 1, arbitrary: fc.string({ maxLength: 10 }) },
 );
 const id = fc.oneof(
@@ -486,14 +578,28 @@ const params = fc.oneof(sendParams, contact, fc.dictionary(key, tree, { maxKeys:
 
 const envelope = fc.record({ id, method, params }, { requiredKeys: ['id', 'method'] });
 const wrongEnvelope = fc.record(
-  { id: fc.oneof(tree, id), method: fc.oneof(tree, method), params: fc.oneof(tree, fc.constant(null), fc.constant([])) },
+  {
+    id: fc.oneof(tree, id),
+    method: fc.oneof(tree, method),
+    params: fc.oneof(tree, fc.constant(null), fc.constant([])),
+  },
   { requiredKeys: [] },
 );
 const anyEnvelope = fc.oneof({ weight: 3, arbitrary: envelope }, { weight: 1, arbitrary: wrongEnvelope });
 const envelopeText = anyEnvelope.map((value) => JSON.stringify(value));
 
 const widgetEvent = fc.oneof(
-  fc.constantFrom('loaded', 'error', 'unread', 'opened', 'closed', '', 'x'.repeat(EVENT_MAX), 'x'.repeat(EVENT_MAX + 1), `${WEBSITE_TOKEN}-event`),
+  fc.constantFrom(
+    'loaded',
+    'error',
+    'unread',
+    'opened',
+    'closed',
+    '',
+    'x'.repeat(EVENT_MAX),
+    'x'.repeat(EVENT_MAX + 1),
+    `${WEBSITE_TOKEN}-event`,
+  ),
   fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }),
 );
 const widgetFields = fc.dictionary(key, tree, { maxKeys: 4 });
@@ -501,40 +607,73 @@ const widgetText = fc.oneof(
   fc.record({ event: widgetEvent, rest: widgetFields }).map(({ event, rest }) => JSON.stringify({ ...rest, event })),
   fc.record({ event: tree, rest: widgetFields }).map(({ event, rest }) => JSON.stringify({ ...rest, event })),
   // The widget's error event, carrying details that may name the token.
-  fc.record({ message: text, error: fc.oneof(text, fc.record({ message: text })) }, { requiredKeys: [] }).map((fields) =>
-    JSON.stringify({ event: 'error', ...fields }),
-  ),
+  fc
+    .record({ message: text, error: fc.oneof(text, fc.record({ message: text })) }, { requiredKeys: [] })
+    .map((fields) => JSON.stringify({ event: 'error', ...fields })),
   escapedToken.map((token) => `{"event":"loaded","note":"${token}","${token}":1}`),
   nesting.map((shape) => `{"event":"deep","data":${nest(shape)}}`),
 );
 
 /** A valid JSON text cut short. */
-const truncated = fc.tuple(fc.oneof(envelopeText, widgetText, jsonText), fc.nat()).map(([full, at]) => full.slice(0, at % Math.max(1, full.length)));
+const truncated = fc
+  .tuple(fc.oneof(envelopeText, widgetText, jsonText), fc.nat())
+  .map(([full, at]) => full.slice(0, at % Math.max(1, full.length)));
 
 const garbage = fc.oneof(text, jsonText, truncated, pollutionText, deepText);
 
 const long = fc
-  .tuple(fc.constantFrom(WIDGET_PREFIX, COMMAND_PREFIX, '{"method":', ''), fc.string({ minLength: 1, maxLength: 4 }), fc.integer({ min: 200, max: 2000 }))
+  .tuple(
+    fc.constantFrom(WIDGET_PREFIX, COMMAND_PREFIX, '{"method":', ''),
+    fc.string({ minLength: 1, maxLength: 4 }),
+    fc.integer({ min: 200, max: 2000 }),
+  )
   .map(([prefix, unit, times]) => prefix + unit.repeat(times));
 
 /** Messages whose length is the cap, or just under or over it. */
-const atTheCap = fc.record({ kind: fc.constantFrom('widget', 'prefixed', 'bare', 'object'), delta: fc.integer({ min: -2, max: 2 }) }).map(({ kind, delta }) => {
-  const padded = (build: (pad: string) => string, target: number) => build('a'.repeat(Math.max(0, target - build('').length)));
-  switch (kind) {
-    case 'widget':
-      return padded((pad) => `${WIDGET_PREFIX}{"event":"edge","pad":"${pad}"}`, LIMITS.maxMessageLength + delta);
-    case 'prefixed':
-      return COMMAND_PREFIX + padded((pad) => `{"id":"edge","method":"init","params":{"pad":"${pad}"}}`, LIMITS.maxCommandLength + delta);
-    case 'bare':
-      return padded((pad) => `{"id":"edge","method":"init","params":{"pad":"${pad}"}}`, LIMITS.maxCommandLength + delta);
-    default:
-      return JSON.parse(padded((pad) => `{"id":"edge","method":"init","params":{"pad":"${pad}"}}`, LIMITS.maxCommandLength + delta)) as object;
-  }
-});
+const atTheCap = fc
+  .record({ kind: fc.constantFrom('widget', 'prefixed', 'bare', 'object'), delta: fc.integer({ min: -2, max: 2 }) })
+  .map(({ kind, delta }) => {
+    const padded = (build: (pad: string) => string, target: number) =>
+      build('a'.repeat(Math.max(0, target - build('').length)));
+    switch (kind) {
+      case 'widget':
+        return padded((pad) => `${WIDGET_PREFIX}{"event":"edge","pad":"${pad}"}`, LIMITS.maxMessageLength + delta);
+      case 'prefixed':
+        return (
+          COMMAND_PREFIX +
+          padded((pad) => `{"id":"edge","method":"init","params":{"pad":"${pad}"}}`, LIMITS.maxCommandLength + delta)
+        );
+      case 'bare':
+        return padded(
+          (pad) => `{"id":"edge","method":"init","params":{"pad":"${pad}"}}`,
+          LIMITS.maxCommandLength + delta,
+        );
+      default:
+        return JSON.parse(
+          padded((pad) => `{"id":"edge","method":"init","params":{"pad":"${pad}"}}`, LIMITS.maxCommandLength + delta),
+        ) as object;
+    }
+  });
 
 /** Values no JSON parser produces: a host bridge or a page script could still hand them over. */
 const exotic = fc
-  .constantFrom('undefined', 'NaN', '-0', 'bigint', 'symbol', 'function', 'date', 'map', 'typed', 'cycle', 'getter', 'toJSON', 'toJSON-envelope', 'null-proto', 'bigint-envelope')
+  .constantFrom(
+    'undefined',
+    'NaN',
+    '-0',
+    'bigint',
+    'symbol',
+    'function',
+    'date',
+    'map',
+    'typed',
+    'cycle',
+    'getter',
+    'toJSON',
+    'toJSON-envelope',
+    'null-proto',
+    'bigint-envelope',
+  )
   .map((name): unknown => {
     switch (name) {
       case 'undefined':
@@ -561,7 +700,12 @@ const exotic = fc
         return value;
       }
       case 'getter':
-        return Object.defineProperty({ id: 'getter' }, 'method', { enumerable: true, get: () => { throw new Error('hostile getter'); } });
+        return Object.defineProperty({ id: 'getter' }, 'method', {
+          enumerable: true,
+          get: () => {
+            throw new Error('hostile getter');
+          },
+        });
       case 'toJSON':
         return { id: 'to-json', method: 'init', toJSON: () => undefined };
       case 'toJSON-envelope':
@@ -577,8 +721,18 @@ const objectData = fc.oneof(
   { weight: 3, arbitrary: anyEnvelope },
   { weight: 1, arbitrary: tree },
   { weight: 1, arbitrary: exotic },
-  { weight: 1, arbitrary: pollutionText.map((source) => ({ ...(JSON.parse(source) as object), id: 'polluter', method: 'init' })) },
-  { weight: 1, arbitrary: pollutionText.map((source) => ({ id: 'polluter', method: 'getConversation', params: JSON.parse(source) as unknown })) },
+  {
+    weight: 1,
+    arbitrary: pollutionText.map((source) => ({ ...(JSON.parse(source) as object), id: 'polluter', method: 'init' })),
+  },
+  {
+    weight: 1,
+    arbitrary: pollutionText.map((source) => ({
+      id: 'polluter',
+      method: 'getConversation',
+      params: JSON.parse(source) as unknown,
+    })),
+  },
 );
 
 const foreignTraffic = fc.constantFrom(
@@ -605,11 +759,18 @@ const postedString = fc.oneof(
   { weight: 1, arbitrary: atTheCap.filter((value): value is string => typeof value === 'string') },
 );
 
-const origin = fc.oneof({ weight: 8, arbitrary: fc.constantFrom(PAGE_ORIGIN, API_ORIGIN, '') }, { weight: 1, arbitrary: fc.constantFrom(...DISALLOWED_ORIGINS) });
+const origin = fc.oneof(
+  { weight: 8, arbitrary: fc.constantFrom(PAGE_ORIGIN, API_ORIGIN, '') },
+  { weight: 1, arbitrary: fc.constantFrom(...DISALLOWED_ORIGINS) },
+);
 
 const posted = fc.record({
   via: fc.constant('post' as const),
-  data: fc.oneof({ weight: 3, arbitrary: postedString }, { weight: 2, arbitrary: objectData }, { weight: 1, arbitrary: atTheCap }),
+  data: fc.oneof(
+    { weight: 3, arbitrary: postedString },
+    { weight: 2, arbitrary: objectData },
+    { weight: 1, arbitrary: atTheCap },
+  ),
   origin,
 });
 const received = fc.record({
@@ -639,7 +800,8 @@ function positiveIntegerFromEnv(name: string, fallback: number): number {
   const value = process.env[name];
   if (value === undefined || value === '') return fallback;
   const parsed = Number(value);
-  if (!Number.isSafeInteger(parsed) || parsed <= 0) throw new Error(`${name} must be a positive integer, got "${value}"`);
+  if (!Number.isSafeInteger(parsed) || parsed <= 0)
+    throw new Error(`${name} must be a positive integer, got "${value}"`);
   return parsed;
 }
 
@@ -650,7 +812,10 @@ describe('inbound fuzzing', () => {
     `handles ${RUNS} generated sequences of posted and host messages by the protocol's rules`,
     async () => {
       await fc.assert(
-        fc.asyncProperty(scenarioOf(fc.oneof({ weight: 3, arbitrary: posted }, { weight: 2, arbitrary: received })), (scenario) => runScenario(scenario)),
+        fc.asyncProperty(
+          scenarioOf(fc.oneof({ weight: 3, arbitrary: posted }, { weight: 2, arbitrary: received })),
+          (scenario) => runScenario(scenario),
+        ),
         parameters(RUNS),
       );
     },
@@ -664,7 +829,10 @@ describe('inbound fuzzing', () => {
         fc.record({ via: fc.constant('post' as const), data: atTheCap, origin: fc.constantFrom(PAGE_ORIGIN, '') }),
         fc.record({ via: fc.constant('host' as const), data: atTheCap }),
       );
-      await fc.assert(fc.asyncProperty(scenarioOf(input, 3), (scenario) => runScenario(scenario)), parameters(Math.max(50, Math.ceil(RUNS / 20))));
+      await fc.assert(
+        fc.asyncProperty(scenarioOf(input, 3), (scenario) => runScenario(scenario)),
+        parameters(Math.max(50, Math.ceil(RUNS / 20))),
+      );
     },
     TIMEOUT_MS,
   );
@@ -673,16 +841,27 @@ describe('inbound fuzzing', () => {
     'never lets the website token out, however deep, escaped or keyed it sits in a message',
     async () => {
       const tokenBearing = fc.oneof(
-        escapedToken.map((token) => `${WIDGET_PREFIX}{"event":"loaded","${token}":"${token}","nested":[{"${token}":["${token}"]}]}`),
+        escapedToken.map(
+          (token) => `${WIDGET_PREFIX}{"event":"loaded","${token}":"${token}","nested":[{"${token}":["${token}"]}]}`,
+        ),
         escapedToken.map((token) => `${WIDGET_PREFIX}{"event":"error","message":"bad token ${token}"}`),
         escapedToken.map((token) => `${COMMAND_PREFIX}{"id":"${token}","method":"${token}"}`),
-        nesting.map((shape) => `${WIDGET_PREFIX}{"event":"deep","data":${nest({ ...shape, inner: JSON.stringify(WEBSITE_TOKEN) })}}`),
+        nesting.map(
+          (shape) =>
+            `${WIDGET_PREFIX}{"event":"deep","data":${nest({ ...shape, inner: JSON.stringify(WEBSITE_TOKEN) })}}`,
+        ),
       );
       const input = fc.oneof(
         fc.record({ via: fc.constant('post' as const), data: tokenBearing, origin: fc.constantFrom(PAGE_ORIGIN, '') }),
-        fc.record({ via: fc.constant('host' as const), data: tokenBearing.filter((data) => data.startsWith(COMMAND_PREFIX)) }),
+        fc.record({
+          via: fc.constant('host' as const),
+          data: tokenBearing.filter((data) => data.startsWith(COMMAND_PREFIX)),
+        }),
       );
-      await fc.assert(fc.asyncProperty(scenarioOf(input, 3), (scenario) => runScenario(scenario)), parameters(Math.max(100, Math.ceil(RUNS / 10))));
+      await fc.assert(
+        fc.asyncProperty(scenarioOf(input, 3), (scenario) => runScenario(scenario)),
+        parameters(Math.max(100, Math.ceil(RUNS / 10))),
+      );
     },
     TIMEOUT_MS,
   );
@@ -693,14 +872,24 @@ describe('inbound fuzzing', () => {
       const polluting = fc.oneof(
         pollutionText.map((json) => `${WIDGET_PREFIX}{"event":"loaded","data":${json},"x":${json}}`),
         pollutionText.map((json) => `${COMMAND_PREFIX}{"id":"p","method":"getConversation","params":${json}}`),
-        pollutionText.map((json) => `${COMMAND_PREFIX}{"id":"p","method":"sendMessage","params":{"content":"hi","attachments":[${json}]}}`),
+        pollutionText.map(
+          (json) =>
+            `${COMMAND_PREFIX}{"id":"p","method":"sendMessage","params":{"content":"hi","attachments":[${json}]}}`,
+        ),
         pollutionText.map((json) => json.replace(/^\{/, '{"id":"p","method":"init",')),
       );
       const input = fc.oneof(
-        fc.record({ via: fc.constant('post' as const), data: fc.oneof(polluting, objectData), origin: fc.constantFrom(PAGE_ORIGIN, '') }),
+        fc.record({
+          via: fc.constant('post' as const),
+          data: fc.oneof(polluting, objectData),
+          origin: fc.constantFrom(PAGE_ORIGIN, ''),
+        }),
         fc.record({ via: fc.constant('host' as const), data: fc.oneof(polluting, objectData) }),
       );
-      await fc.assert(fc.asyncProperty(scenarioOf(input, 3), (scenario) => runScenario(scenario)), parameters(Math.max(100, Math.ceil(RUNS / 10))));
+      await fc.assert(
+        fc.asyncProperty(scenarioOf(input, 3), (scenario) => runScenario(scenario)),
+        parameters(Math.max(100, Math.ceil(RUNS / 10))),
+      );
     },
     TIMEOUT_MS,
   );
@@ -710,7 +899,11 @@ describe('inbound fuzzing', () => {
     async () => {
       // Past a few thousand levels JSON.stringify and revivers overflow the stack, so refusing
       // such a message with one parse_error is as good as handling it; throwing is not.
-      const veryDeep = fc.record({ depth: fc.integer({ min: 1_000, max: 60_000 }), shape: fc.constantFrom('array', 'object'), inner: fc.constantFrom('1', '{"constructor":1}', JSON.stringify(WEBSITE_TOKEN)) });
+      const veryDeep = fc.record({
+        depth: fc.integer({ min: 1_000, max: 60_000 }),
+        shape: fc.constantFrom('array', 'object'),
+        inner: fc.constantFrom('1', '{"constructor":1}', JSON.stringify(WEBSITE_TOKEN)),
+      });
       const data = fc.oneof(
         veryDeep.map((shape) => `${WIDGET_PREFIX}{"event":"deep","data":${nest(shape)}}`),
         veryDeep.map((shape) => `${COMMAND_PREFIX}{"id":"deep","method":"init","params":{"x":${nest(shape)}}}`),

@@ -10,12 +10,23 @@
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import * as built from '../../dist/esm/index.js';
 import type * as BuiltTypes from '../../dist/types/bridge/index.js';
-import type { Bridge, BridgeOptions, ErrorEvent, HttpRequest, HttpResponse, OutboundMessage, ResponseMessage } from '../../dist/types/bridge/index.js';
+import type {
+  Bridge,
+  BridgeOptions,
+  ErrorEvent,
+  HttpRequest,
+  HttpResponse,
+  OutboundMessage,
+  ResponseMessage,
+} from '../../dist/types/bridge/index.js';
 import { startReferenceBackend } from '../../demo-page/backend/server.mjs';
 import { createTestEnvironment, type TestEnvironment } from '../../tools/testing/test-environment.js';
 
 // dist/esm ships no declarations next to it; its types are dist/types (what package.json exports).
-const { createBridge, normalizeOptions } = built as unknown as Pick<typeof BuiltTypes, 'createBridge' | 'normalizeOptions'>;
+const { createBridge, normalizeOptions } = built as unknown as Pick<
+  typeof BuiltTypes,
+  'createBridge' | 'normalizeOptions'
+>;
 
 export type Backend = Awaited<ReturnType<typeof startReferenceBackend>>;
 export type BackendOptions = NonNullable<Parameters<typeof startReferenceBackend>[0]>;
@@ -112,7 +123,9 @@ export function useReferenceBackend(backendOptions: BackendOptions = {}): Backen
     log: () => current().requests.filter((entry) => entry.method !== 'OPTIONS'),
     async storedMessages() {
       const base = current().url;
-      const config = (await (await fetch(`${base}/config?website_token=${WEBSITE_TOKEN}`)).json()) as { authToken: string };
+      const config = (await (await fetch(`${base}/config?website_token=${WEBSITE_TOKEN}`)).json()) as {
+        authToken: string;
+      };
       const answer = await fetch(`${base}/conversations`, { headers: { Authorization: `Bearer ${config.authToken}` } });
       if (answer.status === 404) return [];
       if (answer.status !== 200) throw new Error(`GET /conversations answered ${answer.status}`);
@@ -172,7 +185,8 @@ export function createHarness(backend: Backend, setup: HarnessSetup = {}): Bridg
       const started = Date.now();
       const check = () => {
         if (predicate()) return resolve();
-        if (Date.now() - started > timeoutMs) return reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`));
+        if (Date.now() - started > timeoutMs)
+          return reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`));
         setTimeout(check, 5);
       };
       check();

@@ -120,7 +120,11 @@ const PAGES = {
   /** The page a host loads: setup (stand-ins), then the bundle, as injected settings + script. */
   '/bridge.html': html(src('/harness/setup.js'), src('/dist/chat-bridge.js')),
   /** Control for the CSP test: an inline script and an eval the policy must report. */
-  '/csp-control.html': html(src('/harness/setup.js'), '<script>window.__inlineRan = true;</script>', src('/harness/eval-probe.js')),
+  '/csp-control.html': html(
+    src('/harness/setup.js'),
+    '<script>window.__inlineRan = true;</script>',
+    src('/harness/eval-probe.js'),
+  ),
 };
 
 /** A message as the backend stored it. */
@@ -240,7 +244,12 @@ export async function startBrowserHarness(): Promise<BrowserHarness> {
   const authTokens = new Set<string>();
   const pages = new Set<BridgePage>();
 
-  async function open({ host, settings = {}, strictCsp = false, path = '/bridge.html' }: OpenOptions): Promise<BridgePage> {
+  async function open({
+    host,
+    settings = {},
+    strictCsp = false,
+    path = '/bridge.html',
+  }: OpenOptions): Promise<BridgePage> {
     // A context each: its own storage and its own preflight cache, so tests do not see each other.
     const context = await launched.browser.newContext();
     const tab = await context.newPage();
@@ -283,7 +292,10 @@ export async function startBrowserHarness(): Promise<BrowserHarness> {
         const id = `e2e-${++commandCounter}`;
         const command = params === undefined ? { id, method } : { id, method, params };
         // As text, the way evaluateJavascript / injectJavaScript hands it over.
-        await tab.evaluate((text) => (window as unknown as PageGlobals).ChatBridge.receive(text), JSON.stringify(command));
+        await tab.evaluate(
+          (text) => (window as unknown as PageGlobals).ChatBridge.receive(text),
+          JSON.stringify(command),
+        );
         return id;
       },
       async call(method, params, timeoutMs = 10_000) {
@@ -292,11 +304,18 @@ export async function startBrowserHarness(): Promise<BrowserHarness> {
         return (await bridgePage.waitFor({ type: 'response', id }, { since, timeoutMs })) as ResponseMessage;
       },
       waitFor: (pattern, { since = 0, timeoutMs = 10_000 } = {}) =>
-        tab.evaluate(([p, from, ms]) => (window as unknown as PageGlobals).__harness.waitFor(p, from, ms), [pattern, since, timeoutMs] as const),
+        tab.evaluate(([p, from, ms]) => (window as unknown as PageGlobals).__harness.waitFor(p, from, ms), [
+          pattern,
+          since,
+          timeoutMs,
+        ] as const),
       install: (options = {}) =>
         tab.evaluate((o) => void (window as unknown as PageGlobals).ChatBridge.install(o), options),
       setOffline: (offline, announce = true) =>
-        tab.evaluate(([off, tell]) => (window as unknown as PageGlobals).__harness.setOffline(off, tell), [offline, announce] as const),
+        tab.evaluate(([off, tell]) => (window as unknown as PageGlobals).__harness.setOffline(off, tell), [
+          offline,
+          announce,
+        ] as const),
       stats: () => tab.evaluate(() => (window as unknown as PageGlobals).ChatBridge.bridge.stats()),
       violations: () => tab.evaluate(() => (window as unknown as PageGlobals).__violations.slice()),
       async reload() {
@@ -315,8 +334,12 @@ export async function startBrowserHarness(): Promise<BrowserHarness> {
   }
 
   async function storedMessages(): Promise<StoredMessage[]> {
-    const config = (await (await fetch(`${backend.url}/config?website_token=${WEBSITE_TOKEN}`)).json()) as { authToken: string };
-    const response = await fetch(`${backend.url}/conversations`, { headers: { authorization: `Bearer ${config.authToken}` } });
+    const config = (await (await fetch(`${backend.url}/config?website_token=${WEBSITE_TOKEN}`)).json()) as {
+      authToken: string;
+    };
+    const response = await fetch(`${backend.url}/conversations`, {
+      headers: { authorization: `Bearer ${config.authToken}` },
+    });
     if (response.status === 404) return [];
     const conversation = (await response.json()) as { messages: StoredMessage[] };
     return conversation.messages;
@@ -356,11 +379,17 @@ export function decodePayload(host: HostName, payload: unknown): OutboundMessage
 }
 
 /** Polls the backend's request log until `predicate` holds (the log is filled by another process's requests). */
-export async function waitForLog(backend: ReferenceBackend, predicate: (log: ReferenceBackend['requests']) => boolean, timeoutMs = 5_000): Promise<void> {
+export async function waitForLog(
+  backend: ReferenceBackend,
+  predicate: (log: ReferenceBackend['requests']) => boolean,
+  timeoutMs = 5_000,
+): Promise<void> {
   const started = Date.now();
   while (!predicate(backend.requests)) {
     if (Date.now() - started > timeoutMs) {
-      throw new Error(`backend log never matched; log: ${JSON.stringify(backend.requests.map((entry) => `${entry.method} ${entry.path} ${entry.status}`))}`);
+      throw new Error(
+        `backend log never matched; log: ${JSON.stringify(backend.requests.map((entry) => `${entry.method} ${entry.path} ${entry.status}`))}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 10));
   }

@@ -5,7 +5,13 @@
  * bridge send, and what the host receives back.
  */
 import { describe, expect, it } from 'vitest';
-import { WEBSITE_TOKEN, base64Bytes, createHarness, useReferenceBackend, type BridgeHarness } from '../helpers/bridge-harness.js';
+import {
+  WEBSITE_TOKEN,
+  base64Bytes,
+  createHarness,
+  useReferenceBackend,
+  type BridgeHarness,
+} from '../helpers/bridge-harness.js';
 import { startReferenceBackend } from '../../demo-page/backend/server.mjs';
 
 const suite = useReferenceBackend();
@@ -58,17 +64,20 @@ describe('GET /config failures', () => {
     ['config-empty', /empty body/],
     ['config-malformed', /not JSON/],
     ['config-no-token', /without an authToken/],
-  ])('reports %s as config_error saying the backend is not running or the inbox is not set up', async (fault, detail) => {
-    const h = suite.bridge();
-    suite.backend.setFault(fault, true);
+  ])(
+    'reports %s as config_error saying the backend is not running or the inbox is not set up',
+    async (fault, detail) => {
+      const h = suite.bridge();
+      suite.backend.setFault(fault, true);
 
-    const error = failureOf(h, await h.send('init'));
+      const error = failureOf(h, await h.send('init'));
 
-    expect(error.code).toBe('config_error');
-    expect(error.message).toMatch(MISCONFIGURED);
-    expect(error.message).toMatch(detail);
-    expect(routes()).toEqual(['GET /config 200']);
-  });
+      expect(error.code).toBe('config_error');
+      expect(error.message).toMatch(MISCONFIGURED);
+      expect(error.message).toMatch(detail);
+      expect(routes()).toEqual(['GET /config 200']);
+    },
+  );
 
   it('answers a backend error (500) with server_error', async () => {
     const h = suite.bridge();
@@ -76,7 +85,11 @@ describe('GET /config failures', () => {
 
     const error = failureOf(h, await h.send('init'));
 
-    expect(error).toMatchObject({ code: 'server_error', status: 500, message: '[GET /config] 500: Internal server error' });
+    expect(error).toMatchObject({
+      code: 'server_error',
+      status: 500,
+      message: '[GET /config] 500: Internal server error',
+    });
     expect(routes()).toEqual(['GET /config 500']);
   });
 
@@ -98,9 +111,27 @@ describe('messages refused locally, with the status the server would give and no
   it.each([
     ['empty content', { content: '   ' }, 'empty_message', 400, undefined],
     ['no content at all', {}, 'empty_message', 400, undefined],
-    ['more than 5 files', { content: 'six', attachments: Array.from({ length: 6 }, () => png(3)) }, 'too_many_files', 400, undefined],
-    ['an unsupported MIME type', { attachments: [{ name: 'a.zip', type: 'application/zip', data: base64Bytes(3) }] }, 'unsupported_file_type', 400, undefined],
-    ['a file declared over the default 5 MiB limit', { attachments: [{ name: 'big.mp4', type: 'video/mp4', size: DEFAULT_LIMIT + 1 }] }, 'file_too_large', 413, undefined],
+    [
+      'more than 5 files',
+      { content: 'six', attachments: Array.from({ length: 6 }, () => png(3)) },
+      'too_many_files',
+      400,
+      undefined,
+    ],
+    [
+      'an unsupported MIME type',
+      { attachments: [{ name: 'a.zip', type: 'application/zip', data: base64Bytes(3) }] },
+      'unsupported_file_type',
+      400,
+      undefined,
+    ],
+    [
+      'a file declared over the default 5 MiB limit',
+      { attachments: [{ name: 'big.mp4', type: 'video/mp4', size: DEFAULT_LIMIT + 1 }] },
+      'file_too_large',
+      413,
+      undefined,
+    ],
     ['a file whose bytes exceed maxFileSize', { attachments: [png(1001)] }, 'file_too_large', 413, 1000],
     ['an invalid e-mail', { content: 'hi', email: 'not-an-email' }, 'validation_error', 422, undefined],
   ])('refuses %s before any request', async (_, params, code, status, maxFileSize) => {
@@ -138,7 +169,10 @@ describe('413 from the server', () => {
     suite.backend.setFault('payload-too-large', true);
     suite.clearRequests();
 
-    const error = failureOf(h, await h.send('sendMessage', { attachments: [{ name: 'a.png', type: 'image/png', data: base64Bytes(2000) }] }));
+    const error = failureOf(
+      h,
+      await h.send('sendMessage', { attachments: [{ name: 'a.png', type: 'image/png', data: base64Bytes(2000) }] }),
+    );
 
     expect(error).toMatchObject({ code: 'file_too_large', status: 413 });
     expect(error.message).toBe('[POST /messages] 413: File exceeds the maximum upload size of 5 MB');
@@ -150,7 +184,13 @@ describe('413 from the server', () => {
     const small = await startReferenceBackend({ websiteTokens: [WEBSITE_TOKEN], maxFileSize: 1000 });
     const h = createHarness(small, { options: { maxFileSize: 100_000 } });
     try {
-      const error = failureOf(h, await h.send('sendMessage', { content: 'photo', attachments: [{ name: 'a.png', type: 'image/png', data: base64Bytes(2000) }] }));
+      const error = failureOf(
+        h,
+        await h.send('sendMessage', {
+          content: 'photo',
+          attachments: [{ name: 'a.png', type: 'image/png', data: base64Bytes(2000) }],
+        }),
+      );
 
       expect(error).toMatchObject({ code: 'file_too_large', status: 413 });
       expect(error.message).toBe('[POST /messages] 413: File exceeds the maximum upload size of 1000 bytes');
@@ -170,9 +210,15 @@ describe('413 from the server', () => {
   it('sends a file under the backend limit as multipart and gets the stored message back', async () => {
     const h = suite.bridge({ options: { maxFileSize: 100_000 } });
 
-    const response = await h.send('sendMessage', { content: 'photo', attachments: [{ name: 'a.png', type: 'image/png', data: base64Bytes(2000) }] });
+    const response = await h.send('sendMessage', {
+      content: 'photo',
+      attachments: [{ name: 'a.png', type: 'image/png', data: base64Bytes(2000) }],
+    });
 
-    expect(response).toMatchObject({ ok: true, result: { content: 'photo', attachments: [{ name: 'a.png', type: 'image/png', size: 2000 }] } });
+    expect(response).toMatchObject({
+      ok: true,
+      result: { content: 'photo', attachments: [{ name: 'a.png', type: 'image/png', size: 2000 }] },
+    });
     expect(h.errors()).toEqual([]);
   });
 });
@@ -183,7 +229,10 @@ describe('GET /conversations 404', () => {
 
     const response = await h.send('getConversation', { name: 'Ada', email: 'ada@example.test' });
 
-    expect(response).toMatchObject({ ok: true, result: { id: expect.any(Number), status: 'open', contact: { name: 'Ada', email: 'ada@example.test' } } });
+    expect(response).toMatchObject({
+      ok: true,
+      result: { id: expect.any(Number), status: 'open', contact: { name: 'Ada', email: 'ada@example.test' } },
+    });
     expect(h.errors()).toEqual([]);
     expect(routes()).toEqual(['GET /config 200', 'GET /conversations 404', 'POST /conversations 200']);
   });
@@ -223,10 +272,19 @@ describe('401 on conversation endpoints', () => {
 
     const error = failureOf(h, await h.send('getConversation'));
 
-    expect(error).toMatchObject({ code: 'auth_failed', status: 401, message: '[GET /conversations] 401: Invalid or expired auth token' });
+    expect(error).toMatchObject({
+      code: 'auth_failed',
+      status: 401,
+      message: '[GET /conversations] 401: Invalid or expired auth token',
+    });
     // A little longer, to see that nothing keeps retrying in the background.
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(routes()).toEqual(['GET /config 200', 'GET /conversations 401', 'GET /config 200', 'GET /conversations 401']);
+    expect(routes()).toEqual([
+      'GET /config 200',
+      'GET /conversations 401',
+      'GET /config 200',
+      'GET /conversations 401',
+    ]);
   });
 });
 

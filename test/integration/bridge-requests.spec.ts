@@ -5,22 +5,45 @@
  * every retry, and no token in anything the host receives.
  */
 import { describe, expect, it } from 'vitest';
-import { WEBSITE_TOKEN, base64Bytes, useReferenceBackend, type BridgeHarness, type SentRequest } from '../helpers/bridge-harness.js';
+import {
+  WEBSITE_TOKEN,
+  base64Bytes,
+  useReferenceBackend,
+  type BridgeHarness,
+  type SentRequest,
+} from '../helpers/bridge-harness.js';
 
 const suite = useReferenceBackend();
 
 const routes = () => suite.log().map((entry) => `${entry.method} ${entry.path} ${entry.status}`);
-const posts = (h: BridgeHarness): SentRequest[] => h.sent.filter((request) => request.method === 'POST' && request.path === '/messages');
+const posts = (h: BridgeHarness): SentRequest[] =>
+  h.sent.filter((request) => request.method === 'POST' && request.path === '/messages');
 
 /** Headers Node's fetch adds by itself; a browser adds its own. Everything else came from the bridge. */
-const ADDED_BY_FETCH = new Set(['host', 'connection', 'accept', 'accept-language', 'sec-fetch-mode', 'user-agent', 'accept-encoding', 'content-length']);
+const ADDED_BY_FETCH = new Set([
+  'host',
+  'connection',
+  'accept',
+  'accept-language',
+  'sec-fetch-mode',
+  'user-agent',
+  'accept-encoding',
+  'content-length',
+]);
 
 /** A session touching every endpoint: config, 404 → create, text, upload, and a token refresh. */
 async function fullSession(h: BridgeHarness): Promise<void> {
   expect((await h.send('init')).ok).toBe(true);
   expect((await h.send('getConversation', { name: 'Ada' })).ok).toBe(true);
   expect((await h.send('sendMessage', { content: 'hello' })).ok).toBe(true);
-  expect((await h.send('sendMessage', { content: 'photo', attachments: [{ name: 'a.png', type: 'image/png', data: base64Bytes(300) }] })).ok).toBe(true);
+  expect(
+    (
+      await h.send('sendMessage', {
+        content: 'photo',
+        attachments: [{ name: 'a.png', type: 'image/png', data: base64Bytes(300) }],
+      })
+    ).ok,
+  ).toBe(true);
   suite.backend.setFault('expired-auth-token', true);
   expect((await h.send('sendMessage', { content: 'after expiry' })).ok).toBe(true);
 }
@@ -43,7 +66,10 @@ describe('headers and token transport', () => {
     ]);
     for (const request of h.sent) {
       const names = Object.keys(request.headers);
-      expect(names.every((name) => name === 'Content-Type' || name === 'Authorization'), `${request.method} ${request.path}: ${names.join(', ')}`).toBe(true);
+      expect(
+        names.every((name) => name === 'Content-Type' || name === 'Authorization'),
+        `${request.method} ${request.path}: ${names.join(', ')}`,
+      ).toBe(true);
       if (request.path === '/config') {
         expect(request.headers['Authorization']).toBeUndefined();
         expect(request.query).toEqual({ website_token: WEBSITE_TOKEN });
@@ -53,13 +79,22 @@ describe('headers and token transport', () => {
       }
     }
     // The JSON bodies say so; the multipart one leaves its Content-Type (with boundary) to fetch.
-    expect(h.sent.filter((request) => request.body === 'json').every((request) => request.headers['Content-Type'] === 'application/json')).toBe(true);
-    expect(h.sent.filter((request) => request.body === 'multipart').map((request) => request.headers['Content-Type'])).toEqual([undefined]);
+    expect(
+      h.sent
+        .filter((request) => request.body === 'json')
+        .every((request) => request.headers['Content-Type'] === 'application/json'),
+    ).toBe(true);
+    expect(
+      h.sent.filter((request) => request.body === 'multipart').map((request) => request.headers['Content-Type']),
+    ).toEqual([undefined]);
 
     // And what the backend actually received (its log redacts token values).
     for (const entry of suite.log()) {
       const fromBridge = Object.keys(entry.headers).filter((name) => !ADDED_BY_FETCH.has(name));
-      expect(fromBridge.every((name) => name === 'content-type' || name === 'authorization'), `${entry.method} ${entry.path}: ${fromBridge.join(', ')}`).toBe(true);
+      expect(
+        fromBridge.every((name) => name === 'content-type' || name === 'authorization'),
+        `${entry.method} ${entry.path}: ${fromBridge.join(', ')}`,
+      ).toBe(true);
       if (entry.path === '/config') {
         expect(entry.headers['authorization']).toBeUndefined();
         expect(entry.query).toEqual({ website_token: '<redacted>' });
@@ -74,7 +109,10 @@ describe('one config fetch for concurrent commands', () => {
   it('shares one GET /config between a getConversation and a sendMessage sent together before init', async () => {
     const h = suite.bridge();
 
-    const [conversation, message] = await Promise.all([h.send('getConversation'), h.send('sendMessage', { content: 'together' })]);
+    const [conversation, message] = await Promise.all([
+      h.send('getConversation'),
+      h.send('sendMessage', { content: 'together' }),
+    ]);
 
     expect(conversation.ok).toBe(true);
     expect(message).toMatchObject({ ok: true, result: { content: 'together' } });
@@ -100,7 +138,10 @@ describe('one config refetch for concurrent 401s', () => {
     suite.backend.setFault('expired-auth-token', true);
     suite.clearRequests();
 
-    const [conversation, message] = await Promise.all([h.send('getConversation'), h.send('sendMessage', { content: 'after expiry' })]);
+    const [conversation, message] = await Promise.all([
+      h.send('getConversation'),
+      h.send('sendMessage', { content: 'after expiry' }),
+    ]);
 
     expect(conversation.ok && message.ok).toBe(true);
     expect(h.errors()).toEqual([]);

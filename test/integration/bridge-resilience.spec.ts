@@ -25,7 +25,9 @@ describe('a backend that never answers', () => {
     expect(response.ok ? '' : response.error.message).toMatch(/^\[GET \/config\] no answer within 300 ms/);
     expect(h.errors()).toHaveLength(1);
     // One request left and was never answered (whether the loaded backend logged it yet or not).
-    expect(h.sent.map((request) => `${request.method} ${request.path} ${request.status}`)).toEqual(['GET /config undefined']);
+    expect(h.sent.map((request) => `${request.method} ${request.path} ${request.status}`)).toEqual([
+      'GET /config undefined',
+    ]);
     expect(suite.log().every((entry) => entry.path === '/config' && entry.status === null)).toBe(true);
   });
 
@@ -84,7 +86,12 @@ describe('offline, then online', () => {
     h.te.setOnline(true);
     await h.waitFor(() => h.responses().length === 3, 'both responses');
 
-    expect(h.responses().slice(1).map((response) => [response.id, response.ok])).toEqual([
+    expect(
+      h
+        .responses()
+        .slice(1)
+        .map((response) => [response.id, response.ok]),
+    ).toEqual([
       ['off-1', true],
       ['off-2', true],
     ]);
@@ -111,7 +118,10 @@ describe('offline, then online', () => {
     const early = await h.response('early');
 
     expect(early.ok && late.ok).toBe(true);
-    expect((await suite.storedMessages()).map((message) => message.content)).toEqual(['written offline', 'written online']);
+    expect((await suite.storedMessages()).map((message) => message.content)).toEqual([
+      'written offline',
+      'written online',
+    ]);
   });
 });
 
@@ -157,7 +167,13 @@ describe('reload with messages in the outbox', () => {
       ]);
       const echoIds = after.sent.filter((request) => request.path === '/messages').map((request) => request.echoId);
       // 404 for the fresh contact, conversation created, the first message retried with its own echo_id.
-      expect(routes()).toEqual(['GET /config 200', 'POST /messages 404', 'POST /conversations 200', 'POST /messages 200', 'POST /messages 200']);
+      expect(routes()).toEqual([
+        'GET /config 200',
+        'POST /messages 404',
+        'POST /conversations 200',
+        'POST /messages 200',
+        'POST /messages 200',
+      ]);
       expect(echoIds[0]).toBe(echoIds[1]);
       expect(echoIds[2]).not.toBe(echoIds[0]);
       expect(after.bridge.stats().outbox).toBe(0);
@@ -168,7 +184,10 @@ describe('reload with messages in the outbox', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(routes()).toHaveLength(5);
       expect(before.sent).toEqual([]);
-      expect((await suite.storedMessages()).map((message) => message.content)).toEqual(['before reload 1', 'before reload 2']);
+      expect((await suite.storedMessages()).map((message) => message.content)).toEqual([
+        'before reload 1',
+        'before reload 2',
+      ]);
     } finally {
       after.destroy();
     }

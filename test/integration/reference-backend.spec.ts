@@ -118,7 +118,11 @@ describe('GET /config', () => {
 describe('auth token', () => {
   it('answers 401 "Missing auth token" without an Authorization header', async () => {
     await expectError(await call('/conversations'), 401, 'Missing auth token');
-    await expectError(await postJson('/messages', undefined, { message: { content: 'hi' } }), 401, 'Missing auth token');
+    await expectError(
+      await postJson('/messages', undefined, { message: { content: 'hi' } }),
+      401,
+      'Missing auth token',
+    );
   });
 
   it('answers 401 for an unknown token', async () => {
@@ -132,7 +136,11 @@ describe('auth token', () => {
       clock += 59_999;
       expect((await call('/conversations', { headers: bearer(token) }, b)).status).toBe(404);
       clock += 1;
-      await expectError(await call('/conversations', { headers: bearer(token) }, b), 401, 'Invalid or expired auth token');
+      await expectError(
+        await call('/conversations', { headers: bearer(token) }, b),
+        401,
+        'Invalid or expired auth token',
+      );
     });
   });
 });
@@ -140,7 +148,11 @@ describe('auth token', () => {
 describe('conversations', () => {
   it('answers 404 when the contact has none, then creates one with POST (body optional)', async () => {
     const token = await fetchToken();
-    await expectError(await call('/conversations', { headers: bearer(token) }), 404, 'Conversation not found: the contact has none');
+    await expectError(
+      await call('/conversations', { headers: bearer(token) }),
+      404,
+      'Conversation not found: the contact has none',
+    );
     const res = await call('/conversations', { method: 'POST', headers: bearer(token) });
     expect(res.status).toBe(200);
     const created = await res.json();
@@ -162,12 +174,22 @@ describe('conversations', () => {
 
   it('answers 422 naming only the offending fields', async () => {
     const token = await fetchToken();
-    await expectError(await postJson('/conversations', token, { contact: { email: 'nope', name: 'A' } }), 422, 'Validation failed', {
-      email: ['is not a valid e-mail address'],
-    });
-    await expectError(await postJson('/conversations', token, { contact: { identifier: '  ' } }), 422, 'Validation failed', {
-      identifier: ["can't be blank"],
-    });
+    await expectError(
+      await postJson('/conversations', token, { contact: { email: 'nope', name: 'A' } }),
+      422,
+      'Validation failed',
+      {
+        email: ['is not a valid e-mail address'],
+      },
+    );
+    await expectError(
+      await postJson('/conversations', token, { contact: { identifier: '  ' } }),
+      422,
+      'Validation failed',
+      {
+        identifier: ["can't be blank"],
+      },
+    );
     await expectError(
       await postJson('/conversations', token, { contact: { email: 'x@', identifier: '' } }),
       422,
@@ -178,14 +200,22 @@ describe('conversations', () => {
 
   it('answers 400 for malformed JSON', async () => {
     const token = await fetchToken();
-    await expectError(await postJson('/conversations', token, '{"contact":'), 400, 'Malformed request body: not valid JSON');
+    await expectError(
+      await postJson('/conversations', token, '{"contact":'),
+      400,
+      'Malformed request body: not valid JSON',
+    );
   });
 });
 
 describe('POST /messages', () => {
   it('answers 404 when the contact has no conversation', async () => {
     const token = await fetchToken();
-    await expectError(await postJson('/messages', token, { message: { content: 'hi' } }), 404, 'Conversation not found');
+    await expectError(
+      await postJson('/messages', token, { message: { content: 'hi' } }),
+      404,
+      'Conversation not found',
+    );
   });
 
   it('creates a text message and appends it to the conversation', async () => {
@@ -193,7 +223,13 @@ describe('POST /messages', () => {
     const res = await postJson('/messages', token, { message: { content: 'hello', echo_id: 'e-1' } });
     expect(res.status).toBe(200);
     const message = await res.json();
-    expect(message).toEqual({ id: expect.any(Number), content: 'hello', echo_id: 'e-1', attachments: [], created_at: expect.any(String) });
+    expect(message).toEqual({
+      id: expect.any(Number),
+      content: 'hello',
+      echo_id: 'e-1',
+      attachments: [],
+      created_at: expect.any(String),
+    });
     expect(new Date(message.created_at).toISOString()).toBe(message.created_at);
     const noEcho = await (await postJson('/messages', token, { message: { content: 'again' } })).json();
     expect(noEcho.echo_id).toBeNull();
@@ -254,7 +290,11 @@ describe('POST /messages', () => {
 
   it('answers 400 for an unsupported MIME type, checked before size', async () => {
     const token = await tokenWithConversation();
-    await expectError(await upload(token, [{ type: 'application/zip', size: 1 }], 'x'), 400, 'Unsupported file type: application/zip');
+    await expectError(
+      await upload(token, [{ type: 'application/zip', size: 1 }], 'x'),
+      400,
+      'Unsupported file type: application/zip',
+    );
     await expectError(
       await upload(token, [{ type: 'application/x-msdownload', size: 10 * MIB + 1 }], 'x'),
       400,
@@ -264,14 +304,22 @@ describe('POST /messages', () => {
 
   it('answers 413 for a file over the 10 MB default', async () => {
     const token = await tokenWithConversation();
-    await expectError(await upload(token, [{ type: 'video/mp4', size: 10 * MIB + 1 }], 'x'), 413, 'File exceeds the maximum upload size of 10 MB');
+    await expectError(
+      await upload(token, [{ type: 'video/mp4', size: 10 * MIB + 1 }], 'x'),
+      413,
+      'File exceeds the maximum upload size of 10 MB',
+    );
     expect((await upload(token, [{ type: 'video/mp4', size: 10 * MIB }], 'x')).status).toBe(200);
   });
 
   it('derives the size in the 413 message from maxFileSize', async () => {
     await withBackend({ maxFileSize: MIB }, async (b) => {
       const token = await tokenWithConversation(b);
-      await expectError(await upload(token, [{ type: 'image/png', size: MIB + 1 }], 'x', b), 413, 'File exceeds the maximum upload size of 1 MB');
+      await expectError(
+        await upload(token, [{ type: 'image/png', size: MIB + 1 }], 'x', b),
+        413,
+        'File exceeds the maximum upload size of 1 MB',
+      );
     });
   });
 });
@@ -348,7 +396,8 @@ describe('rate limiter', () => {
     let clock = 0;
     await withBackend({ rateLimit: { limit: 3, windowMs: 10_000 }, now: () => clock }, async (b) => {
       const token = await fetchToken(b); // 1st request of this IP
-      for (let i = 0; i < 3; i++) expect((await call('/conversations', { headers: bearer(token) }, b)).status).toBe(404);
+      for (let i = 0; i < 3; i++)
+        expect((await call('/conversations', { headers: bearer(token) }, b)).status).toBe(404);
       clock = 2_500;
       const limited = await call('/conversations', { headers: bearer(token) }, b);
       expect(limited.headers.get('retry-after')).toBe('8');
@@ -394,7 +443,9 @@ describe('faults', () => {
     expect(backend.faults().map((f) => f.name)).toEqual(names);
     const listed = await (await call('/__admin/faults')).json();
     expect(listed).toEqual(backend.faults());
-    expect(listed.every((f: { on: boolean; description: string }) => f.on === false && f.description.length > 0)).toBe(true);
+    expect(listed.every((f: { on: boolean; description: string }) => f.on === false && f.description.length > 0)).toBe(
+      true,
+    );
   });
 
   it('switches over HTTP and rejects unknown names', async () => {
@@ -404,7 +455,11 @@ describe('faults', () => {
     expect((await call('/config')).status).toBe(500);
     await postJson('/__admin/faults', undefined, { name: 'server-error', on: false });
     expect((await call('/config')).status).toBe(401);
-    await expectError(await postJson('/__admin/faults', undefined, { name: 'nope', on: true }), 400, 'Unknown fault: nope');
+    await expectError(
+      await postJson('/__admin/faults', undefined, { name: 'nope', on: true }),
+      400,
+      'Unknown fault: nope',
+    );
     expect(() => backend.setFault('nope', true)).toThrow(TypeError);
   });
 
@@ -431,7 +486,11 @@ describe('faults', () => {
 
   it('rotated-website-token answers 401 on GET /config', async () => {
     backend.setFault('rotated-website-token', true);
-    await expectError(await call('/config?website_token=wt_demo'), 401, 'Invalid website token: the token has been rotated');
+    await expectError(
+      await call('/config?website_token=wt_demo'),
+      401,
+      'Invalid website token: the token has been rotated',
+    );
     backend.setFault('rotated-website-token', false);
     await fetchToken();
   });
@@ -440,7 +499,11 @@ describe('faults', () => {
     const old = await tokenWithConversation();
     backend.setFault('expired-auth-token', true);
     await expectError(await call('/conversations', { headers: bearer(old) }), 401, 'Invalid or expired auth token');
-    await expectError(await postJson('/messages', old, { message: { content: 'x' } }), 401, 'Invalid or expired auth token');
+    await expectError(
+      await postJson('/messages', old, { message: { content: 'x' } }),
+      401,
+      'Invalid or expired auth token',
+    );
     const fresh = await fetchToken();
     expect((await call('/conversations', { headers: bearer(fresh) })).status).toBe(200);
     backend.setFault('expired-auth-token', false);
@@ -479,7 +542,12 @@ describe('faults', () => {
     backend.setFault('validation-422', true);
     const errors = { email: ['is not a valid e-mail address'] };
     await expectError(await postJson('/conversations', token, {}), 422, 'Validation failed', errors);
-    await expectError(await postJson('/messages', token, { message: { content: 'x' } }), 422, 'Validation failed', errors);
+    await expectError(
+      await postJson('/messages', token, { message: { content: 'x' } }),
+      422,
+      'Validation failed',
+      errors,
+    );
     backend.setFault('validation-422', false);
     expect((await postJson('/messages', token, { message: { content: 'x' } })).status).toBe(200);
   });
@@ -543,7 +611,11 @@ describe('faults', () => {
   it('payload-too-large answers 413 with the 5 MB message whatever the size', async () => {
     const token = await tokenWithConversation();
     backend.setFault('payload-too-large', true);
-    await expectError(await postJson('/messages', token, { message: { content: 'tiny' } }), 413, 'File exceeds the maximum upload size of 5 MB');
+    await expectError(
+      await postJson('/messages', token, { message: { content: 'tiny' } }),
+      413,
+      'File exceeds the maximum upload size of 5 MB',
+    );
     backend.setFault('payload-too-large', false);
     expect((await postJson('/messages', token, { message: { content: 'tiny' } })).status).toBe(200);
   });

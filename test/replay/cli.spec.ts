@@ -19,10 +19,15 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function cli(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 20_000 }, (error, stdout, stderr) => {
-      const status = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
-      resolve({ status, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { cwd: ROOT, encoding: 'utf8', timeout: 20_000 },
+      (error, stdout, stderr) => {
+        const status = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
+        resolve({ status, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -37,7 +42,17 @@ describe.concurrent('chat-bridge usage', () => {
   it('documents replay, --host, --expect and --update under --help, exiting 0', async () => {
     const { status, stdout } = await cli('--help');
     expect(status).toBe(0);
-    for (const word of ['replay', '--host', '--expect', '--update', 'react-native', 'android', 'ios', 'flutter', 'browser']) {
+    for (const word of [
+      'replay',
+      '--host',
+      '--expect',
+      '--update',
+      'react-native',
+      'android',
+      'ios',
+      'flutter',
+      'browser',
+    ]) {
       expect(stdout).toContain(word);
     }
   });
@@ -137,7 +152,14 @@ describe('chat-bridge replay --expect', () => {
   });
 
   it('exits 1 with a hint when the golden does not exist (a difference, not bad usage)', async () => {
-    const { status, stderr } = await cli('replay', FIXTURE, '--host', 'ios', '--expect', join(scratch, 'missing.jsonl'));
+    const { status, stderr } = await cli(
+      'replay',
+      FIXTURE,
+      '--host',
+      'ios',
+      '--expect',
+      join(scratch, 'missing.jsonl'),
+    );
     expect(status).toBe(1);
     expect(stderr).toContain('missing.jsonl');
     expect(stderr).toContain('--update');

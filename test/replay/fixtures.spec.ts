@@ -23,7 +23,8 @@ const fixtures = FIXTURE_DIRS.flatMap((dir) =>
     .map((file) => `${dir}/${file}`),
 );
 
-const goldenOf = (fixture: string, host: HostName) => `${dirname(fixture)}/golden/${basename(fixture, '.jsonl')}.${host}.jsonl`;
+const goldenOf = (fixture: string, host: HostName) =>
+  `${dirname(fixture)}/golden/${basename(fixture, '.jsonl')}.${host}.jsonl`;
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 const play = (fixture: string, host: HostName | 'all') => replay(read(fixture), { host, name: fixture });
 
@@ -46,12 +47,16 @@ describe('fixture goldens', () => {
     it.each(HOST_NAMES)('replays on %s exactly as its golden', async (host) => {
       const golden = goldenOf(fixture, host);
       if (!existsSync(join(ROOT, golden))) {
-        expect.fail(`${golden} is missing; create it with: npx chat-bridge replay ${fixture} --host ${host} --expect ${golden} --update`);
+        expect.fail(
+          `${golden} is missing; create it with: npx chat-bridge replay ${fixture} --host ${host} --expect ${golden} --update`,
+        );
       }
       const expected = read(golden);
       const actual = await play(fixture, host);
       if (actual !== expected) {
-        expect.fail(`${fixture} on ${host} differs from ${golden} (--- expected, +++ actual):\n${lineDiff(expected, actual)}`);
+        expect.fail(
+          `${fixture} on ${host} differs from ${golden} (--- expected, +++ actual):\n${lineDiff(expected, actual)}`,
+        );
       }
     });
   });
@@ -74,18 +79,21 @@ describe('replay determinism', () => {
     expect(second).toBe(first);
   });
 
-  it.each(fixtures)('prints in "--host all" each adapter\'s deliveries and the same requests as single-host runs of %s', async (fixture) => {
-    const all = linesOf(await play(fixture, 'all'));
-    const requestsOf = (lines: string[]) => lines.filter((line) => parsed(line).kind === 'request');
-    for (const host of HOST_NAMES) {
-      const single = linesOf(await play(fixture, host));
-      const deliveries = all.filter((line) => parsed(line).kind === 'deliver' && parsed(line).host === host);
-      // Every host is told at least "ready", so an adapter missing from "all" cannot pass.
-      expect(deliveries.length).toBeGreaterThan(0);
-      expect(deliveries).toEqual(single.filter((line) => parsed(line).kind === 'deliver'));
-      expect(requestsOf(all)).toEqual(requestsOf(single));
-    }
-  });
+  it.each(fixtures)(
+    'prints in "--host all" each adapter\'s deliveries and the same requests as single-host runs of %s',
+    async (fixture) => {
+      const all = linesOf(await play(fixture, 'all'));
+      const requestsOf = (lines: string[]) => lines.filter((line) => parsed(line).kind === 'request');
+      for (const host of HOST_NAMES) {
+        const single = linesOf(await play(fixture, host));
+        const deliveries = all.filter((line) => parsed(line).kind === 'deliver' && parsed(line).host === host);
+        // Every host is told at least "ready", so an adapter missing from "all" cannot pass.
+        expect(deliveries.length).toBeGreaterThan(0);
+        expect(deliveries).toEqual(single.filter((line) => parsed(line).kind === 'deliver'));
+        expect(requestsOf(all)).toEqual(requestsOf(single));
+      }
+    },
+  );
 });
 
 describe('token redaction in replays', () => {
@@ -110,7 +118,9 @@ describe('token redaction in replays', () => {
 
   it('knows the tokens the fixtures use (so the check below checks something)', () => {
     expect(tokensOf('test/fixtures/happy-round-trip.jsonl').sort()).toEqual(['at_happy_Zk81Pw', 'wt_happy_7Hq2Lx']);
-    expect(tokensOf('test/fixtures/auth-refresh.jsonl')).toEqual(expect.arrayContaining(['wt_fixture', 'at_old_token', 'at_new_token', 'at_newer_token']));
+    expect(tokensOf('test/fixtures/auth-refresh.jsonl')).toEqual(
+      expect.arrayContaining(['wt_fixture', 'at_old_token', 'at_new_token', 'at_newer_token']),
+    );
   });
 
   it.each(fixtures)('prints no token value of %s on any host, nor keeps one in its goldens', async (fixture) => {

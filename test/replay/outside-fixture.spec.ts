@@ -12,7 +12,13 @@ import { describe, expect, it } from 'vitest';
 import { HOST_NAMES } from '../../bridge/options.js';
 import { replay } from '../../tools/replay/index.js';
 
-const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'outside', 'field-report-photo-offline.jsonl');
+const FIXTURE = join(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  'fixtures',
+  'outside',
+  'field-report-photo-offline.jsonl',
+);
 const STRING_CHANNELS = new Set(['react-native', 'android', 'flutter']);
 
 interface RequestLine {
@@ -41,8 +47,12 @@ describe.each(HOST_NAMES)('the outside fixture on %s', (host) => {
       .map((line) => JSON.parse(line) as RequestLine | DeliverLine);
     const requests = lines.filter((line): line is RequestLine => line.kind === 'request');
     const deliveries = lines.filter((line): line is DeliverLine => line.kind === 'deliver');
-    const decoded = deliveries.map((line) => ({ at: line.at, message: (typeof line.payload === 'string' ? JSON.parse(line.payload) : line.payload) as Message }));
-    const response = (id: string) => decoded.find(({ message }) => message['type'] === 'response' && message['id'] === id);
+    const decoded = deliveries.map((line) => ({
+      at: line.at,
+      message: (typeof line.payload === 'string' ? JSON.parse(line.payload) : line.payload) as Message,
+    }));
+    const response = (id: string) =>
+      decoded.find(({ message }) => message['type'] === 'response' && message['id'] === id);
     return { output, requests, deliveries, decoded, response };
   };
 
@@ -83,7 +93,9 @@ describe.each(HOST_NAMES)('the outside fixture on %s', (host) => {
     const uploads = requests.filter((request) => request.method === 'POST');
     expect(uploads).toHaveLength(3);
     for (const upload of uploads) {
-      expect(upload.body?.files).toEqual([{ field: 'attachments[]', name: 'photo.jpg', type: 'image/jpeg', size: 204800 }]);
+      expect(upload.body?.files).toEqual([
+        { field: 'attachments[]', name: 'photo.jpg', type: 'image/jpeg', size: 204800 },
+      ]);
       expect(upload.body?.fields?.['message[content]']).toBe('photo');
     }
     expect(new Set(uploads.map((upload) => upload.body?.fields?.['message[echo_id]'])).size).toBe(1);
@@ -91,12 +103,18 @@ describe.each(HOST_NAMES)('the outside fixture on %s', (host) => {
 
   it('answers init with the config minus its authToken', async () => {
     const { response } = await run();
-    expect(response('a')).toEqual({ at: 0, message: { type: 'response', id: 'a', ok: true, result: { config: { widget: { title: 'Help' } } } } });
+    expect(response('a')).toEqual({
+      at: 0,
+      message: { type: 'response', id: 'a', ok: true, result: { config: { widget: { title: 'Help' } } } },
+    });
   });
 
   it('reads a string body that is JSON text as JSON', async () => {
     const { response } = await run();
-    expect(response('b')).toEqual({ at: 0, message: { type: 'response', id: 'b', ok: true, result: { id: 5, status: 'open' } } });
+    expect(response('b')).toEqual({
+      at: 0,
+      message: { type: 'response', id: 'b', ok: true, result: { id: 5, status: 'open' } },
+    });
   });
 
   it('turns a 502 with an HTML string body into server_error, as a response and as an event', async () => {
@@ -105,7 +123,9 @@ describe.each(HOST_NAMES)('the outside fixture on %s', (host) => {
     expect(failed?.message).toMatchObject({ ok: false, error: { type: 'error', code: 'server_error', status: 502 } });
     expect(failed?.message['error'].message).toContain('[GET /conversations] 502');
     expect(failed?.message['error'].message).not.toContain('<html>');
-    expect(decoded.filter(({ message }) => message['type'] === 'error' && message['code'] === 'server_error')).toHaveLength(1);
+    expect(
+      decoded.filter(({ message }) => message['type'] === 'error' && message['code'] === 'server_error'),
+    ).toHaveLength(1);
   });
 
   it('reports the offline send as network_error at once, and answers it only when the upload succeeds', async () => {
@@ -114,7 +134,10 @@ describe.each(HOST_NAMES)('the outside fixture on %s', (host) => {
     expect(offline).toHaveLength(1);
     expect(offline[0]?.at).toBe(0);
     expect(offline[0]?.message['message']).toContain('[POST /messages]');
-    expect(response('d')).toEqual({ at: 33_000, message: { type: 'response', id: 'd', ok: true, result: { id: 77, content: 'photo' } } });
+    expect(response('d')).toEqual({
+      at: 33_000,
+      message: { type: 'response', id: 'd', ok: true, result: { id: 77, content: 'photo' } },
+    });
     // Nothing is said about "d" before it succeeded, and nothing after.
     expect(decoded.filter(({ message }) => message['id'] === 'd')).toHaveLength(1);
     expect(decoded.at(-1)?.message['id']).toBe('d');

@@ -65,16 +65,26 @@ describe('a recorded live session', () => {
     try {
       expect(await command(bridge, 'init-1', 'init')).toMatchObject({ ok: true });
       // A fresh contact has no conversation: 404, then POST /conversations.
-      expect(await command(bridge, 'conv-1', 'getConversation', { name: 'Ada', email: 'ada@example.com' })).toMatchObject({ ok: true });
-      expect(await command(bridge, 'm-1', 'sendMessage', { content: 'Hello from the app' })).toMatchObject({ ok: true });
+      expect(
+        await command(bridge, 'conv-1', 'getConversation', { name: 'Ada', email: 'ada@example.com' }),
+      ).toMatchObject({ ok: true });
+      expect(await command(bridge, 'm-1', 'sendMessage', { content: 'Hello from the app' })).toMatchObject({
+        ok: true,
+      });
       // The widget reports it has loaded, posting from the page's own origin (allowed by default;
       // the replay's page is the backend's origin, so the recording must say so).
       live.post('chatwoot-widget:{"event":"loaded","unreadCount":0}', live.env.pageOrigin);
       // An error from the server, and one refused before any request.
       backend.setFault('validation-422', true);
-      expect(await command(bridge, 'm-2', 'sendMessage', { content: 'second' })).toMatchObject({ ok: false, error: { code: 'validation_error' } });
+      expect(await command(bridge, 'm-2', 'sendMessage', { content: 'second' })).toMatchObject({
+        ok: false,
+        error: { code: 'validation_error' },
+      });
       backend.setFault('validation-422', false);
-      expect(await command(bridge, 'm-3', 'sendMessage', { content: '' })).toMatchObject({ ok: false, error: { code: 'empty_message' } });
+      expect(await command(bridge, 'm-3', 'sendMessage', { content: '' })).toMatchObject({
+        ok: false,
+        error: { code: 'empty_message' },
+      });
       recording = bridge.recording();
     } finally {
       bridge.destroy();
@@ -86,7 +96,11 @@ describe('a recorded live session', () => {
     expect(steps[0]?.step).toBe('config');
     expect(steps.filter((step) => step.step === 'host')).toHaveLength(5);
     expect(steps.filter((step) => step.step === 'post')).toHaveLength(1);
-    expect(steps.filter((step) => step.step === 'respond').map((step) => step.step === 'respond' && `${step.method} ${step.path} ${step.status}`)).toEqual([
+    expect(
+      steps
+        .filter((step) => step.step === 'respond')
+        .map((step) => step.step === 'respond' && `${step.method} ${step.path} ${step.status}`),
+    ).toEqual([
       'GET /config 200',
       'GET /conversations 404',
       'POST /conversations 200',
@@ -149,7 +163,11 @@ describe('a session recorded from an install while offline', () => {
       .map((line) => JSON.parse(line) as { kind: string; host?: string; payload?: unknown })
       .filter((line) => line.kind === 'deliver')
       .map(({ host, payload }) => ({ host, payload }));
-    expect(live.messages().map((message) => message['code'] ?? message['type'])).toEqual(['ready', 'network_error', 'response']);
+    expect(live.messages().map((message) => message['code'] ?? message['type'])).toEqual([
+      'ready',
+      'network_error',
+      'response',
+    ]);
     expect(replayed).toEqual(live.deliveries);
   });
 });
@@ -162,7 +180,8 @@ describe('a recorded 429 whose Retry-After is an HTTP date', () => {
     let limited = false;
     server = createServer((request, response) => {
       response.setHeader('Content-Type', 'application/json');
-      if (request.url?.startsWith('/config')) return void response.end(JSON.stringify({ authToken: 'at_http_date_secret', widget: {} }));
+      if (request.url?.startsWith('/config'))
+        return void response.end(JSON.stringify({ authToken: 'at_http_date_secret', widget: {} }));
       if (!limited) {
         limited = true;
         response.writeHead(429, { 'Retry-After': new Date(Date.now() + 1000).toUTCString() });
@@ -183,7 +202,9 @@ describe('a recorded 429 whose Retry-After is an HTTP date', () => {
     const bridge = createBridge(normalizeOptions(rawOptions, live.env.pageOrigin), live.env, { rawOptions });
     let recording: string;
     try {
-      expect(await command(bridge, 'm-1', 'sendMessage', { content: 'hello', messageId: 'echo-1' })).toMatchObject({ ok: true });
+      expect(await command(bridge, 'm-1', 'sendMessage', { content: 'hello', messageId: 'echo-1' })).toMatchObject({
+        ok: true,
+      });
       recording = bridge.recording();
     } finally {
       bridge.destroy();

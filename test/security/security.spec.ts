@@ -46,7 +46,12 @@ async function startServer(answer: (request: Seen) => Reply): Promise<TestServer
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const request = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const request = {
+        method: req.method ?? 'GET',
+        url: req.url ?? '/',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       seen.push(request);
       const reply = req.method === 'OPTIONS' ? { status: 204 } : answer(request);
       res.writeHead(reply.status, {
@@ -103,9 +108,15 @@ interface Harness {
   recording(): string;
 }
 
-function startBridge(options: Record<string, unknown>, { host = 'android', pageOrigin = PAGE_ORIGIN }: { host?: HostName; pageOrigin?: string } = {}): Harness {
+function startBridge(
+  options: Record<string, unknown>,
+  { host = 'android', pageOrigin = PAGE_ORIGIN }: { host?: HostName; pageOrigin?: string } = {},
+): Harness {
   const test = createTestEnvironment({ channels: [host], pageOrigin });
-  const bridge = createBridge(normalizeOptions({ websiteToken: WEBSITE_TOKEN, host, ...options }, pageOrigin), test.env);
+  const bridge = createBridge(
+    normalizeOptions({ websiteToken: WEBSITE_TOKEN, host, ...options }, pageOrigin),
+    test.env,
+  );
   cleanups.push(() => bridge.destroy());
   const messages = () => test.messages() as Message[];
   const find = (id: string) => messages().find((message) => message['type'] === 'response' && message['id'] === id);
@@ -129,9 +140,14 @@ async function until(what: string, predicate: () => boolean, timeoutMs = 10_000)
   }
 }
 
-const routes = (requests: Array<{ method: string; path: string }>) => requests.map(({ method, path }) => `${method} ${path}`);
-const sentRoutes = (test: TestEnvironment) => test.requests.map(({ method, url }) => `${method} ${new URL(url).pathname}`);
-const kinds = (messages: Message[]) => messages.map((message) => (message['type'] === 'error' ? `error:${String(message['code'])}` : String(message['type'])));
+const routes = (requests: Array<{ method: string; path: string }>) =>
+  requests.map(({ method, path }) => `${method} ${path}`);
+const sentRoutes = (test: TestEnvironment) =>
+  test.requests.map(({ method, url }) => `${method} ${new URL(url).pathname}`);
+const kinds = (messages: Message[]) =>
+  messages.map((message) =>
+    message['type'] === 'error' ? `error:${String(message['code'])}` : String(message['type']),
+  );
 
 /** What a hostile frame might post: host commands in all three spellings, widget events, garbage. */
 function hostileMessages(tag: string): unknown[] {
@@ -149,7 +165,14 @@ function hostileMessages(tag: string): unknown[] {
 describe('messages from disallowed origins', () => {
   it('cause no request and no delivery, whatever they carry', async () => {
     const { test, response, messages } = startBridge({ baseUrl: backend.url });
-    const disallowed = [foreign.origin, 'null', 'https://evil.example', 'http://app.example.test', 'https://app.example.test:8443', backend.url.replace('127.0.0.1', 'localhost')];
+    const disallowed = [
+      foreign.origin,
+      'null',
+      'https://evil.example',
+      'http://app.example.test',
+      'https://app.example.test:8443',
+      backend.url.replace('127.0.0.1', 'localhost'),
+    ];
     for (const origin of disallowed) for (const data of hostileMessages('evil')) test.post(data, origin);
 
     // A probe from the page's own origin: sendMessage goes through the outbox in order, so once
@@ -169,12 +192,26 @@ describe('messages from disallowed origins', () => {
     for (const data of hostileMessages('page')) test.post(data, PAGE_ORIGIN);
     for (const id of ['page-object', 'page-text', 'page-prefixed']) await response(id);
 
-    expect(kinds(messages()).sort()).toEqual(['error:parse_error', 'error:parse_error', 'error:widget_error', 'ready', 'response', 'response', 'response', 'widget'].sort());
+    expect(kinds(messages()).sort()).toEqual(
+      [
+        'error:parse_error',
+        'error:parse_error',
+        'error:widget_error',
+        'ready',
+        'response',
+        'response',
+        'response',
+        'widget',
+      ].sort(),
+    );
     expect(routes(backend.requests)).toContain('POST /messages');
   });
 
   it('are dropped when allowedOrigins names other origins, even from the page itself', async () => {
-    const { test, response, messages } = startBridge({ baseUrl: backend.url, allowedOrigins: ['https://widget.example'] });
+    const { test, response, messages } = startBridge({
+      baseUrl: backend.url,
+      allowedOrigins: ['https://widget.example'],
+    });
     for (const data of hostileMessages('page')) test.post(data, PAGE_ORIGIN);
     test.post({ id: 'probe', method: 'sendMessage', params: { content: 'probe' } }, 'https://widget.example');
     await response('probe');
@@ -190,7 +227,12 @@ describe('messages from disallowed origins', () => {
     await response('probe');
 
     expect(kinds(messages())).toEqual(['ready', 'response']);
-    expect(routes(backend.requests)).toEqual(['GET /config', 'POST /messages', 'POST /conversations', 'POST /messages']);
+    expect(routes(backend.requests)).toEqual([
+      'GET /config',
+      'POST /messages',
+      'POST /conversations',
+      'POST /messages',
+    ]);
   });
 });
 
@@ -202,7 +244,8 @@ describe('the Authorization header', () => {
       if (!path.startsWith(`${prefix}/`)) return { status: 404, body: { message: 'not under the prefix' } };
       const route = `${method} ${path.slice(prefix.length)}`;
       if (route === 'GET /config') return { status: 200, body: { authToken: 'at_prefixed_4b7d0e', widget: {} } };
-      if (route === 'GET /conversations' || route === 'POST /conversations') return { status: 200, body: { id: 1, messages: [] } };
+      if (route === 'GET /conversations' || route === 'POST /conversations')
+        return { status: 200, body: { id: 1, messages: [] } };
       if (route === 'POST /messages') return { status: 200, body: { id: 2, content: 'sent' } };
       return { status: 404, body: { message: `no route ${route}` } };
     });
@@ -222,7 +265,11 @@ describe('the Authorization header', () => {
     receive({ id: 'get', method: 'getConversation' });
     receive({ id: 'create', method: 'createConversation', params: { name: 'Ada' } });
     receive({ id: 'text', method: 'sendMessage', params: { content: 'hello' } });
-    receive({ id: 'file', method: 'sendMessage', params: { content: 'file', attachments: [{ name: 'a.txt', type: 'text/plain', data: 'aGk=' }] } });
+    receive({
+      id: 'file',
+      method: 'sendMessage',
+      params: { content: 'file', attachments: [{ name: 'a.txt', type: 'text/plain', data: 'aGk=' }] },
+    });
     for (const id of ['init', 'get', 'create', 'text', 'file']) expect(await response(id)).toMatchObject({ ok: true });
 
     expectOnlyTo(test, api);
@@ -241,7 +288,11 @@ describe('the Authorization header', () => {
     const elsewhere = `${foreign.url}/steal`;
     const hostless = `//${new URL(foreign.url).host}/steal`;
     receive({ id: 'init', method: 'init', params: { baseUrl: foreign.url, url: elsewhere } });
-    receive({ id: 'get', method: 'getConversation', params: { name: elsewhere, identifier: hostless, baseUrl: foreign.url } });
+    receive({
+      id: 'get',
+      method: 'getConversation',
+      params: { name: elsewhere, identifier: hostless, baseUrl: foreign.url },
+    });
     receive({
       id: 'send',
       method: 'sendMessage',
@@ -255,10 +306,17 @@ describe('the Authorization header', () => {
     });
     receive({ id: 'method-url', method: elsewhere });
     receive({ id: 'method-path', method: '../../steal' });
-    test.post(`chatwoot-widget:${JSON.stringify({ event: 'loaded', baseUrl: foreign.url, url: elsewhere, websiteToken: 'wt_other' })}`, PAGE_ORIGIN);
-    test.post(`chatwoot-widget:${JSON.stringify({ event: 'config', apiHost: foreign.url, redirect: elsewhere })}`, PAGE_ORIGIN);
+    test.post(
+      `chatwoot-widget:${JSON.stringify({ event: 'loaded', baseUrl: foreign.url, url: elsewhere, websiteToken: 'wt_other' })}`,
+      PAGE_ORIGIN,
+    );
+    test.post(
+      `chatwoot-widget:${JSON.stringify({ event: 'config', apiHost: foreign.url, redirect: elsewhere })}`,
+      PAGE_ORIGIN,
+    );
     for (const id of ['init', 'get', 'send']) expect(await response(id)).toMatchObject({ ok: true });
-    for (const id of ['method-url', 'method-path']) expect(await response(id)).toMatchObject({ ok: false, error: { code: 'unknown_method' } });
+    for (const id of ['method-url', 'method-path'])
+      expect(await response(id)).toMatchObject({ ok: false, error: { code: 'unknown_method' } });
 
     expectOnlyTo(test, api);
     expect(api.seen.filter(({ headers }) => headers.authorization !== undefined).length).toBeGreaterThan(0);
@@ -270,7 +328,8 @@ describe('the Authorization header', () => {
     const api = await startServer(({ method, url }) => {
       const path = new URL(url, 'http://x').pathname;
       if (path === '/config') return { status: 200, body: { authToken: 'at_redirected_9e2f1a', widget: {} } };
-      if (method === 'GET' && path === '/conversations') return { status: 307, headers: { location: `${foreign.url}/conversations` } };
+      if (method === 'GET' && path === '/conversations')
+        return { status: 307, headers: { location: `${foreign.url}/conversations` } };
       return { status: 404, body: { message: 'no route' } };
     });
     cleanups.push(() => api.close());
@@ -296,20 +355,40 @@ describe('a backend that echoes tokens', () => {
       if (path === '/config') {
         const token = `at_echo_${issued.length + 1}_7c1e9b3f`;
         issued.push(token);
-        return { status: 200, body: { authToken: token, widget: { greeting: `hello ${ECHO_WEBSITE_TOKEN}`, [ECHO_WEBSITE_TOKEN]: url, copy: token } } };
+        return {
+          status: 200,
+          body: {
+            authToken: token,
+            widget: { greeting: `hello ${ECHO_WEBSITE_TOKEN}`, [ECHO_WEBSITE_TOKEN]: url, copy: token },
+          },
+        };
       }
       if (method === 'GET' && path === '/conversations') {
         // The first token "expires": the bridge refetches the config and asks again.
         if (++conversationsAsked === 1) return { status: 401, body: { message: `auth token ${bearer} expired` } };
         let deep: unknown = `${bearer} ${ECHO_WEBSITE_TOKEN}`;
         for (let level = 0; level < 100; level++) deep = { level: deep };
-        return { status: 200, body: { id: 1, echo: { authorization: headers.authorization, website_token: ECHO_WEBSITE_TOKEN, deep }, messages: [{ content: `token ${bearer}` }] } };
+        return {
+          status: 200,
+          body: {
+            id: 1,
+            echo: { authorization: headers.authorization, website_token: ECHO_WEBSITE_TOKEN, deep },
+            messages: [{ content: `token ${bearer}` }],
+          },
+        };
       }
       if (method === 'POST' && path === '/conversations') {
-        return { status: 422, body: { message: `invalid contact for ${bearer}`, errors: { email: [`${bearer} is not an e-mail`], [bearer]: ['echoed as a key'] } } };
+        return {
+          status: 422,
+          body: {
+            message: `invalid contact for ${bearer}`,
+            errors: { email: [`${bearer} is not an e-mail`], [bearer]: ['echoed as a key'] },
+          },
+        };
       }
       if (method === 'POST' && path === '/messages') {
-        if (body.includes('fail-500')) return { status: 500, body: { message: `boom for Bearer ${bearer} and ${ECHO_WEBSITE_TOKEN}` } };
+        if (body.includes('fail-500'))
+          return { status: 500, body: { message: `boom for Bearer ${bearer} and ${ECHO_WEBSITE_TOKEN}` } };
         return { status: 401, body: { message: `auth token ${bearer} rejected for ${ECHO_WEBSITE_TOKEN}` } };
       }
       return { status: 404, body: { message: `no route ${method} ${path} (${ECHO_WEBSITE_TOKEN})` } };
@@ -327,7 +406,9 @@ describe('a backend that echoes tokens', () => {
     receive({ id: 'create', method: 'createConversation', params: { email: 'ada@example.com' } });
     receive({ id: 'send-401', method: 'sendMessage', params: { content: 'hello' } });
     receive({ id: 'send-500', method: 'sendMessage', params: { content: 'fail-500' } });
-    const [init, get, create, send401, send500] = await Promise.all(['init', 'get', 'create', 'send-401', 'send-500'].map(response));
+    const [init, get, create, send401, send500] = await Promise.all(
+      ['init', 'get', 'create', 'send-401', 'send-500'].map(response),
+    );
 
     const secrets = [ECHO_WEBSITE_TOKEN, ...issued];
     expect(issued.length).toBeGreaterThanOrEqual(2);
@@ -340,9 +421,22 @@ describe('a backend that echoes tokens', () => {
     for (const secret of secrets) expect(recording).not.toContain(secret);
 
     // The echoed fields did arrive, scrubbed: the redaction, not an empty answer, kept them out.
-    expect(init).toMatchObject({ ok: true, result: { config: { widget: { greeting: `hello ${REDACTED}`, copy: REDACTED } } } });
-    expect(get).toMatchObject({ ok: true, result: { echo: { authorization: `Bearer ${REDACTED}`, website_token: REDACTED } } });
-    expect(create).toMatchObject({ ok: false, error: { code: 'validation_error', status: 422, errors: { email: [`${REDACTED} is not an e-mail`], [REDACTED]: ['echoed as a key'] } } });
+    expect(init).toMatchObject({
+      ok: true,
+      result: { config: { widget: { greeting: `hello ${REDACTED}`, copy: REDACTED } } },
+    });
+    expect(get).toMatchObject({
+      ok: true,
+      result: { echo: { authorization: `Bearer ${REDACTED}`, website_token: REDACTED } },
+    });
+    expect(create).toMatchObject({
+      ok: false,
+      error: {
+        code: 'validation_error',
+        status: 422,
+        errors: { email: [`${REDACTED} is not an e-mail`], [REDACTED]: ['echoed as a key'] },
+      },
+    });
     expect(send401).toMatchObject({ ok: false, error: { code: 'auth_failed', status: 401 } });
     expect(String((send401?.['error'] as Message)['message'])).toContain(REDACTED);
     expect(send500).toMatchObject({ ok: false, error: { code: 'server_error', status: 500 } });
@@ -359,7 +453,10 @@ describe('the payload size caps', () => {
   it('refuse a widget message one character over maxMessageLength with one parse_error and nothing else', async () => {
     const { test, messages } = startBridge({ baseUrl: backend.url, maxMessageLength: 1000 });
     test.post(widget(1001), PAGE_ORIGIN);
-    expect(messages()).toEqual([{ type: 'ready' }, { type: 'error', code: 'parse_error', message: expect.stringContaining('1000-character cap') }]);
+    expect(messages()).toEqual([
+      { type: 'ready' },
+      { type: 'error', code: 'parse_error', message: expect.stringContaining('1000-character cap') },
+    ]);
     test.post(widget(1000), PAGE_ORIGIN);
     expect(messages()[2]).toMatchObject({ type: 'widget', event: 'loaded' });
     expect(backend.requests).toEqual([]);
@@ -392,6 +489,11 @@ describe('the payload size caps', () => {
     receive(command('at-cap', cap));
     expect(await response('at-cap')).toMatchObject({ ok: true });
     expect(kinds(messages())).toEqual(['ready', ...Array(5).fill('error:parse_error'), 'response']);
-    expect(routes(backend.requests)).toEqual(['GET /config', 'POST /messages', 'POST /conversations', 'POST /messages']);
+    expect(routes(backend.requests)).toEqual([
+      'GET /config',
+      'POST /messages',
+      'POST /conversations',
+      'POST /messages',
+    ]);
   });
 });

@@ -81,8 +81,13 @@ expectTypeOf<ErrorEvent['status']>().toEqualTypeOf<number | undefined>();
 expectTypeOf<ErrorEvent['errors']>().toEqualTypeOf<Record<string, string[]> | undefined>();
 // @ts-expect-error an error event has a message
 export const noMessage: ErrorEvent = { type: 'error', code: 'server_error' };
-// @ts-expect-error field errors are lists of strings
-export const badErrors: ErrorEvent = { type: 'error', code: 'validation_error', message: 'm', errors: { email: 'is invalid' } };
+export const badErrors: ErrorEvent = {
+  type: 'error',
+  code: 'validation_error',
+  message: 'm',
+  // @ts-expect-error field errors are lists of strings
+  errors: { email: 'is invalid' },
+};
 
 // --- Outbound messages: a discriminated union on `type` ---------------------------------------
 
@@ -143,7 +148,11 @@ expectTypeOf(createGlobal).parameter(0).toEqualTypeOf<Window & typeof globalThis
 expectTypeOf(client.init()).toEqualTypeOf<Promise<{ config: Record<string, unknown> }>>();
 expectTypeOf(client.sendMessage).returns.toEqualTypeOf<Promise<unknown>>();
 expectTypeOf(client.handle).returns.toBeBoolean();
-client.sendMessage({ content: 'Hi', attachments: [{ name: 'a.png', type: 'image/png', data: 'AAAA' }], email: 'a@example.com' });
+client.sendMessage({
+  content: 'Hi',
+  attachments: [{ name: 'a.png', type: 'image/png', data: 'AAAA' }],
+  email: 'a@example.com',
+});
 client.getConversation();
 client.createConversation({ name: 'Ada' });
 // @ts-expect-error content is text
@@ -157,7 +166,9 @@ client.sendMessage();
 // @ts-expect-error pending is read-only
 client.pending = 0;
 
-createClient({ send: (command) => expectTypeOf(command).toEqualTypeOf<{ id: string; method: string; params?: object }>() });
+createClient({
+  send: (command) => expectTypeOf(command).toEqualTypeOf<{ id: string; method: string; params?: object }>(),
+});
 // @ts-expect-error a transport has a send method
 createClient({ post: () => undefined });
 

@@ -12,7 +12,8 @@ const WEBSITE_TOKEN = 'wt_unit_7c1f0a9b';
 const EVIL = 'https://evil.example.test';
 
 /** For tests where the network is not the point: any request is a failure of the test. */
-const noFetch = (_url: string, _request: HttpRequest): Promise<HttpResponse> => Promise.reject(new Error('this test must make no request'));
+const noFetch = (_url: string, _request: HttpRequest): Promise<HttpResponse> =>
+  Promise.reject(new Error('this test must make no request'));
 
 /** Lets already-settled async work finish, without any timer. */
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -26,13 +27,17 @@ afterEach(async () => {
 });
 
 function start(testEnv: TestEnvironment, extra: Record<string, unknown> = {}, env: Environment = testEnv.env): Bridge {
-  const options = normalizeOptions({ baseUrl: BASE, websiteToken: WEBSITE_TOKEN, host: 'browser', ...extra }, env.pageOrigin);
+  const options = normalizeOptions(
+    { baseUrl: BASE, websiteToken: WEBSITE_TOKEN, host: 'browser', ...extra },
+    env.pageOrigin,
+  );
   const bridge = createBridge(options, env);
   bridges.push(bridge);
   return bridge;
 }
 
-const ofType = (testEnv: TestEnvironment, type: string) => testEnv.messages().filter((message) => message['type'] === type);
+const ofType = (testEnv: TestEnvironment, type: string) =>
+  testEnv.messages().filter((message) => message['type'] === type);
 
 describe('startup', () => {
   it('sends ready before anything else', () => {
@@ -75,7 +80,9 @@ describe('inbound handling', () => {
     const t = createTestEnvironment({ fetch: noFetch });
     start(t);
     t.post('chatwoot-widget:{"event":"error","message":"Inbox not found"}');
-    expect(t.messages().slice(1)).toEqual([{ type: 'error', code: 'widget_error', message: '[widget] reported an error: Inbox not found' }]);
+    expect(t.messages().slice(1)).toEqual([
+      { type: 'error', code: 'widget_error', message: '[widget] reported an error: Inbox not found' },
+    ]);
   });
 
   it('drops messages from a disallowed origin: no delivery and no request', async () => {
@@ -94,10 +101,19 @@ describe('inbound handling', () => {
     const t = createTestEnvironment({ fetch: noFetch });
     const bridge = start(t);
     const data = 'A'.repeat(12 * 1024 * 1024);
-    bridge.receive({ id: 'big', method: 'sendMessage', params: { attachments: [{ name: 'movie.mp4', type: 'video/mp4', data }] } });
+    bridge.receive({
+      id: 'big',
+      method: 'sendMessage',
+      params: { attachments: [{ name: 'movie.mp4', type: 'video/mp4', data }] },
+    });
     await settle();
     expect(t.messages().slice(1)).toEqual([
-      { type: 'response', id: 'big', ok: false, error: expect.objectContaining({ code: 'file_too_large', status: 413 }) },
+      {
+        type: 'response',
+        id: 'big',
+        ok: false,
+        error: expect.objectContaining({ code: 'file_too_large', status: 413 }),
+      },
       expect.objectContaining({ type: 'error', code: 'file_too_large' }),
     ]);
     expect(t.requests).toEqual([]);
@@ -127,14 +143,16 @@ describe('destroy', () => {
   it('is safe to call twice, removes its listeners once, and ignores everything afterwards', async () => {
     const t = createTestEnvironment({ fetch: noFetch });
     let subscriptions = 0;
-    const counted = <T>(subscribe: (listener: T) => () => void) => (listener: T) => {
-      subscriptions++;
-      const unsubscribe = subscribe(listener);
-      return () => {
-        subscriptions--;
-        unsubscribe();
+    const counted =
+      <T>(subscribe: (listener: T) => () => void) =>
+      (listener: T) => {
+        subscriptions++;
+        const unsubscribe = subscribe(listener);
+        return () => {
+          subscriptions--;
+          unsubscribe();
+        };
       };
-    };
     const env: Environment = {
       ...t.env,
       onMessage: counted(t.env.onMessage),
@@ -192,7 +210,11 @@ describe('host channels', () => {
     const received: string[] = [];
     t.env.scope['ReactNativeWebView'] = { postMessage: (payload: string) => received.push(payload) };
     clock.advance(50);
-    expect(received.map((payload) => (JSON.parse(payload) as { type: string }).type)).toEqual(['ready', 'widget', 'error']);
+    expect(received.map((payload) => (JSON.parse(payload) as { type: string }).type)).toEqual([
+      'ready',
+      'widget',
+      'error',
+    ]);
     expect(bridge.stats().undelivered).toBe(0);
 
     t.post('chatwoot-widget:{"event":"opened"}');
@@ -243,7 +265,10 @@ describe('redaction', () => {
       ok: true,
       result: { config: { widget: { websiteToken: '<redacted>', greeting: 'Hello from inbox <redacted>' } } },
     });
-    expect(conversation).toMatchObject({ ok: false, error: { code: 'validation_error', message: '[GET /conversations] 422: rejected Bearer <redacted>' } });
+    expect(conversation).toMatchObject({
+      ok: false,
+      error: { code: 'validation_error', message: '[GET /conversations] 422: rejected Bearer <redacted>' },
+    });
     expect((conversation as { error: { errors: unknown } }).error.errors).toEqual({ '<redacted>': ['bad <redacted>'] });
 
     const everything = JSON.stringify(t.deliveries);

@@ -24,7 +24,8 @@ beforeAll(() => {
   source = readFileSync(bundlePath, 'utf8');
 });
 
-type TestWindow = Window & typeof globalThis & { ChatBridge?: ChatBridgeGlobal; chatBridgeSettings?: unknown; ReactNativeWebView?: unknown };
+type TestWindow = Window &
+  typeof globalThis & { ChatBridge?: ChatBridgeGlobal; chatBridgeSettings?: unknown; ReactNativeWebView?: unknown };
 const win = window as TestWindow;
 
 /** Evaluates the bundle in the window's global scope, as `injectedJavaScript` would. */
@@ -208,13 +209,9 @@ describe('ChatBridge.receive', () => {
 
     chatBridge().install(options);
 
-    expect(delivered.map((message) => (message.type === 'response' ? `response ${message.id}` : message.type))).toEqual([
-      'ready',
-      'response early-1',
-      'error',
-      'response early-2',
-      'error',
-    ]);
+    expect(delivered.map((message) => (message.type === 'response' ? `response ${message.id}` : message.type))).toEqual(
+      ['ready', 'response early-1', 'error', 'response early-2', 'error'],
+    );
     expect(responsesTo('early-1')[0]).toMatchObject({ ok: false, error: { code: 'unknown_method' } });
   });
 
@@ -239,7 +236,12 @@ describe('host commands posted as message events', () => {
   ])('handles %s dispatched on window exactly once', (_, data) => {
     post(data, win);
     expect(responsesTo('w1')).toEqual([
-      { type: 'response', id: 'w1', ok: false, error: expect.objectContaining({ type: 'error', code: 'unknown_method' }) },
+      {
+        type: 'response',
+        id: 'w1',
+        ok: false,
+        error: expect.objectContaining({ type: 'error', code: 'unknown_method' }),
+      },
     ]);
   });
 
@@ -335,9 +337,15 @@ describe('with the react-native host side', () => {
     expect(events).toEqual([{ type: 'ready' }]);
     expect(posted.every((data) => typeof data === 'string')).toBe(true);
 
-    await expect(host.client.call('nope', { a: 1 })).rejects.toMatchObject({ name: 'ChatBridgeError', code: 'unknown_method' });
+    await expect(host.client.call('nope', { a: 1 })).rejects.toMatchObject({
+      name: 'ChatBridgeError',
+      code: 'unknown_method',
+    });
     // The response settled the call; the error event that follows a failed command reached onEvent.
-    expect(events.map((event) => (event.type === 'error' ? event.code : event.type))).toEqual(['ready', 'unknown_method']);
+    expect(events.map((event) => (event.type === 'error' ? event.code : event.type))).toEqual([
+      'ready',
+      'unknown_method',
+    ]);
     expect(delivered).toEqual([]); // nothing went through the browser channel
   });
 });

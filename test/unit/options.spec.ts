@@ -151,9 +151,15 @@ describe('defaults', () => {
   });
 
   it('defaults allowedOrigins to the origin of baseUrl and the page origin', () => {
-    const { allowedOrigins } = normalizeOptions({ baseUrl: 'https://chat.example.test:8443/api/v1/' }, 'http://localhost:3000');
+    const { allowedOrigins } = normalizeOptions(
+      { baseUrl: 'https://chat.example.test:8443/api/v1/' },
+      'http://localhost:3000',
+    );
     expect(allowedOrigins).not.toBe('*');
-    expect([...(allowedOrigins as ReadonlySet<string>)].sort()).toEqual(['http://localhost:3000', 'https://chat.example.test:8443']);
+    expect([...(allowedOrigins as ReadonlySet<string>)].sort()).toEqual([
+      'http://localhost:3000',
+      'https://chat.example.test:8443',
+    ]);
   });
 
   it('uses the given allowedOrigins as they are, without adding the defaults', () => {
@@ -175,7 +181,8 @@ describe('defaults', () => {
   });
 
   it('accepts each host name and record: true', () => {
-    for (const host of ['react-native', 'android', 'ios', 'flutter', 'browser']) expect(resolve({ host }).host).toBe(host);
+    for (const host of ['react-native', 'android', 'ios', 'flutter', 'browser'])
+      expect(resolve({ host }).host).toBe(host);
     expect(resolve({ record: true }).record).toBe(true);
   });
 });

@@ -100,7 +100,8 @@ function decodeError(value: Record<string, unknown>): NativeError | undefined {
   if (isRecord(errors)) {
     const fields: Record<string, string[]> = {};
     for (const [field, problems] of Object.entries(errors)) {
-      if (Array.isArray(problems) && problems.every((problem) => typeof problem === 'string')) fields[field] = problems as string[];
+      if (Array.isArray(problems) && problems.every((problem) => typeof problem === 'string'))
+        fields[field] = problems as string[];
     }
     if (Object.keys(fields).length > 0) event.errors = fields;
   }
@@ -117,7 +118,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 // ---------------------------------------------------------------------------------------------
 
-const load = (host: HostName): VectorFile => JSON.parse(readFileSync(new URL(`./${host}.json`, import.meta.url), 'utf8')) as VectorFile;
+const load = (host: HostName): VectorFile =>
+  JSON.parse(readFileSync(new URL(`./${host}.json`, import.meta.url), 'utf8')) as VectorFile;
 const files = HOST_NAMES.map((host) => ({ host, file: load(host) }));
 const NATIVE_SOURCES = {
   kotlin: '../../host-adapters/native/android/ChatBridgeReceiver.kt',
@@ -126,7 +128,9 @@ const NATIVE_SOURCES = {
 };
 
 describe.each(files)('the $host vectors', ({ host, file }) => {
-  const encoded = file.vectors.filter((vector): vector is Vector & { message: OutboundMessage } => vector.message !== undefined);
+  const encoded = file.vectors.filter(
+    (vector): vector is Vector & { message: OutboundMessage } => vector.message !== undefined,
+  );
 
   it('name their host and payload kind, each vector once', () => {
     expect(file.host).toBe(host);
@@ -135,25 +139,37 @@ describe.each(files)('the $host vectors', ({ host, file }) => {
     expect(new Set(names).size).toBe(names.length);
   });
 
-  it.each(encoded.map((vector) => [vector.name, vector] as const))('encode "%s" exactly as the payload the channel receives', (_name, vector) => {
-    const payload = adapters[host].encode(vector.message);
-    expect(typeof payload).toBe(file.payload);
-    expect(payload).toStrictEqual(vector.payload);
-  });
+  it.each(encoded.map((vector) => [vector.name, vector] as const))(
+    'encode "%s" exactly as the payload the channel receives',
+    (_name, vector) => {
+      const payload = adapters[host].encode(vector.message);
+      expect(typeof payload).toBe(file.payload);
+      expect(payload).toStrictEqual(vector.payload);
+    },
+  );
 
-  it.each(file.vectors.map((vector) => [vector.name, vector] as const))('decode "%s" to the native event', (_name, vector) => {
-    expect(decode(vector.payload)).toStrictEqual(vector.event);
-  });
+  it.each(file.vectors.map((vector) => [vector.name, vector] as const))(
+    'decode "%s" to the native event',
+    (_name, vector) => {
+      expect(decode(vector.payload)).toStrictEqual(vector.event);
+    },
+  );
 
-  it.each(file.vectors.map((vector) => [vector.name, vector] as const))('survive "%s" sent through JSON text and back', (_name, vector) => {
-    // What a native test does: read the file, hand the payload over, compare with "event".
-    const reread = JSON.parse(JSON.stringify(vector)) as Vector;
-    expect(decode(reread.payload)).toStrictEqual(reread.event);
-  });
+  it.each(file.vectors.map((vector) => [vector.name, vector] as const))(
+    'survive "%s" sent through JSON text and back',
+    (_name, vector) => {
+      // What a native test does: read the file, hand the payload over, compare with "event".
+      const reread = JSON.parse(JSON.stringify(vector)) as Vector;
+      expect(decode(reread.payload)).toStrictEqual(reread.event);
+    },
+  );
 });
 
 describe('the vector files together', () => {
-  const bridgeMessages = (file: VectorFile) => file.vectors.filter(({ message }) => message !== undefined).map(({ name, message, event }) => ({ name, message, event }));
+  const bridgeMessages = (file: VectorFile) =>
+    file.vectors
+      .filter(({ message }) => message !== undefined)
+      .map(({ name, message, event }) => ({ name, message, event }));
 
   it('pin the same bridge messages and native events for every platform', () => {
     const [first, ...rest] = files.map(({ file }) => bridgeMessages(file));
@@ -164,50 +180,91 @@ describe('the vector files together', () => {
     const android = load('android');
     const messages = android.vectors.flatMap(({ message }) => (message === undefined ? [] : [message]));
     expect(new Set(messages.map(({ type }) => type))).toEqual(new Set(['ready', 'error', 'response', 'widget']));
-    expect(messages.some((message) => message.type === 'error' && message.status !== undefined && message.errors !== undefined)).toBe(true);
+    expect(
+      messages.some(
+        (message) => message.type === 'error' && message.status !== undefined && message.errors !== undefined,
+      ),
+    ).toBe(true);
     expect(messages.some((message) => message.type === 'response' && message.ok)).toBe(true);
     expect(messages.some((message) => message.type === 'response' && !message.ok)).toBe(true);
     const texts = JSON.stringify(messages);
     for (const hard of ['\u2028', '\u2029', '😀', '\\"', '\\n', '\\u0000']) expect(texts).toContain(hard);
     const decodeOnly = android.vectors.filter(({ message }) => message === undefined).map(({ event }) => event);
     for (const text of Object.values(DECODE_ERRORS)) {
-      expect(decodeOnly.some((event) => event.kind === 'error' && event.code === 'parse_error' && event.message.startsWith(text))).toBe(true);
+      expect(
+        decodeOnly.some(
+          (event) => event.kind === 'error' && event.code === 'parse_error' && event.message.startsWith(text),
+        ),
+      ).toBe(true);
     }
   });
 
   it('hold what the React Native host decodes back to the very message', () => {
-    for (const vector of load('react-native').vectors) if (vector.message !== undefined) expect(decodeMessage(vector.payload)).toStrictEqual(vector.message);
+    for (const vector of load('react-native').vectors)
+      if (vector.message !== undefined) expect(decodeMessage(vector.payload)).toStrictEqual(vector.message);
   });
 
   it('match what a running bridge delivers for ready and a widget event', () => {
-    const payloadOf = (host: HostName, name: string) => load(host).vectors.find((vector) => vector.name === name)?.payload;
+    const payloadOf = (host: HostName, name: string) =>
+      load(host).vectors.find((vector) => vector.name === name)?.payload;
     for (const host of ['android', 'ios'] as const) {
       const test = createTestEnvironment({ channels: [host] });
-      const bridge = createBridge(normalizeOptions({ baseUrl: 'https://chat.example.test', host }, test.env.pageOrigin), test.env);
+      const bridge = createBridge(
+        normalizeOptions({ baseUrl: 'https://chat.example.test', host }, test.env.pageOrigin),
+        test.env,
+      );
       test.post('chatwoot-widget:{"event":"loaded"}', test.env.pageOrigin);
       bridge.destroy();
-      expect(test.deliveries.map(({ payload }) => payload)).toStrictEqual([payloadOf(host, 'ready'), payloadOf(host, 'widget loaded without data')]);
+      expect(test.deliveries.map(({ payload }) => payload)).toStrictEqual([
+        payloadOf(host, 'ready'),
+        payloadOf(host, 'widget loaded without data'),
+      ]);
     }
   });
 
-  it.each(Object.entries(NATIVE_SOURCES))('are decoded by the %s receiver with the same parse_error texts', (_language, path) => {
-    // The source spells quotes as \" inside its string literals.
-    const source = readFileSync(new URL(path, import.meta.url), 'utf8').replaceAll('\\"', '"');
-    for (const text of Object.values(DECODE_ERRORS)) expect(source).toContain(text.replace('[chat-bridge] ', ''));
-    expect(source).toContain('[chat-bridge] ');
-    for (const field of ['type', 'code', 'message', 'status', 'errors', 'id', 'ok', 'result', 'error', 'event', 'data']) {
-      expect(source.includes(`"${field}"`) || source.includes(`'${field}'`), `reads "${field}"`).toBe(true);
-    }
-  });
+  it.each(Object.entries(NATIVE_SOURCES))(
+    'are decoded by the %s receiver with the same parse_error texts',
+    (_language, path) => {
+      // The source spells quotes as \" inside its string literals.
+      const source = readFileSync(new URL(path, import.meta.url), 'utf8').replaceAll('\\"', '"');
+      for (const text of Object.values(DECODE_ERRORS)) expect(source).toContain(text.replace('[chat-bridge] ', ''));
+      expect(source).toContain('[chat-bridge] ');
+      for (const field of [
+        'type',
+        'code',
+        'message',
+        'status',
+        'errors',
+        'id',
+        'ok',
+        'result',
+        'error',
+        'event',
+        'data',
+      ]) {
+        expect(source.includes(`"${field}"`) || source.includes(`'${field}'`), `reads "${field}"`).toBe(true);
+      }
+    },
+  );
 });
 
 // Guards the reference decoder itself against drift from the vectors' own contract.
 describe('the reference decoder', () => {
   it('turns every bridge message into the event the vectors give it, and nothing else into a crash', () => {
-    for (const garbage of [undefined, 0, true, [], '', '{', '{"type":null}', { type: 'error', code: 'x', message: 1 }]) {
+    for (const garbage of [
+      undefined,
+      0,
+      true,
+      [],
+      '',
+      '{',
+      '{"type":null}',
+      { type: 'error', code: 'x', message: 1 },
+    ]) {
       const event = decode(garbage);
       expect(event.kind === 'error' && event.code === 'parse_error').toBe(true);
     }
-    for (const vector of load('ios').vectors) if (vector.message !== undefined) expect(isDeepStrictEqual(decode(vector.message), vector.event)).toBe(true);
+    for (const vector of load('ios').vectors)
+      if (vector.message !== undefined) expect(isDeepStrictEqual(decode(vector.message), vector.event)).toBe(true);
   });
 });

@@ -21,7 +21,11 @@ check (PASS, WARN, FAIL, SKIP) with the fix for each problem; never prints the t
 Exit status: 0 all checks passed, 1 a check failed, 2 bad usage.
 `;
 
-export async function doctorCommand(argv: string[], out: (text: string) => void, _err: (text: string) => void): Promise<number> {
+export async function doctorCommand(
+  argv: string[],
+  out: (text: string) => void,
+  _err: (text: string) => void,
+): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -40,7 +44,8 @@ export async function doctorCommand(argv: string[], out: (text: string) => void,
   }
   if (positionals.length > 0) throw new UsageError(`doctor takes no positional arguments (got "${positionals[0]}")`);
   const websiteToken = values['website-token'];
-  if (websiteToken === undefined || websiteToken.trim() === '') throw new UsageError('doctor needs --website-token TOKEN (the widget inbox\'s website token)');
+  if (websiteToken === undefined || websiteToken.trim() === '')
+    throw new UsageError("doctor needs --website-token TOKEN (the widget inbox's website token)");
   const origin = parseOrigin(values.origin ?? DEFAULT_ORIGIN);
   const baseUrl = parseBaseUrl(values['base-url'], origin);
   const timeoutMs = parseTimeout(values.timeout);
@@ -53,7 +58,8 @@ export async function doctorCommand(argv: string[], out: (text: string) => void,
 
 /** The bridge's own baseUrl rules, so the doctor never accepts a URL the bridge would refuse. */
 function parseBaseUrl(value: string | undefined, origin: string): string {
-  if (value === undefined) throw new UsageError('doctor needs --base-url URL (the API root, as given to the bridge\'s baseUrl)');
+  if (value === undefined)
+    throw new UsageError("doctor needs --base-url URL (the API root, as given to the bridge's baseUrl)");
   try {
     return normalizeOptions({ baseUrl: value }, origin).baseUrl;
   } catch (error) {
@@ -71,13 +77,17 @@ function parseOrigin(value: string): string {
   } catch {
     // reported below
   }
-  if (origin !== value) throw new UsageError(`--origin must be an origin such as ${DEFAULT_ORIGIN} (scheme, host, optional port, no path), or null; got "${value}"`);
+  if (origin !== value)
+    throw new UsageError(
+      `--origin must be an origin such as ${DEFAULT_ORIGIN} (scheme, host, optional port, no path), or null; got "${value}"`,
+    );
   return value;
 }
 
 function parseTimeout(value: string | undefined): number {
   if (value === undefined) return DEFAULT_TIMEOUT_MS;
   const ms = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(ms) || ms <= 0) throw new UsageError(`--timeout must be a positive number of milliseconds; got "${value}"`);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(ms) || ms <= 0)
+    throw new UsageError(`--timeout must be a positive number of milliseconds; got "${value}"`);
   return ms;
 }

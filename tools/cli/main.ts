@@ -66,11 +66,20 @@ export async function main(argv: string[], out: (text: string) => void, err: (te
   }
 }
 
-async function replayCommand(argv: string[], out: (text: string) => void, err: (text: string) => void): Promise<number> {
+async function replayCommand(
+  argv: string[],
+  out: (text: string) => void,
+  err: (text: string) => void,
+): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { host: { type: 'string' }, expect: { type: 'string' }, update: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      host: { type: 'string' },
+      expect: { type: 'string' },
+      update: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
   if (values.help) {
     out(HELP);
@@ -79,7 +88,8 @@ async function replayCommand(argv: string[], out: (text: string) => void, err: (
   if (positionals.length !== 1) throw new UsageError('replay takes exactly one fixture file');
   const host = values.host;
   if (host === undefined) throw new UsageError(`replay needs --host (${HOST_NAMES.join(', ')}, all)`);
-  if (host !== 'all' && !HOST_NAMES.includes(host as HostName)) throw new UsageError(`unknown host "${host}"; one of ${HOST_NAMES.join(', ')}, all`);
+  if (host !== 'all' && !HOST_NAMES.includes(host as HostName))
+    throw new UsageError(`unknown host "${host}"; one of ${HOST_NAMES.join(', ')}, all`);
   if (values.update && values.expect === undefined) throw new UsageError('--update needs --expect GOLDEN');
 
   const file = positionals[0] as string;
@@ -89,7 +99,11 @@ async function replayCommand(argv: string[], out: (text: string) => void, err: (
   } catch (error) {
     throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
   }
-  const output = await replay(text, { host: host as HostName | 'all', name: file, onWarning: (message) => err(`warning: ${message}\n`) });
+  const output = await replay(text, {
+    host: host as HostName | 'all',
+    name: file,
+    onWarning: (message) => err(`warning: ${message}\n`),
+  });
 
   if (values.expect === undefined) {
     out(output);
@@ -105,7 +119,9 @@ async function replayCommand(argv: string[], out: (text: string) => void, err: (
     golden = readFileSync(values.expect, 'utf8');
   } catch (error) {
     // No golden to match is a difference, not bad usage: the run still tells what it produced.
-    err(`${file}: cannot read ${values.expect} (${(error as NodeJS.ErrnoException).code ?? 'error'}); use --update to create it\n`);
+    err(
+      `${file}: cannot read ${values.expect} (${(error as NodeJS.ErrnoException).code ?? 'error'}); use --update to create it\n`,
+    );
     return 1;
   }
   if (golden === output) return 0;

@@ -31,7 +31,8 @@ export const configCheck: Check = {
       };
     }
     if (status < 200 || status > 299) return { status: 'fail', ...unexpectedConfigStatus(answer) };
-    if (authTokenOf(answer.body) !== undefined) return { status: 'pass', detail: `answered ${status} with a usable authToken (not shown)` };
+    if (authTokenOf(answer.body) !== undefined)
+      return { status: 'pass', detail: `answered ${status} with a usable authToken (not shown)` };
     return {
       status: 'fail',
       detail: `answered ${status} with ${unusableConfig(answer)}: the backend is misconfigured (not the chat API, or the widget inbox is not set up)`,
@@ -45,7 +46,8 @@ type Answered = Extract<Exchange, { answered: true }>;
 /** What is wrong with a 2xx config answer that has no usable authToken. */
 function unusableConfig(answer: Answered): string {
   if (answer.text.trim() === '') return 'an empty body';
-  if (answer.body === undefined) return `a body that is not JSON (Content-Type ${answer.headers.get('content-type') ?? 'missing'})`;
+  if (answer.body === undefined)
+    return `a body that is not JSON (Content-Type ${answer.headers.get('content-type') ?? 'missing'})`;
   return 'JSON without a non-empty string authToken';
 }
 
@@ -53,7 +55,10 @@ function unexpectedConfigStatus({ status, headers, body }: Answered): { detail: 
   const said = errorMessageOf(body);
   const server = said === undefined ? '' : ` (server: "${clip(said)}")`;
   if (status === 404) {
-    return { detail: `answered 404: no /config under this base URL${server}`, fix: 'point --base-url (and baseUrl) at the API root that serves /config' };
+    return {
+      detail: `answered 404: no /config under this base URL${server}`,
+      fix: 'point --base-url (and baseUrl) at the API root that serves /config',
+    };
   }
   if (status === 429) {
     const retryAfter = headers.get('retry-after');
@@ -62,7 +67,10 @@ function unexpectedConfigStatus({ status, headers, body }: Answered): { detail: 
       fix: 'run the doctor again later; if it persists, GET /config is limited too tightly for the clients sharing this address',
     };
   }
-  return { detail: `answered ${status}${server}`, fix: 'check the backend logs: GET /config must answer 200 with JSON carrying an authToken' };
+  return {
+    detail: `answered ${status}${server}`,
+    fix: 'check the backend logs: GET /config must answer 200 with JSON carrying an authToken',
+  };
 }
 
 export const rejectedTokenCheck: Check = {
@@ -88,8 +96,17 @@ export const rejectedTokenCheck: Check = {
     }
     const message = errorMessageOf(answer.body);
     if (message === undefined) {
-      const what = answer.text.trim() === '' ? 'an empty body' : answer.body === undefined ? 'a body that is not JSON' : 'JSON without a string "message"';
-      return { status: 'fail', detail: `a made-up website token got 401 with ${what}, not an ErrorResponse, so the app cannot say why`, fix: ERROR_BODY_FIX };
+      const what =
+        answer.text.trim() === ''
+          ? 'an empty body'
+          : answer.body === undefined
+            ? 'a body that is not JSON'
+            : 'JSON without a string "message"';
+      return {
+        status: 'fail',
+        detail: `a made-up website token got 401 with ${what}, not an ErrorResponse, so the app cannot say why`,
+        fix: ERROR_BODY_FIX,
+      };
     }
     return { status: 'pass', detail: `a made-up website token got 401 with an ErrorResponse ("${clip(message)}")` };
   },

@@ -3,7 +3,14 @@
  * headers the contract requires on them, Allow-Origin on actual answers, and whether the page
  * may read Retry-After.
  */
-import { allowOriginProblem, exposesRetryAfter, missingMethods, missingRequestHeaders, REQUIRED_METHODS, variesByOrigin } from './cors.js';
+import {
+  allowOriginProblem,
+  exposesRetryAfter,
+  missingMethods,
+  missingRequestHeaders,
+  REQUIRED_METHODS,
+  variesByOrigin,
+} from './cors.js';
 import type { Check } from './checks.js';
 import { type Exchange, type Probe } from './probe.js';
 
@@ -50,7 +57,11 @@ export const configPreflightCheck = preflightCheck('preflight OPTIONS /config', 
 export const messagesPreflightCheck = preflightCheck('preflight OPTIONS /messages', MESSAGES_PREFLIGHT);
 
 /** Evaluates one header on both preflights; `problem` says what is wrong with a value, or undefined. */
-function preflightHeaderCheck(header: string, problem: (value: string | null, probe: Probe) => string | undefined, fix: (probe: Probe) => string): Check {
+function preflightHeaderCheck(
+  header: string,
+  problem: (value: string | null, probe: Probe) => string | undefined,
+  fix: (probe: Probe) => string,
+): Check {
   return {
     name: `CORS ${header}`,
     async run(probe) {
@@ -90,8 +101,16 @@ export const allowOriginCheck: Check = {
     if (result.status !== 'pass') return result;
     // An echoed origin is right for this page, but a shared cache may hand it to another one.
     const preflight = await MESSAGES_PREFLIGHT(probe);
-    if (preflight.answered && preflight.headers.get('access-control-allow-origin')?.trim() !== '*' && !variesByOrigin(preflight.headers.get('vary'))) {
-      return { status: 'warn', detail: `${result.detail}, without "Vary: Origin"`, fix: 'add "Vary: Origin" wherever Access-Control-Allow-Origin echoes the request origin, or send *' };
+    if (
+      preflight.answered &&
+      preflight.headers.get('access-control-allow-origin')?.trim() !== '*' &&
+      !variesByOrigin(preflight.headers.get('vary'))
+    ) {
+      return {
+        status: 'warn',
+        detail: `${result.detail}, without "Vary: Origin"`,
+        fix: 'add "Vary: Origin" wherever Access-Control-Allow-Origin echoes the request origin, or send *',
+      };
     }
     return result;
   },
@@ -128,7 +147,8 @@ export const responseCorsCheck: Check = {
     for (const answer of answers) {
       if (!answer.answered) continue;
       const problem = allowOriginProblem(answer.headers.get('access-control-allow-origin'), probe.target.origin);
-      if (problem !== undefined) problems.push(`Access-Control-Allow-Origin ${problem} on the ${answer.status} answer of ${answer.label}`);
+      if (problem !== undefined)
+        problems.push(`Access-Control-Allow-Origin ${problem} on the ${answer.status} answer of ${answer.label}`);
       else seen.push(`${answer.label} (${answer.status})`);
     }
     if (problems.length > 0) {
@@ -152,11 +172,17 @@ export const exposeRetryAfterCheck: Check = {
   name: 'CORS Access-Control-Expose-Headers',
   async run(probe) {
     const answers = [await probe.config('given'), await probe.config('wrong')];
-    const hidden = answers.filter((answer) => answer.answered && !exposesRetryAfter(answer.headers.get('access-control-expose-headers')));
-    if (hidden.length === 0) return { status: 'pass', detail: 'Retry-After is exposed to the page on GET /config answers' };
+    const hidden = answers.filter(
+      (answer) => answer.answered && !exposesRetryAfter(answer.headers.get('access-control-expose-headers')),
+    );
+    if (hidden.length === 0)
+      return { status: 'pass', detail: 'Retry-After is exposed to the page on GET /config answers' };
     const preflight = await MESSAGES_PREFLIGHT(probe);
-    const onPreflightOnly = preflight.answered && exposesRetryAfter(preflight.headers.get('access-control-expose-headers'));
-    const where = hidden.map((answer) => (answer.answered ? `the ${answer.status} answer of ${answer.label}` : answer.label)).join(' and ');
+    const onPreflightOnly =
+      preflight.answered && exposesRetryAfter(preflight.headers.get('access-control-expose-headers'));
+    const where = hidden
+      .map((answer) => (answer.answered ? `the ${answer.status} answer of ${answer.label}` : answer.label))
+      .join(' and ');
     return {
       status: 'fail',
       detail:

@@ -101,7 +101,8 @@ function collectTokens(body: unknown, into: Set<string>): void {
   if (typeof token === 'string' && token !== '') into.add(token);
 }
 
-const REACH_FIX = 'check --base-url (the API root the app passes as baseUrl) and that the backend runs and is reachable from here';
+const REACH_FIX =
+  'check --base-url (the API root the app passes as baseUrl) and that the backend runs and is reachable from here';
 
 const NETWORK_CODES: Record<string, string> = {
   ECONNREFUSED: 'connection refused: nothing listens there',
@@ -132,6 +133,7 @@ function failureReason(error: unknown, signal: AbortSignal, target: DoctorTarget
       fix: 'serve a certificate the devices trust, with its full chain (a WebView gives no way to accept a self-signed one)',
     };
   }
-  const detail = typeof cause?.message === 'string' ? cause.message : error instanceof Error ? error.message : String(error);
+  const detail =
+    typeof cause?.message === 'string' ? cause.message : error instanceof Error ? error.message : String(error);
   return { reason: `no HTTP answer: ${detail}${code === undefined ? '' : ` (${code})`}`, fix: REACH_FIX };
 }

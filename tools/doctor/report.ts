@@ -24,15 +24,22 @@ export function formatText(run: DoctorRun, context: ReportContext): string {
   for (const result of run.results) lines.push(formatLine(result));
   const count = (status: CheckStatus) => run.results.filter((result) => result.status === status).length;
   const failures = count('fail');
-  const summary = failures === 0 ? `OK: ${count('pass')} of ${run.results.length} checks passed` : `${failures} of ${run.results.length} checks failed`;
-  const extras = [count('warn') > 0 ? `${count('warn')} warning(s)` : '', count('skip') > 0 ? `${count('skip')} skipped` : ''].filter(Boolean);
+  const summary =
+    failures === 0
+      ? `OK: ${count('pass')} of ${run.results.length} checks passed`
+      : `${failures} of ${run.results.length} checks failed`;
+  const extras = [
+    count('warn') > 0 ? `${count('warn')} warning(s)` : '',
+    count('skip') > 0 ? `${count('skip')} skipped` : '',
+  ].filter(Boolean);
   lines.push(extras.length > 0 ? `${summary} (${extras.join(', ')}).` : `${summary}.`);
   return scrub(`${lines.join('\n')}\n`, run.secrets);
 }
 
 /** `FAIL name: detail. Fix: fix` on one line, so grep finds the whole story. */
 export function formatLine(result: CheckResult): string {
-  const fix = result.fix !== undefined && (result.status === 'fail' || result.status === 'warn') ? `. Fix: ${result.fix}` : '';
+  const fix =
+    result.fix !== undefined && (result.status === 'fail' || result.status === 'warn') ? `. Fix: ${result.fix}` : '';
   return `${MARKERS[result.status]} ${result.name}: ${result.detail}${fix}`;
 }
 
@@ -40,7 +47,11 @@ export function formatLine(result: CheckResult): string {
 export function formatJson(run: DoctorRun, context: ReportContext): string {
   const document = { ok: !failed(run), baseUrl: context.baseUrl, origin: context.origin, checks: run.results };
   // Scrubbed value by value: a token with characters JSON escapes would not be found in the text.
-  const text = JSON.stringify(document, (_key, value: unknown) => (typeof value === 'string' ? scrub(value, run.secrets) : value), 2);
+  const text = JSON.stringify(
+    document,
+    (_key, value: unknown) => (typeof value === 'string' ? scrub(value, run.secrets) : value),
+    2,
+  );
   return `${text}\n`;
 }
 

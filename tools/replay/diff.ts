@@ -41,11 +41,13 @@ export function lineDiff(expected: string, actual: string, context = 2): string 
   });
   const out: string[] = [];
   let last = -2;
-  [...shown].sort((x, y) => x - y).forEach((index) => {
-    if (index !== last + 1) out.push('@@');
-    const row = rows[index]!;
-    out.push(`${row.mark} ${String(row.line).padStart(4)}| ${row.text}`);
-    last = index;
-  });
+  [...shown]
+    .sort((x, y) => x - y)
+    .forEach((index) => {
+      if (index !== last + 1) out.push('@@');
+      const row = rows[index]!;
+      out.push(`${row.mark} ${String(row.line).padStart(4)}| ${row.text}`);
+      last = index;
+    });
   return `${out.join('\n')}\n`;
 }

@@ -6,7 +6,15 @@ export type Step =
   | { step: 'config'; options: Record<string, unknown>; line: number }
   | { step: 'post'; origin: string; data: unknown; line: number }
   | { step: 'host'; data: unknown; line: number }
-  | { step: 'respond'; method: string; path: string; status: number; body?: unknown; headers?: Record<string, string>; line: number }
+  | {
+      step: 'respond';
+      method: string;
+      path: string;
+      status: number;
+      body?: unknown;
+      headers?: Record<string, string>;
+      line: number;
+    }
   | { step: 'fail'; method: string; path: string; line: number }
   | { step: 'offline'; line: number }
   | { step: 'online'; line: number }
@@ -32,15 +40,18 @@ export function parseFixture(text: string, name: string): Step[] {
     } catch {
       fail('not valid JSON');
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) fail('expected a JSON object with a "step" field');
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      fail('expected a JSON object with a "step" field');
     const entry = value as Record<string, unknown>;
-    const string = (field: string) => (typeof entry[field] === 'string' ? (entry[field] as string) : fail(`"${field}" must be a string`));
+    const string = (field: string) =>
+      typeof entry[field] === 'string' ? (entry[field] as string) : fail(`"${field}" must be a string`);
 
     switch (entry['step']) {
       case 'config': {
         if (steps.length > 0) fail('"config" must come before every other step');
         const options = entry['options'];
-        if (typeof options !== 'object' || options === null || Array.isArray(options)) fail('"options" must be an object');
+        if (typeof options !== 'object' || options === null || Array.isArray(options))
+          fail('"options" must be an object');
         steps.push({ step: 'config', options: options as Record<string, unknown>, line });
         return;
       }
@@ -54,12 +65,25 @@ export function parseFixture(text: string, name: string): Step[] {
         return;
       case 'respond': {
         const status = entry['status'];
-        if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599) fail('"status" must be an HTTP status (100-599)');
+        if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599)
+          fail('"status" must be an HTTP status (100-599)');
         const headers = entry['headers'];
-        if (headers !== undefined && (typeof headers !== 'object' || headers === null || Array.isArray(headers) || !Object.values(headers).every((v) => typeof v === 'string'))) {
+        if (
+          headers !== undefined &&
+          (typeof headers !== 'object' ||
+            headers === null ||
+            Array.isArray(headers) ||
+            !Object.values(headers).every((v) => typeof v === 'string'))
+        ) {
           fail('"headers" must be an object of strings');
         }
-        const respond: Step = { step: 'respond', method: string('method').toUpperCase(), path: pathOnly(string('path')), status: status as number, line };
+        const respond: Step = {
+          step: 'respond',
+          method: string('method').toUpperCase(),
+          path: pathOnly(string('path')),
+          status: status as number,
+          line,
+        };
         if ('body' in entry) respond.body = entry['body'];
         if (headers !== undefined) respond.headers = headers as Record<string, string>;
         steps.push(respond);

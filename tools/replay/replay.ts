@@ -40,7 +40,8 @@ export const SETTLE_LIMIT_MS = 15 * 60 * 1000;
 const SEED = 0xc4a7b21d;
 
 export async function replay(text: string, { host, name = 'fixture', onWarning }: ReplayOptions): Promise<string> {
-  if (host !== 'all' && !HOST_NAMES.includes(host)) throw new ReplayError(`unknown host "${String(host)}"; one of ${HOST_NAMES.join(', ')}, all`);
+  if (host !== 'all' && !HOST_NAMES.includes(host))
+    throw new ReplayError(`unknown host "${String(host)}"; one of ${HOST_NAMES.join(', ')}, all`);
   const steps = parseFixture(text, name);
   const lines: string[] = [];
   const clock = createVirtualClock();
@@ -59,7 +60,12 @@ export async function replay(text: string, { host, name = 'fixture', onWarning }
   }
 
   const basePath = new URL(options.baseUrl).pathname.replace(/\/$/, '');
-  const http = createScriptedHttp(basePath, clock.now, () => online, (line: RequestLine) => lines.push(JSON.stringify(line)));
+  const http = createScriptedHttp(
+    basePath,
+    clock.now,
+    () => online,
+    (line: RequestLine) => lines.push(JSON.stringify(line)),
+  );
   const deliver = (target: HostName) => (payload: unknown) => {
     const line: DeliverLine = { kind: 'deliver', at: clock.now(), host: target, payload };
     lines.push(JSON.stringify(line));
@@ -130,7 +136,10 @@ export async function replay(text: string, { host, name = 'fixture', onWarning }
         bridge.receive(structuredClone(step.data));
         return;
       case 'respond': {
-        const answer: { kind: 'respond'; status: number; body?: unknown; headers?: Record<string, string> } = { kind: 'respond', status: step.status };
+        const answer: { kind: 'respond'; status: number; body?: unknown; headers?: Record<string, string> } = {
+          kind: 'respond',
+          status: step.status,
+        };
         if (step.body !== undefined) answer.body = step.body;
         if (step.headers !== undefined) answer.headers = step.headers;
         http.queue(step.method, step.path, answer);
@@ -155,7 +164,7 @@ export async function replay(text: string, { host, name = 'fixture', onWarning }
  * answers resolve through microtasks only, so a macrotask turn drains everything they started.
  */
 async function settle(clock: ReturnType<typeof createVirtualClock>): Promise<void> {
-  for (let quiet = 0; quiet < 2; ) {
+  for (let quiet = 0; quiet < 2;) {
     await new Promise<void>((resolve) => setImmediate(resolve));
     if (clock.runOneDue()) quiet = 0;
     else quiet++;

@@ -5,7 +5,8 @@
 import { REDACTED, type HttpRequest, type HttpResponse } from '../../bridge/index.js';
 import { pathOnly } from './fixture.js';
 
-export type Answer = { kind: 'respond'; status: number; body?: unknown; headers?: Record<string, string> } | { kind: 'fail' };
+export type Answer =
+  { kind: 'respond'; status: number; body?: unknown; headers?: Record<string, string> } | { kind: 'fail' };
 
 export interface RequestLine {
   kind: 'request';
@@ -26,7 +27,12 @@ export interface ScriptedHttp {
   unused(): string[];
 }
 
-export function createScriptedHttp(basePath: string, now: () => number, isOnline: () => boolean, output: (line: RequestLine) => void): ScriptedHttp {
+export function createScriptedHttp(
+  basePath: string,
+  now: () => number,
+  isOnline: () => boolean,
+  output: (line: RequestLine) => void,
+): ScriptedHttp {
   const answers = new Map<string, Answer[]>();
   let unmatched: string | undefined;
 
@@ -44,7 +50,13 @@ export function createScriptedHttp(basePath: string, now: () => number, isOnline
     async fetch(url, request) {
       const { pathname } = new URL(url);
       const path = pathOnly(pathname.startsWith(basePath) ? pathname.slice(basePath.length) || '/' : pathname);
-      const line: RequestLine = { kind: 'request', at: now(), method: request.method, path, headers: headersAsSent(request) };
+      const line: RequestLine = {
+        kind: 'request',
+        at: now(),
+        method: request.method,
+        path,
+        headers: headersAsSent(request),
+      };
       const body = bodySummary(request.body);
       if (body !== undefined) line.body = body;
       if (!isOnline()) {
@@ -66,9 +78,11 @@ export function createScriptedHttp(basePath: string, now: () => number, isOnline
 
 function headersAsSent(request: HttpRequest): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(request.headers)) headers[name] = name.toLowerCase() === 'authorization' ? REDACTED : value;
+  for (const [name, value] of Object.entries(request.headers))
+    headers[name] = name.toLowerCase() === 'authorization' ? REDACTED : value;
   // The browser adds the multipart Content-Type (its boundary varies, so it is left out).
-  if (typeof FormData !== 'undefined' && request.body instanceof FormData) headers['Content-Type'] = 'multipart/form-data';
+  if (typeof FormData !== 'undefined' && request.body instanceof FormData)
+    headers['Content-Type'] = 'multipart/form-data';
   return headers;
 }
 
@@ -92,7 +106,8 @@ function bodySummary(body: HttpRequest['body']): unknown {
 }
 
 function scriptedResponse(answer: Extract<Answer, { kind: 'respond' }>): HttpResponse {
-  const text = answer.body === undefined ? '' : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+  const text =
+    answer.body === undefined ? '' : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
   const headers = new Map(Object.entries(answer.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
   return {
     status: answer.status,

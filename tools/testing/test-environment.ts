@@ -4,7 +4,15 @@
  * outlive a bridge (a "reload"), a switchable connectivity flag, a message source to post into,
  * and a stand-in window whose native channels record what each host received.
  */
-import { DEFAULTS, type Environment, type HostName, type HostScope, type HttpRequest, type HttpResponse, type InboundMessage } from '../../bridge/index.js';
+import {
+  DEFAULTS,
+  type Environment,
+  type HostName,
+  type HostScope,
+  type HttpRequest,
+  type HttpResponse,
+  type InboundMessage,
+} from '../../bridge/index.js';
 import { listeners, mapStorage } from './in-memory.js';
 
 export interface Delivery {
@@ -42,7 +50,8 @@ export function createTestEnvironment(options: TestEnvironmentOptions = {}): Tes
   const messageEvents = listeners<InboundMessage>();
   const connectivity = listeners<boolean>();
   let online = true;
-  const realFetch = options.fetch ?? ((url: string, request: HttpRequest) => fetch(url, request) as Promise<HttpResponse>);
+  const realFetch =
+    options.fetch ?? ((url: string, request: HttpRequest) => fetch(url, request) as Promise<HttpResponse>);
 
   const env: Environment = {
     fetch(url, request) {
@@ -67,7 +76,10 @@ export function createTestEnvironment(options: TestEnvironmentOptions = {}): Tes
     deliveries,
     requests,
     storage,
-    messages: () => deliveries.map(({ payload }) => (typeof payload === 'string' ? JSON.parse(payload) : payload) as Record<string, unknown>),
+    messages: () =>
+      deliveries.map(
+        ({ payload }) => (typeof payload === 'string' ? JSON.parse(payload) : payload) as Record<string, unknown>,
+      ),
     post(data, origin = env.pageOrigin) {
       messageEvents.fire({ data, origin });
     },
@@ -83,7 +95,8 @@ function standInWindow(channels: HostName[], deliveries: Delivery[]): HostScope 
   const scope: HostScope = {};
   if (channels.includes('react-native')) scope['ReactNativeWebView'] = { postMessage: record('react-native') };
   if (channels.includes('android')) scope[DEFAULTS.androidChannel] = { postMessage: record('android') };
-  if (channels.includes('ios')) scope['webkit'] = { messageHandlers: { [DEFAULTS.iosHandler]: { postMessage: record('ios') } } };
+  if (channels.includes('ios'))
+    scope['webkit'] = { messageHandlers: { [DEFAULTS.iosHandler]: { postMessage: record('ios') } } };
   if (channels.includes('flutter')) scope[DEFAULTS.flutterChannel] = { postMessage: record('flutter') };
   if (channels.includes('browser')) {
     const browser = record('browser');

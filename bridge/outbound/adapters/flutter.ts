@@ -9,7 +9,8 @@ import { postMessageOf, toJsonString, type HostAdapter, type Poster } from '../c
 export const flutterAdapter: HostAdapter = {
   host: 'flutter',
   encode: toJsonString,
-  find: (scope, names) => postMessageOf(scope[names.flutterChannel]) ?? inAppWebViewHandler(scope, names.flutterChannel),
+  find: (scope, names) =>
+    postMessageOf(scope[names.flutterChannel]) ?? inAppWebViewHandler(scope, names.flutterChannel),
 };
 
 function inAppWebViewHandler(scope: HostScope, name: string): Poster | undefined {

@@ -96,7 +96,12 @@ describe('createClient', () => {
     const { sent, transport } = recordingTransport();
     const client = createClient(transport);
     const call = client.init();
-    client.handle({ type: 'response', id: sent[0]?.id ?? '', ok: false, error: { type: 'error', code: 'network_error', message: '[GET /config] network failure' } });
+    client.handle({
+      type: 'response',
+      id: sent[0]?.id ?? '',
+      ok: false,
+      error: { type: 'error', code: 'network_error', message: '[GET /config] network failure' },
+    });
 
     const error = (await call.catch((thrown: unknown) => thrown)) as ChatBridgeError;
     expect(error.code).toBe('network_error');

@@ -48,7 +48,13 @@ function hostWith(webView = fakeWebView(), { ready = true } = {}) {
 describe('createReactNativeHost onMessage', () => {
   it('decodes an error event into one onEvent call with type, code, message, status and errors', () => {
     const { host, events } = hostWith();
-    const error: ErrorEvent = { type: 'error', code: 'validation_error', message: '[POST /conversations] 422: email is invalid', status: 422, errors: { email: ['is invalid'] } };
+    const error: ErrorEvent = {
+      type: 'error',
+      code: 'validation_error',
+      message: '[POST /conversations] 422: email is invalid',
+      status: 422,
+      errors: { email: ['is invalid'] },
+    };
 
     host.onMessage(fromWebView(error));
 
@@ -82,7 +88,9 @@ describe('createReactNativeHost onMessage', () => {
   ])('turns JSON that is %s into a parse_error event', (_, data) => {
     const { host, events } = hostWith();
     host.onMessage({ nativeEvent: { data } });
-    expect(events).toEqual([{ type: 'error', code: 'parse_error', message: expect.stringMatching(/without a "type" field/) }]);
+    expect(events).toEqual([
+      { type: 'error', code: 'parse_error', message: expect.stringMatching(/without a "type" field/) },
+    ]);
   });
 
   it('turns non-string data or a malformed event into a parse_error event instead of throwing', () => {
@@ -107,7 +115,12 @@ describe('createReactNativeHost onMessage', () => {
     const { host, events, webView } = hostWith();
     const call = host.client.sendMessage({ content: '' });
     const [command] = webView.commands() as Array<{ id: string }>;
-    const error: ErrorEvent = { type: 'error', code: 'empty_message', message: '[sendMessage] message has no content and no attachments', status: 400 };
+    const error: ErrorEvent = {
+      type: 'error',
+      code: 'empty_message',
+      message: '[sendMessage] message has no content and no attachments',
+      status: 400,
+    };
 
     // What the bridge sends for a failed command: the response, then the error event.
     host.onMessage(fromWebView({ type: 'response', id: command?.id, ok: false, error }));
@@ -155,7 +168,9 @@ describe('createReactNativeHost client', () => {
     void host.client.sendMessage({ content: 'line\u2028separator\u2029paragraph' });
 
     expect(webView.scripts[0]).not.toMatch(/[\u2028\u2029]/);
-    expect(webView.commands()).toEqual([{ id: 'c1', method: 'sendMessage', params: { content: 'line\u2028separator\u2029paragraph' } }]);
+    expect(webView.commands()).toEqual([
+      { id: 'c1', method: 'sendMessage', params: { content: 'line\u2028separator\u2029paragraph' } },
+    ]);
   });
 
   it('injects a script that does nothing and completes with true when the bundle is not loaded yet', () => {
@@ -189,7 +204,7 @@ describe('createReactNativeHost client', () => {
     expect(events).toEqual([{ type: 'ready' }]);
   });
 
-  it('holds commands again while a new page loads (onLoadStart) until that page\'s bridge is ready', () => {
+  it("holds commands again while a new page loads (onLoadStart) until that page's bridge is ready", () => {
     const { host, webView } = hostWith();
     host.onLoadStart();
     void host.client.init();
@@ -204,7 +219,14 @@ describe('createReactNativeHost injectedJavaScript', () => {
   it('sets window.chatBridgeSettings with host react-native before the bundle runs, and ends with true', () => {
     const host = hostWith().host;
     const bundle = 'window.seenSettings = JSON.parse(JSON.stringify(window.chatBridgeSettings));';
-    const script = host.injectedJavaScript({ baseUrl: 'https://chat.example.com/api/v1', websiteToken: 'wt_demo', allowedOrigins: ['https://chat.example.com'] }, bundle);
+    const script = host.injectedJavaScript(
+      {
+        baseUrl: 'https://chat.example.com/api/v1',
+        websiteToken: 'wt_demo',
+        allowedOrigins: ['https://chat.example.com'],
+      },
+      bundle,
+    );
 
     const window: Record<string, unknown> = {};
     const completion = runInNewContext(script, { window });
@@ -227,7 +249,10 @@ describe('createReactNativeHost injectedJavaScript', () => {
   });
 
   it('still runs the settings and ends with true after a bundle that ends without a semicolon or with a line comment', () => {
-    const script = hostWith().host.injectedJavaScript({ baseUrl: 'https://chat.example.com' }, 'window.loaded = 1\n//# sourceMappingURL=chat-bridge.js.map');
+    const script = hostWith().host.injectedJavaScript(
+      { baseUrl: 'https://chat.example.com' },
+      'window.loaded = 1\n//# sourceMappingURL=chat-bridge.js.map',
+    );
     const window: Record<string, unknown> = {};
     expect(runInNewContext(script, { window })).toBe(true);
     expect(window['loaded']).toBe(1);
@@ -236,11 +261,20 @@ describe('createReactNativeHost injectedJavaScript', () => {
 
 describe('decodeMessage', () => {
   it('returns the decoded message for JSON text with a type', () => {
-    expect(decodeMessage('{"type":"response","id":"c1","ok":true,"result":[1]}')).toEqual({ type: 'response', id: 'c1', ok: true, result: [1] });
+    expect(decodeMessage('{"type":"response","id":"c1","ok":true,"result":[1]}')).toEqual({
+      type: 'response',
+      id: 'c1',
+      ok: true,
+      result: [1],
+    });
   });
 
   it('names the react-native side in its parse_error messages', () => {
     const event = decodeMessage('not json');
-    expect(event).toMatchObject({ type: 'error', code: 'parse_error', message: expect.stringMatching(/^\[react-native\] /) });
+    expect(event).toMatchObject({
+      type: 'error',
+      code: 'parse_error',
+      message: expect.stringMatching(/^\[react-native\] /),
+    });
   });
 });

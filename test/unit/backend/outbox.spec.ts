@@ -18,7 +18,8 @@ function memoryStorage(initial: Record<string, string> = {}): KeyValueStorage & 
 
 const entry = (n: number): OutboxEntry => ({ commandId: `cmd-${n}`, messageId: `msg-${n}`, content: `message ${n}` });
 
-const stored = (storage: { map: Map<string, string> }): OutboxEntry[] => JSON.parse(storage.map.get(KEY) ?? '[]') as OutboxEntry[];
+const stored = (storage: { map: Map<string, string> }): OutboxEntry[] =>
+  JSON.parse(storage.map.get(KEY) ?? '[]') as OutboxEntry[];
 
 /** Hooks that record every call; `send` answers with whatever `answer` decides. */
 function recordingHooks(answer: (entry: OutboxEntry) => Promise<unknown> = async (e) => ({ id: e.messageId })) {
@@ -122,7 +123,10 @@ describe('persistence', () => {
     const outbox = createOutbox(storage, KEY, hooks);
     outbox.enqueue(entry(1));
     outbox.enqueue({ ...entry(2), attachments: [{ name: 'a.txt', type: 'text/plain', data: 'AAAA' }] });
-    expect(stored(storage)).toEqual([entry(1), { ...entry(2), attachments: [{ name: 'a.txt', type: 'text/plain', data: 'AAAA' }] }]);
+    expect(stored(storage)).toEqual([
+      entry(1),
+      { ...entry(2), attachments: [{ name: 'a.txt', type: 'text/plain', data: 'AAAA' }] },
+    ]);
     const draining = outbox.drain();
     release();
     await draining;

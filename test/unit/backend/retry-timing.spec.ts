@@ -76,9 +76,12 @@ describe('Retry-After', () => {
     expect(delayOf(retryDelay(1, '10', POLICY, 0, NOW))).toBe(10_000);
   });
 
-  it.each([['soon'], [''], ['1.5'], ['-5'], ['10 s']])('falls back to backoff for an unreadable Retry-After %j', (header) => {
-    expect(delayOf(retryDelay(2, header, POLICY, 0, NOW))).toBe(1_000);
-  });
+  it.each([['soon'], [''], ['1.5'], ['-5'], ['10 s']])(
+    'falls back to backoff for an unreadable Retry-After %j',
+    (header) => {
+      expect(delayOf(retryDelay(2, header, POLICY, 0, NOW))).toBe(1_000);
+    },
+  );
 
   it('parses the header forms directly', () => {
     expect(parseRetryAfter(null, NOW)).toBeUndefined();

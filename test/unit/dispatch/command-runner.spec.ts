@@ -22,10 +22,14 @@ function setup() {
   const errors: ErrorEvent[] = [];
   const calls: Deferred[] = [];
   const methods: MethodTable = {
-    echo: { params: z.object({ text: z.string() }), run: async (params: { text: string }) => ({ echoed: params.text }) },
+    echo: {
+      params: z.object({ text: z.string() }),
+      run: async (params: { text: string }) => ({ echoed: params.text }),
+    },
     manual: {
       params: z.object({}),
-      run: (_params: unknown, context: CommandContext) => new Promise((resolve, reject) => calls.push({ resolve, reject, context })),
+      run: (_params: unknown, context: CommandContext) =>
+        new Promise((resolve, reject) => calls.push({ resolve, reject, context })),
     },
     throwsSync: {
       params: z.object({}),
@@ -48,7 +52,11 @@ function setup() {
     timers: clock,
     // What the bridge does with an answer: the response, and the error event for a failure.
     answer: (id, outcome) => {
-      responses.push(outcome.ok ? { type: 'response', id, ok: true, result: outcome.result } : { type: 'response', id, ok: false, error: outcome.error });
+      responses.push(
+        outcome.ok
+          ? { type: 'response', id, ok: true, result: outcome.result }
+          : { type: 'response', id, ok: false, error: outcome.error },
+      );
       if (!outcome.ok) errors.push(outcome.error);
     },
   });
@@ -68,22 +76,32 @@ describe('dispatch', () => {
     const { runner, responses, errors } = setup();
     runner.run({ id: 'u', method: 'launchRockets' });
     expect(responses).toHaveLength(1);
-    expect(responses[0]).toMatchObject({ type: 'response', id: 'u', ok: false, error: { type: 'error', code: 'unknown_method' } });
+    expect(responses[0]).toMatchObject({
+      type: 'response',
+      id: 'u',
+      ok: false,
+      error: { type: 'error', code: 'unknown_method' },
+    });
     expect(errors).toHaveLength(1);
     expect(errors[0]?.code).toBe('unknown_method');
     expect(errors[0]?.message).toContain('launchRockets');
   });
 
-  it.each(['toString', '__proto__', 'constructor', 'hasOwnProperty'])('treats the inherited name %s as an unknown method', (method) => {
-    const { runner, responses } = setup();
-    runner.run({ id: 'p', method });
-    expect(responses[0]).toMatchObject({ ok: false, error: { code: 'unknown_method' } });
-  });
+  it.each(['toString', '__proto__', 'constructor', 'hasOwnProperty'])(
+    'treats the inherited name %s as an unknown method',
+    (method) => {
+      const { runner, responses } = setup();
+      runner.run({ id: 'p', method });
+      expect(responses[0]).toMatchObject({ ok: false, error: { code: 'unknown_method' } });
+    },
+  );
 
   it('answers bad params with a parse_error response and event naming the field', () => {
     const { runner, responses, errors } = setup();
     runner.run({ id: 'b', method: 'echo', params: { text: 5 } });
-    expect(responses).toEqual([{ type: 'response', id: 'b', ok: false, error: expect.objectContaining({ code: 'parse_error' }) }]);
+    expect(responses).toEqual([
+      { type: 'response', id: 'b', ok: false, error: expect.objectContaining({ code: 'parse_error' }) },
+    ]);
     const [event] = errors;
     expect(event?.code).toBe('parse_error');
     expect(event?.message).toMatch(/^\[echo\] .*text/);
@@ -104,7 +122,9 @@ describe('failures', () => {
     const { runner, responses, errors } = setup();
     runner.run({ id: 't', method: 'throwsSync' });
     await settle();
-    expect(responses).toEqual([{ type: 'response', id: 't', ok: false, error: expect.objectContaining({ type: 'error', code: 'server_error' }) }]);
+    expect(responses).toEqual([
+      { type: 'response', id: 't', ok: false, error: expect.objectContaining({ type: 'error', code: 'server_error' }) },
+    ]);
     expect(errors[0]?.message).toBe('[throwsSync] x is not a function');
   });
 
@@ -136,7 +156,9 @@ describe('timeouts', () => {
     clock.advance(TIMEOUT - 1);
     expect(responses).toEqual([]);
     clock.advance(1);
-    expect(responses).toEqual([{ type: 'response', id: 'slow', ok: false, error: expect.objectContaining({ code: 'network_error' }) }]);
+    expect(responses).toEqual([
+      { type: 'response', id: 'slow', ok: false, error: expect.objectContaining({ code: 'network_error' }) },
+    ]);
     expect(errors.map((e) => e.code)).toEqual(['network_error']);
     expect(errors[0]?.message).toContain(`${TIMEOUT} ms`);
     expect(runner.pending).toBe(0);

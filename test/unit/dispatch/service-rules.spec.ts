@@ -16,8 +16,16 @@ function refusal(run: () => void): ErrorEvent {
   throw new Error('expected a refusal');
 }
 
-const file = (extra: Partial<Attachment> = {}): Attachment => ({ name: 'photo.png', type: 'image/png', data: 'AAAA', ...extra });
-const check = (params: SendMessageParams, limit = LIMIT) => () => validateMessage(params, limit);
+const file = (extra: Partial<Attachment> = {}): Attachment => ({
+  name: 'photo.png',
+  type: 'image/png',
+  data: 'AAAA',
+  ...extra,
+});
+const check =
+  (params: SendMessageParams, limit = LIMIT) =>
+  () =>
+    validateMessage(params, limit);
 
 describe('message rules', () => {
   it('accepts a text message and an attachment-only message', () => {
@@ -40,21 +48,35 @@ describe('message rules', () => {
     expect(event.message).toMatch(/^\[POST \/messages\] 400: .*6/);
   });
 
-  it.each(['image/png', 'image/svg+xml', 'audio/mpeg', 'video/mp4', 'text/plain', 'text/csv', 'application/pdf', 'APPLICATION/PDF', 'Image/JPEG'])(
-    'accepts the MIME type %s',
-    (type) => {
-      expect(check({ attachments: [file({ type })] })).not.toThrow();
-    },
-  );
+  it.each([
+    'image/png',
+    'image/svg+xml',
+    'audio/mpeg',
+    'video/mp4',
+    'text/plain',
+    'text/csv',
+    'application/pdf',
+    'APPLICATION/PDF',
+    'Image/JPEG',
+  ])('accepts the MIME type %s', (type) => {
+    expect(check({ attachments: [file({ type })] })).not.toThrow();
+  });
 
-  it.each(['application/zip', 'application/octet-stream', 'application/pdfx', 'application/x-pdf', 'image/', 'image', '', 'text/plain/extra', 'font/woff2'])(
-    'refuses the MIME type %j as unsupported_file_type 400',
-    (type) => {
-      const event = refusal(check({ attachments: [file({ name: 'archive.bin', type })] }));
-      expect(event).toMatchObject({ code: 'unsupported_file_type', status: 400 });
-      expect(event.message).toMatch(/^\[POST \/messages\] 400: archive\.bin/);
-    },
-  );
+  it.each([
+    'application/zip',
+    'application/octet-stream',
+    'application/pdfx',
+    'application/x-pdf',
+    'image/',
+    'image',
+    '',
+    'text/plain/extra',
+    'font/woff2',
+  ])('refuses the MIME type %j as unsupported_file_type 400', (type) => {
+    const event = refusal(check({ attachments: [file({ name: 'archive.bin', type })] }));
+    expect(event).toMatchObject({ code: 'unsupported_file_type', status: 400 });
+    expect(event.message).toMatch(/^\[POST \/messages\] 400: archive\.bin/);
+  });
 
   it('refuses a file over maxFileSize as file_too_large 413, and accepts one of exactly maxFileSize', () => {
     expect(check({ attachments: [file({ data: 'AAAA', size: undefined })] }, 3)).not.toThrow();
@@ -110,17 +132,22 @@ describe('attachment size', () => {
 
 describe('contact rules', () => {
   it('accepts a valid email and identifier, and absent fields', () => {
-    expect(() => validateContact({ email: 'ada@example.test', identifier: 'user-1', name: '' }, '[POST /conversations]')).not.toThrow();
+    expect(() =>
+      validateContact({ email: 'ada@example.test', identifier: 'user-1', name: '' }, '[POST /conversations]'),
+    ).not.toThrow();
     expect(() => validateContact({}, '[POST /conversations]')).not.toThrow();
   });
 
-  it.each([['not-an-email'], ['a@b'], ['a b@c.test'], ['']])('refuses the email %j as validation_error 422 with field errors', (email) => {
-    const event = refusal(() => validateContact({ email }, '[POST /conversations]'));
-    expect(event).toMatchObject({ code: 'validation_error', status: 422 });
-    expect(Object.keys(event.errors ?? {})).toEqual(['email']);
-    expect(event.errors?.['email']?.length).toBe(1);
-    expect(event.message).toMatch(/^\[POST \/conversations\] 422: .*email/);
-  });
+  it.each([['not-an-email'], ['a@b'], ['a b@c.test'], ['']])(
+    'refuses the email %j as validation_error 422 with field errors',
+    (email) => {
+      const event = refusal(() => validateContact({ email }, '[POST /conversations]'));
+      expect(event).toMatchObject({ code: 'validation_error', status: 422 });
+      expect(Object.keys(event.errors ?? {})).toEqual(['email']);
+      expect(event.errors?.['email']?.length).toBe(1);
+      expect(event.message).toMatch(/^\[POST \/conversations\] 422: .*email/);
+    },
+  );
 
   it('refuses a blank identifier as validation_error 422', () => {
     const event = refusal(() => validateContact({ identifier: '  ' }, '[POST /conversations]'));

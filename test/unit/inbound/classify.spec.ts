@@ -9,7 +9,8 @@ const EVIL = 'https://evil.example.test';
 const options = (extra: Record<string, unknown> = {}): ResolvedOptions =>
   normalizeOptions({ baseUrl: `${API}/api/v1`, websiteToken: 'wt_unit', ...extra }, PAGE);
 
-const posted = (data: unknown, origin = PAGE, resolved = options()): Verdict => classifyPosted({ data, origin }, resolved);
+const posted = (data: unknown, origin = PAGE, resolved = options()): Verdict =>
+  classifyPosted({ data, origin }, resolved);
 
 function errorOf(verdict: Verdict) {
   expect(verdict.kind).toBe('invalid');
@@ -101,7 +102,11 @@ describe('widget messages', () => {
 
   it('uses the configured widget prefix and ignores the default one then', () => {
     const resolved = options({ widgetPrefix: 'acme-chat' });
-    expect(posted('acme-chat:{"event":"opened"}', PAGE, resolved)).toEqual({ kind: 'widget', event: 'opened', data: {} });
+    expect(posted('acme-chat:{"event":"opened"}', PAGE, resolved)).toEqual({
+      kind: 'widget',
+      event: 'opened',
+      data: {},
+    });
     expect(posted(WIDGET_LOADED, PAGE, resolved)).toEqual({ kind: 'ignored' });
   });
 
@@ -189,7 +194,9 @@ describe('host commands', () => {
   });
 
   it('answers an object holding a BigInt with a parse_error', () => {
-    expect(errorOf(classifyHostData({ id: 'c4', method: 'init', params: { n: 10n } }, options())).message).toMatch(/^\[host command\].*serializ/);
+    expect(errorOf(classifyHostData({ id: 'c4', method: 'init', params: { n: 10n } }, options())).message).toMatch(
+      /^\[host command\].*serializ/,
+    );
   });
 
   it('refuses host command text over maxCommandLength before parsing', () => {
@@ -216,7 +223,11 @@ describe('host commands', () => {
     const resolved = options();
     // Left for validation to refuse as file_too_large (413), which says what is actually wrong.
     const data = 'A'.repeat(12 * 1024 * 1024);
-    const envelope = { id: 'huge', method: 'sendMessage', params: { attachments: [{ name: 'movie.mp4', type: 'video/mp4', data }] } };
+    const envelope = {
+      id: 'huge',
+      method: 'sendMessage',
+      params: { attachments: [{ name: 'movie.mp4', type: 'video/mp4', data }] },
+    };
     expect(classifyHostData(envelope, resolved).kind).toBe('command');
     expect(classifyHostData(JSON.stringify(envelope), resolved).kind).toBe('command');
   });
@@ -231,7 +242,8 @@ describe('prototype keys', () => {
   const expectClean = (params: Record<string, unknown> | undefined) => {
     expect(params).toBeDefined();
     const value = params as Record<string, unknown>;
-    for (const key of ['__proto__', 'constructor', 'prototype']) expect(Object.prototype.hasOwnProperty.call(value, key)).toBe(false);
+    for (const key of ['__proto__', 'constructor', 'prototype'])
+      expect(Object.prototype.hasOwnProperty.call(value, key)).toBe(false);
     expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
     expect(value['polluted']).toBeUndefined();
     const file = (value['attachments'] as Array<Record<string, unknown>>)[0] as Record<string, unknown>;
@@ -259,7 +271,9 @@ describe('prototype keys', () => {
   });
 
   it('keeps keys that only contain the forbidden words', () => {
-    const command = commandOf(classifyHostData('{"id":"p2","method":"x","params":{"constructorName":"a","my_prototype":1}}', options()));
+    const command = commandOf(
+      classifyHostData('{"id":"p2","method":"x","params":{"constructorName":"a","my_prototype":1}}', options()),
+    );
     expect(command.params).toEqual({ constructorName: 'a', my_prototype: 1 });
   });
 });

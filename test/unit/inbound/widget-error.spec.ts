@@ -8,7 +8,11 @@ describe('widget error events', () => {
     ['error.message', { error: { message: 'Inbox not found' } }],
     ['reason', { reason: 'Inbox not found' }],
   ])('uses the widget detail given as %s', (_name, data) => {
-    expect(widgetErrorEvent(data)).toEqual({ type: 'error', code: 'widget_error', message: '[widget] reported an error: Inbox not found' });
+    expect(widgetErrorEvent(data)).toEqual({
+      type: 'error',
+      code: 'widget_error',
+      message: '[widget] reported an error: Inbox not found',
+    });
   });
 
   it('prefers message over error over reason', () => {

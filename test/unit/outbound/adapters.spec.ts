@@ -36,7 +36,12 @@ function nativeObject() {
 }
 
 /** What the adapter hands the platform for one message, through the same path the channel uses. */
-function send(adapter: HostAdapter, scope: HostScope, message: OutboundMessage, channelNames: ChannelNames = names): void {
+function send(
+  adapter: HostAdapter,
+  scope: HostScope,
+  message: OutboundMessage,
+  channelNames: ChannelNames = names,
+): void {
   const post = adapter.find(scope, channelNames);
   if (post === undefined) throw new Error(`${adapter.host}: no channel found in the scope`);
   post(adapter.encode(message));
@@ -73,7 +78,9 @@ describe('android adapter', () => {
 
   it('ignores the default channel name when a custom one is configured', () => {
     const { target, calls } = nativeObject();
-    expect(adapters.android.find({ [DEFAULTS.androidChannel]: target }, { ...names, androidChannel: 'AcmeChatAndroid' })).toBeUndefined();
+    expect(
+      adapters.android.find({ [DEFAULTS.androidChannel]: target }, { ...names, androidChannel: 'AcmeChatAndroid' }),
+    ).toBeUndefined();
     expect(calls).toHaveLength(0);
   });
 
@@ -101,7 +108,9 @@ describe('ios adapter', () => {
     expect(adapters.ios.find({}, names)).toBeUndefined();
     expect(adapters.ios.find({ webkit: {} }, names)).toBeUndefined();
     expect(adapters.ios.find({ webkit: { messageHandlers: {} } }, names)).toBeUndefined();
-    expect(adapters.ios.find({ webkit: { messageHandlers: { otherHandler: nativeObject().target } } }, names)).toBeUndefined();
+    expect(
+      adapters.ios.find({ webkit: { messageHandlers: { otherHandler: nativeObject().target } } }, names),
+    ).toBeUndefined();
   });
 });
 
@@ -134,7 +143,14 @@ describe('flutter adapter', () => {
   it('prefers the JavaScriptChannel over flutter_inappwebview when both exist', () => {
     const channel = nativeObject();
     const handlerCalls: unknown[] = [];
-    send(adapters.flutter, { ChatBridgeFlutter: channel.target, flutter_inappwebview: { callHandler: (...args: unknown[]) => handlerCalls.push(args) } }, { type: 'ready' });
+    send(
+      adapters.flutter,
+      {
+        ChatBridgeFlutter: channel.target,
+        flutter_inappwebview: { callHandler: (...args: unknown[]) => handlerCalls.push(args) },
+      },
+      { type: 'ready' },
+    );
     expect(channel.calls).toHaveLength(1);
     expect(handlerCalls).toHaveLength(0);
   });
@@ -226,6 +242,8 @@ describe('detectHost', () => {
   });
 
   it('prefers react-native over the other channels when several are present', () => {
-    expect(detectHost({ ReactNativeWebView: poster(), ChatBridgeAndroid: poster(), ChatBridgeFlutter: poster() }, names)).toBe('react-native');
+    expect(
+      detectHost({ ReactNativeWebView: poster(), ChatBridgeAndroid: poster(), ChatBridgeFlutter: poster() }, names),
+    ).toBe('react-native');
   });
 });

@@ -84,7 +84,11 @@ describe('createChannel', () => {
     scope['ReactNativeWebView'] = native.target;
     clock.tick();
 
-    expect(native.payloads.map((payload) => JSON.parse(payload as string))).toEqual([message(1), message(2), message(3)]);
+    expect(native.payloads.map((payload) => JSON.parse(payload as string))).toEqual([
+      message(1),
+      message(2),
+      message(3),
+    ]);
     expect(channel.pending).toBe(0);
     expect(clock.scheduled.size).toBe(0);
   });
@@ -206,7 +210,10 @@ describe('createChannel with real timer functions (fake clock)', () => {
   it('delivers a queued message at the first poll after the channel appears, not before', () => {
     vi.useFakeTimers();
     const scope: HostScope = {};
-    const timers: Timers = { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as number) };
+    const timers: Timers = {
+      setTimeout: (callback, ms) => setTimeout(callback, ms),
+      clearTimeout: (handle) => clearTimeout(handle as number),
+    };
     const channel = createChannel(adapters['react-native'], scope, names, timers);
     channel.deliver({ type: 'ready' });
 
@@ -224,7 +231,10 @@ describe('createChannel with real timer functions (fake clock)', () => {
 
   it('leaves no timer behind after destroy', () => {
     vi.useFakeTimers();
-    const timers: Timers = { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as number) };
+    const timers: Timers = {
+      setTimeout: (callback, ms) => setTimeout(callback, ms),
+      clearTimeout: (handle) => clearTimeout(handle as number),
+    };
     const channel = createChannel(adapters.android, {}, names, timers);
     channel.deliver({ type: 'ready' });
     expect(vi.getTimerCount()).toBe(1);

@@ -35,16 +35,22 @@ describe('status to code', () => {
     'File too large',
     'message.content is required',
     'Malformed request body',
-  ])('gives a server 400 reading %j the code bad_request, keeping its message (the specific codes come from the checks before sending)', (message) => {
-    const event = httpErrorEvent(POST_MESSAGES, answer(400, { message }));
-    expect(event.code).toBe('bad_request');
-    expect(event.message).toBe(`[POST /messages] 400: ${message}`);
-  });
+  ])(
+    'gives a server 400 reading %j the code bad_request, keeping its message (the specific codes come from the checks before sending)',
+    (message) => {
+      const event = httpErrorEvent(POST_MESSAGES, answer(400, { message }));
+      expect(event.code).toBe('bad_request');
+      expect(event.message).toBe(`[POST /messages] 400: ${message}`);
+    },
+  );
 });
 
 describe('messages', () => {
   it('formats the message as [METHOD /path] status: text with the server message', () => {
-    const event = httpErrorEvent(POST_MESSAGES, answer(413, { message: 'File exceeds the maximum upload size of 5 MB' }));
+    const event = httpErrorEvent(
+      POST_MESSAGES,
+      answer(413, { message: 'File exceeds the maximum upload size of 5 MB' }),
+    );
     expect(event).toEqual({
       type: 'error',
       code: 'file_too_large',
@@ -54,14 +60,17 @@ describe('messages', () => {
   });
 
   it('falls back to a status text when the server gives no message', () => {
-    expect(httpErrorEvent(POST_MESSAGES, answer(413)).message).toBe('[POST /messages] 413: file exceeds the maximum upload size');
+    expect(httpErrorEvent(POST_MESSAGES, answer(413)).message).toBe(
+      '[POST /messages] 413: file exceeds the maximum upload size',
+    );
     expect(httpErrorEvent(GET_CONFIG, answer(401, { message: '' })).message).toBe('[GET /config] 401: unauthorized');
     expect(httpErrorEvent(GET_CONFIG, answer(503, 'down')).message).toBe('[GET /config] 503: server error');
     expect(httpErrorEvent(GET_CONFIG, answer(418, { message: 42 })).message).toBe('[GET /config] 418: request failed');
   });
 
   it('keeps the status on every event', () => {
-    for (const status of [400, 401, 404, 413, 422, 429, 500, 503]) expect(httpErrorEvent(POST_MESSAGES, answer(status)).status).toBe(status);
+    for (const status of [400, 401, 404, 413, 422, 429, 500, 503])
+      expect(httpErrorEvent(POST_MESSAGES, answer(status)).status).toBe(status);
   });
 
   it('wraps the event in a BridgeError that carries it', () => {
@@ -75,7 +84,10 @@ describe('messages', () => {
 describe('field errors', () => {
   it('keeps the 422 field errors exactly as the server gave them', () => {
     const errors = { email: ['is invalid'], identifier: ["can't be blank", 'is too short'] };
-    const event = httpErrorEvent({ method: 'POST', path: '/conversations' }, answer(422, { message: 'Validation failed', errors }));
+    const event = httpErrorEvent(
+      { method: 'POST', path: '/conversations' },
+      answer(422, { message: 'Validation failed', errors }),
+    );
     expect(event).toEqual({
       type: 'error',
       code: 'validation_error',

@@ -12,7 +12,9 @@ function redactor(...tokens: Array<string | undefined>) {
 
 describe('scrubbing', () => {
   it('replaces a token inside a string, every time it occurs', () => {
-    expect(redactor(WEBSITE).scrub(`token ${WEBSITE} and again ${WEBSITE}!`)).toBe(`token ${REDACTED} and again ${REDACTED}!`);
+    expect(redactor(WEBSITE).scrub(`token ${WEBSITE} and again ${WEBSITE}!`)).toBe(
+      `token ${REDACTED} and again ${REDACTED}!`,
+    );
   });
 
   it('scrubs strings nested in objects and arrays, leaving other values as they are', () => {
@@ -83,7 +85,9 @@ describe('prototype safety', () => {
     expect(Object.getOwnPropertyDescriptor(scrubbed, '__proto__')?.value).toEqual({ polluted: REDACTED });
     expect(scrubbed['polluted']).toBeUndefined();
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
-    expect(JSON.parse(JSON.stringify(scrubbed))).toEqual(JSON.parse(`{"__proto__":{"polluted":"${REDACTED}"},"safe":1}`));
+    expect(JSON.parse(JSON.stringify(scrubbed))).toEqual(
+      JSON.parse(`{"__proto__":{"polluted":"${REDACTED}"},"safe":1}`),
+    );
   });
 });
 

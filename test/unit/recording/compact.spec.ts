@@ -31,8 +31,16 @@ describe('compactCommand', () => {
   });
 
   it('uses the decoded size, not a declared one, when both are given', () => {
-    const command: HostCommand = { id: 's', method: 'sendMessage', params: { attachments: [{ name: 'a', type: 'image/png', data: 'AAAA', size: 999 }] } };
-    expect((compactCommand(command).params?.['attachments'] as unknown[])[0]).toEqual({ name: 'a', type: 'image/png', size: 3 });
+    const command: HostCommand = {
+      id: 's',
+      method: 'sendMessage',
+      params: { attachments: [{ name: 'a', type: 'image/png', data: 'AAAA', size: 999 }] },
+    };
+    expect((compactCommand(command).params?.['attachments'] as unknown[])[0]).toEqual({
+      name: 'a',
+      type: 'image/png',
+      size: 3,
+    });
   });
 
   it('keeps attachments that carry only a size, and entries that are not objects, as they are', () => {
@@ -49,7 +57,11 @@ describe('compactCommand', () => {
   });
 
   it('does not change the command it was given', () => {
-    const command: HostCommand = { id: 's', method: 'sendMessage', params: { attachments: [{ name: 'a', type: 'image/png', data: 'AAAA' }] } };
+    const command: HostCommand = {
+      id: 's',
+      method: 'sendMessage',
+      params: { attachments: [{ name: 'a', type: 'image/png', data: 'AAAA' }] },
+    };
     const copy = structuredClone(command);
     compactCommand(command);
     expect(command).toEqual(copy);
