@@ -24,7 +24,14 @@ export type {
 } from './environment.js';
 export { ErrorCode } from './outbound/errors.js';
 export type { ErrorEvent, FieldErrors } from './outbound/errors.js';
-export type { OutboundMessage, ResponseMessage, WidgetMessage, ReadyMessage } from './outbound/messages.js';
+export type {
+  MessageState,
+  MessageStateMessage,
+  OutboundMessage,
+  ResponseMessage,
+  WidgetMessage,
+  ReadyMessage,
+} from './outbound/messages.js';
 export { DEFAULTS, HOST_NAMES, normalizeOptions, OptionsError } from './options.js';
 export type { BridgeOptions, HostName, ResolvedOptions, ChannelNames } from './options.js';
 export type { RetryPolicy } from './backend/retry-timing.js';

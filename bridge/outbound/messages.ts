@@ -19,7 +19,28 @@ export interface WidgetMessage {
   data: Record<string, unknown>;
 }
 
-export type OutboundMessage = ErrorEvent | ResponseMessage | WidgetMessage | ReadyMessage;
+/**
+ * Where one outgoing chat message stands, for the host's UI: `queued` (a clock), `sending`,
+ * `sent` (a tick; `result` is the backend's message), `failed` (final; `error` says why: a
+ * retry button). Sent on every change, for messages of this page and of earlier pages alike.
+ */
+export type MessageState = 'queued' | 'sending' | 'sent' | 'failed';
+
+export interface MessageStateMessage {
+  type: 'message';
+  messageId: string;
+  state: MessageState;
+  /** Attempts made so far (0 while it waits for its first). */
+  attempt: number;
+  /** When the next automatic attempt is due (ms since the epoch), while one is scheduled. */
+  nextAttemptAt?: number;
+  result?: unknown;
+  error?: ErrorEvent;
+  /** Upload progress of a message with attachments, while it is `sending`. */
+  progress?: { sentBytes: number; totalBytes: number };
+}
+
+export type OutboundMessage = ErrorEvent | ResponseMessage | WidgetMessage | ReadyMessage | MessageStateMessage;
 
 /** How a command ended: what its response carries. */
 export type Outcome = { ok: true; result: unknown } | { ok: false; error: ErrorEvent };

@@ -110,12 +110,15 @@ export function describeMessage(): string {
     case 'ready':
       // @ts-expect-error ready carries nothing else
       return message.version;
+    case 'message':
+      expectTypeOf(message.state).toEqualTypeOf<'queued' | 'sending' | 'sent' | 'failed'>();
+      return message.messageId;
     default:
       expectTypeOf(message).toBeNever();
       return '';
   }
 }
-// @ts-expect-error the type field is one of the four kinds
+// @ts-expect-error the type field is one of the five kinds
 export const badKind: OutboundMessage = { type: 'hello' };
 
 // --- The bridge and the global --------------------------------------------------------------
