@@ -3,6 +3,7 @@
  * naming the option, so a misconfigured host fails at install and not on the first message.
  */
 import type { RetryPolicy } from './backend/retry-timing.js';
+import { MAX_FILES } from './dispatch/service-rules.js';
 
 export const HOST_NAMES = ['react-native', 'android', 'ios', 'flutter', 'browser'] as const;
 export type HostName = (typeof HOST_NAMES)[number];
@@ -73,9 +74,6 @@ export const DEFAULTS = {
   flutterChannel: 'ChatBridgeFlutter',
   browserEvent: 'chatbridge',
 } as const;
-
-/** The service's limit on attachments per message. */
-export const MAX_FILES = 5;
 
 export class OptionsError extends Error {
   /** The option's name and what is wrong with it, for callers that word the message their own way. */

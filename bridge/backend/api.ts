@@ -12,7 +12,6 @@ import { route, type ApiRequest, type ApiResponse, type Http } from './http.js';
 import { httpError } from '../outbound/http-errors.js';
 import { authTokenOf } from './backend-bodies.js';
 import type { Attachment, Contact } from '../inbound/schemas.js';
-import { validateContact } from '../dispatch/service-rules.js';
 
 export interface OutgoingMessage {
   messageId: string;
@@ -106,14 +105,14 @@ export function createApi(http: Http, settings: ApiSettings): Api {
     throw httpError(request, response);
   }
 
+  // The contact was checked against the service's rules by the host command (dispatch/service-rules.ts),
+  // once: a 404 recovery that creates the conversation does not check it again.
   async function createConversation(contact: Contact): Promise<unknown> {
-    validateContact(contact, '[POST /conversations]');
     // Absent fields are undefined and JSON leaves them out.
     return call({ method: 'POST', path: '/conversations', json: { contact } });
   }
 
   async function getConversation(contact: Contact): Promise<unknown> {
-    validateContact(contact, '[getConversation]');
     // The contract's own recovery: a contact without a conversation gets one, silently.
     return call({ method: 'GET', path: '/conversations' }, () => createConversation(contact));
   }

@@ -32,11 +32,17 @@ export function createMethods(deps: MethodDeps): MethodTable {
   };
   const getConversation: MethodSpec<Contact> = {
     params: ContactSchema,
-    run: (contact) => deps.api.getConversation(contact),
+    async run(contact) {
+      validateContact(contact, '[getConversation]');
+      return deps.api.getConversation(contact);
+    },
   };
   const createConversation: MethodSpec<Contact> = {
     params: ContactSchema,
-    run: (contact) => deps.api.createConversation(contact),
+    async run(contact) {
+      validateContact(contact, '[POST /conversations]');
+      return deps.api.createConversation(contact);
+    },
   };
   const sendMessage: MethodSpec<SendMessageParams> = {
     params: SendMessageSchema,

@@ -1,15 +1,20 @@
 /**
- * The service's rules checked before any request, each refused with the status the server
- * would have given, so a host learns the same thing whether or not the request was made.
+ * The service's rules, all of them in this one module: files per message, MIME types, sizes,
+ * e-mail, identifier. Each is checked once per command, by its host command before any request
+ * (the backend calls do not check them again), and refused with the status the server would
+ * have given, so a host learns the same thing whether or not the request was made. Envelope and
+ * size caps are the inbound edge's (inbound/classify.ts), shapes the schemas' (inbound/schemas.ts).
  */
 import { bridgeError, type FieldErrors } from '../outbound/errors.js';
-import { MAX_FILES } from '../options.js';
 import type { Attachment, Contact, SendMessageParams } from '../inbound/schemas.js';
 
 const ACCEPTED_TYPES = /^(image|audio|video|text)\/[^\s/]+$|^application\/pdf$/i;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const WHERE = '[POST /messages]';
+
+/** The service's limit on attachments per message. */
+export const MAX_FILES = 5;
 
 export function validateMessage(params: SendMessageParams, maxFileSize: number): void {
   const attachments = params.attachments ?? [];
