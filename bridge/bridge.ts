@@ -11,7 +11,7 @@ import { errorEvent, type ErrorEvent } from './outbound/errors.js';
 import { createHttp } from './backend/http.js';
 import { classifyHostData, classifyPosted, type Verdict } from './inbound/classify.js';
 import type { OutboundMessage, Outcome } from './outbound/messages.js';
-import { createMethods, unwrapOutcome } from './dispatch/host-commands.js';
+import { createHostCommands, unwrapOutcome } from './dispatch/host-commands.js';
 import type { HostName, ResolvedOptions } from './options.js';
 import { createOutbox, type OutboxEntry } from './backend/outbox.js';
 import { createRecorder, type Recorder } from './recording/recorder.js';
@@ -130,7 +130,7 @@ export function createBridge(
 
   let messageCounter = 0;
   const runner = createCommandRunner({
-    methods: createMethods({
+    commands: createHostCommands({
       api,
       outbox,
       maxFileSize: options.maxFileSize,

@@ -14,10 +14,10 @@ import { retryDelay } from './retry-timing.js';
 import { errorMessageOf } from './backend-bodies.js';
 import { parseJson } from '../inbound/safe-json.js';
 
-export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 export interface ApiRequest {
-  method: Method;
+  method: HttpMethod;
   /** Relative to `baseUrl`, starting with "/". */
   path: string;
   query?: Record<string, string>;

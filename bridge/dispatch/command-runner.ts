@@ -1,5 +1,5 @@
 /**
- * Host command dispatch: method lookup, per-method params validation, the per-command
+ * Host command dispatch: command lookup, per-command params validation, the per-command
  * timeout, and exactly one answer per command id (the bridge turns an answer into the
  * response, plus the error event for a failure).
  */
@@ -18,12 +18,12 @@ export interface CommandContext {
   detach(): void;
 }
 
-export interface MethodSpec<Params> {
+export interface CommandSpec<Params> {
   params: z.ZodMiniType<Params>;
   run(params: Params, context: CommandContext): Promise<unknown>;
 }
 
-export type MethodTable = Record<string, MethodSpec<any>>;
+export type CommandTable = Record<string, CommandSpec<any>>;
 
 export interface CommandRunner {
   run(command: HostCommand): void;
@@ -33,14 +33,15 @@ export interface CommandRunner {
 }
 
 interface RunnerSettings {
-  methods: MethodTable;
+  /** The host commands by name (the wire field `method` of a command names one). */
+  commands: CommandTable;
   timeoutMs: number;
   timers: Timers;
   /** Called once per command with how it ended. */
   answer(id: string, outcome: Outcome): void;
 }
 
-export function createCommandRunner({ methods, timeoutMs, timers, answer }: RunnerSettings): CommandRunner {
+export function createCommandRunner({ commands, timeoutMs, timers, answer }: RunnerSettings): CommandRunner {
   /** Pending commands by a unique key (ids come from the host and may repeat). */
   const pending = new Map<number, { timer: unknown }>();
   let nextKey = 0;
@@ -49,21 +50,21 @@ export function createCommandRunner({ methods, timeoutMs, timers, answer }: Runn
 
   return {
     run(command) {
-      const { id, method } = command;
-      const spec = Object.prototype.hasOwnProperty.call(methods, method) ? methods[method] : undefined;
+      const { id, method: name } = command;
+      const spec = Object.prototype.hasOwnProperty.call(commands, name) ? commands[name] : undefined;
       if (spec === undefined) {
         fail(
           id,
           errorEvent(
             'unknown_method',
-            `[host command] unknown method "${method}"; known methods: ${Object.keys(methods).join(', ')}`,
+            `[host command] unknown method "${name}"; known methods: ${Object.keys(commands).join(', ')}`,
           ),
         );
         return;
       }
       const params = spec.params.safeParse(command.params ?? {});
       if (!params.success) {
-        fail(id, errorEvent('parse_error', `[${method}] invalid params: ${describeIssues(params.error)}`));
+        fail(id, errorEvent('parse_error', `[${name}] invalid params: ${describeIssues(params.error)}`));
         return;
       }
 
@@ -76,7 +77,7 @@ export function createCommandRunner({ methods, timeoutMs, timers, answer }: Runn
         answer(id, outcome);
       };
       const timer = timers.setTimeout(
-        () => finish({ ok: false, error: errorEvent('network_error', `[${method}] no answer within ${timeoutMs} ms`) }),
+        () => finish({ ok: false, error: errorEvent('network_error', `[${name}] no answer within ${timeoutMs} ms`) }),
         timeoutMs,
       );
       pending.set(key, { timer });
@@ -99,7 +100,7 @@ export function createCommandRunner({ methods, timeoutMs, timers, answer }: Runn
       }
       running.then(
         (result) => finish({ ok: true, result }),
-        (thrown: unknown) => finish({ ok: false, error: toErrorEvent(thrown, 'server_error', `[${method}]`) }),
+        (thrown: unknown) => finish({ ok: false, error: toErrorEvent(thrown, 'server_error', `[${name}]`) }),
       );
     },
     get pending() {

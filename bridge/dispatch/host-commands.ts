@@ -2,7 +2,7 @@
  * The host commands the bridge understands, each with its params schema.
  */
 import type { Api } from '../backend/api.js';
-import type { MethodSpec, MethodTable } from './command-runner.js';
+import type { CommandSpec, CommandTable } from './command-runner.js';
 import { BridgeError } from '../outbound/errors.js';
 import type { Outcome } from '../outbound/messages.js';
 import type { Outbox, OutboxEntry } from '../backend/outbox.js';
@@ -15,7 +15,7 @@ import {
 } from '../inbound/schemas.js';
 import { validateContact, validateMessage } from './service-rules.js';
 
-interface MethodDeps {
+interface HostCommandDeps {
   api: Api;
   outbox: Outbox;
   maxFileSize: number;
@@ -25,26 +25,26 @@ interface MethodDeps {
   awaitSettled(entry: OutboxEntry): Promise<unknown>;
 }
 
-export function createMethods(deps: MethodDeps): MethodTable {
-  const init: MethodSpec<Record<string, never>> = {
+export function createHostCommands(deps: HostCommandDeps): CommandTable {
+  const init: CommandSpec<Record<string, never>> = {
     params: EmptyParamsSchema,
     run: async () => ({ config: await deps.api.init() }),
   };
-  const getConversation: MethodSpec<Contact> = {
+  const getConversation: CommandSpec<Contact> = {
     params: ContactSchema,
     async run(contact) {
       validateContact(contact, '[getConversation]');
       return deps.api.getConversation(contact);
     },
   };
-  const createConversation: MethodSpec<Contact> = {
+  const createConversation: CommandSpec<Contact> = {
     params: ContactSchema,
     async run(contact) {
       validateContact(contact, '[POST /conversations]');
       return deps.api.createConversation(contact);
     },
   };
-  const sendMessage: MethodSpec<SendMessageParams> = {
+  const sendMessage: CommandSpec<SendMessageParams> = {
     params: SendMessageSchema,
     async run(params, context) {
       validateMessage(params, deps.maxFileSize);

@@ -4,16 +4,16 @@
  */
 import * as z from 'zod/mini';
 
-/** A string of 1 to `max` characters. Ids, methods and event names are echoed in answers, so they stay short. */
+/** A string of 1 to `max` characters. Ids, command names and event names are echoed in answers, so they stay short. */
 const text = (max: number) =>
   z
     .string()
     .check(z.refine((value) => value.length > 0 && value.length <= max, { message: `must be 1 to ${max} characters` }));
-/** Longest command id, method or event name. */
+/** Longest command id, command name (`method`) or event name. */
 export const NAME_MAX = 128;
 export const idString = text(NAME_MAX);
 
-/** The bridge's own envelope for host commands. `params` is checked per method afterwards. */
+/** The bridge's own envelope for host commands. `method` names the host command; its `params` are checked per command afterwards. */
 export const HostCommandSchema = z.object({
   id: idString,
   method: text(NAME_MAX),

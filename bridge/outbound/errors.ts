@@ -33,7 +33,7 @@ export const ErrorCode = {
   ServerError: 'server_error',
   /** The widget posted its `error` event. */
   WidgetError: 'widget_error',
-  /** A host command named a method the bridge does not have. */
+  /** A host command's `method` names no command the bridge has. */
   UnknownMethod: 'unknown_method',
 } as const;
 

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { createCommandRunner, type CommandContext, type MethodTable } from '../../../bridge/dispatch/command-runner.js';
+import {
+  createCommandRunner,
+  type CommandContext,
+  type CommandTable,
+} from '../../../bridge/dispatch/command-runner.js';
 import { bridgeError, type ErrorEvent } from '../../../bridge/outbound/errors.js';
 import type { ResponseMessage } from '../../../bridge/outbound/messages.js';
 import { createFakeClock } from '../../../tools/testing/fake-clock.js';
@@ -21,7 +25,7 @@ function setup() {
   const responses: ResponseMessage[] = [];
   const errors: ErrorEvent[] = [];
   const calls: Deferred[] = [];
-  const methods: MethodTable = {
+  const commands: CommandTable = {
     echo: {
       params: z.object({ text: z.string() }),
       run: async (params: { text: string }) => ({ echoed: params.text }),
@@ -47,7 +51,7 @@ function setup() {
     },
   };
   const runner = createCommandRunner({
-    methods,
+    commands,
     timeoutMs: TIMEOUT,
     timers: clock,
     // What the bridge does with an answer: the response, and the error event for a failure.
@@ -64,7 +68,7 @@ function setup() {
 }
 
 describe('dispatch', () => {
-  it('answers a known method with ok:true and its result', async () => {
+  it('answers a known command with ok:true and its result', async () => {
     const { runner, responses, errors } = setup();
     runner.run({ id: 'a', method: 'echo', params: { text: 'hi' } });
     await settle();
@@ -88,7 +92,7 @@ describe('dispatch', () => {
   });
 
   it.each(['toString', '__proto__', 'constructor', 'hasOwnProperty'])(
-    'treats the inherited name %s as an unknown method',
+    'treats the inherited name %s as an unknown command',
     (method) => {
       const { runner, responses } = setup();
       runner.run({ id: 'p', method });
@@ -190,7 +194,7 @@ describe('timeouts', () => {
     expect(responses).toEqual([{ type: 'response', id: 'quick', ok: true, result: 'done' }]);
   });
 
-  it('stops the timeout once the method detaches, and still answers when it finishes', async () => {
+  it('stops the timeout once the command detaches, and still answers when it finishes', async () => {
     const { clock, runner, responses, calls } = setup();
     runner.run({ id: 'send', method: 'manual' });
     calls[0]?.context.detach();
@@ -204,7 +208,7 @@ describe('timeouts', () => {
     expect(runner.pending).toBe(0);
   });
 
-  it('gives the method its command id in the context', () => {
+  it('gives the command its command id in the context', () => {
     const { runner, calls } = setup();
     runner.run({ id: 'ctx-1', method: 'manual' });
     expect(calls[0]?.context.id).toBe('ctx-1');
