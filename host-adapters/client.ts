@@ -48,13 +48,20 @@ export class ChatBridgeError extends Error {
   }
 }
 
-export function createClient(transport: ClientTransport, idPrefix = 'c'): ChatClient {
+/**
+ * @param idPrefix starts every command id, so two clients on one bridge never collide.
+ * @param random the source of the session part of ids. @default Math.random
+ */
+export function createClient(transport: ClientTransport, idPrefix = 'c', random = Math.random): ChatClient {
   const waiting = new Map<string, { resolve(value: unknown): void; reject(error: Error): void }>();
+  // Ids stay unique across reloads (as Capacitor's random callback start does): a response the
+  // bridge sends for a command of an earlier page can never match a call of this one.
+  const session = Math.floor(random() * 36 ** 6).toString(36);
   let counter = 0;
 
   const call = (method: string, params?: object): Promise<unknown> =>
     new Promise((resolve, reject) => {
-      const id = `${idPrefix}${++counter}`;
+      const id = `${idPrefix}${++counter}.${session}`;
       waiting.set(id, { resolve, reject });
       try {
         transport.send(params === undefined ? { id, method } : { id, method, params });

@@ -20,6 +20,9 @@ const validationError: ErrorEvent = {
   errors: { email: ['is invalid'] },
 };
 
+/** Command ids without their per-session part: `c1.k3x9a` -> `c1`. */
+const withoutSession = (commands: Array<{ id: string }>) => commands.map((c) => ({ ...c, id: c.id.split('.')[0] }));
+
 describe('createClient', () => {
   it('sends each call as one {id, method, params} command, omitting params when there are none', () => {
     const { sent, transport } = recordingTransport();
@@ -31,7 +34,7 @@ describe('createClient', () => {
     void client.createConversation();
     void client.call('custom', { x: 1 });
 
-    expect(sent).toEqual([
+    expect(withoutSession(sent)).toEqual([
       { id: 'c1', method: 'init' },
       { id: 'c2', method: 'sendMessage', params: { content: 'Hi', messageId: 'm-1' } },
       { id: 'c3', method: 'getConversation', params: { email: 'a@example.com' } },
@@ -47,8 +50,8 @@ describe('createClient', () => {
     const b = recordingTransport();
     void createClient(a.transport, 'rn-').init();
     void createClient(b.transport, 'web-').init();
-    expect(a.sent[0]?.id).toBe('rn-1');
-    expect(b.sent[0]?.id).toBe('web-1');
+    expect(a.sent[0]?.id).toMatch(/^rn-1\.[0-9a-z]+$/);
+    expect(b.sent[0]?.id).toMatch(/^web-1\.[0-9a-z]+$/);
   });
 
   it('settles each call with the response carrying its id, whatever order responses arrive in', async () => {
@@ -170,5 +173,27 @@ describe('createClient', () => {
     const error = await client.init().catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).message).toBe('native bridge gone');
+  });
+});
+
+describe('command ids across reloads', () => {
+  it("gives each page a different id session, so a new page never reuses an earlier page's ids", () => {
+    const first = recordingTransport();
+    const second = recordingTransport();
+    void createClient(first.transport, 'c', () => 0.25).init();
+    void createClient(second.transport, 'c', () => 0.75).init();
+    expect(first.sent[0]?.id).not.toBe(second.sent[0]?.id);
+    expect(first.sent[0]?.id).toMatch(/^c1\./);
+  });
+
+  it('starts each client at a random session by default', () => {
+    const ids = new Set(
+      Array.from({ length: 50 }, () => {
+        const { sent, transport } = recordingTransport();
+        void createClient(transport).init();
+        return sent[0]?.id;
+      }),
+    );
+    expect(ids.size).toBe(50);
   });
 });
