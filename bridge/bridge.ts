@@ -12,11 +12,10 @@ import { createHttp } from './backend/http.js';
 import { classifyHostData, classifyPosted, type Verdict } from './inbound/classify.js';
 import type { OutboundMessage, Outcome } from './outbound/messages.js';
 import { createHostCommands, unwrapOutcome } from './dispatch/host-commands.js';
-import type { HostName, ResolvedOptions } from './options.js';
+import { OptionsError, type HostName, type ResolvedOptions } from './options.js';
 import { createOutbox, type OutboxEntry } from './backend/outbox.js';
-import { createRecorder, type Recorder } from './recording/recorder.js';
+import type { RecorderFactory } from './recording/plug-in.js';
 import { createRedactor } from './outbound/redact.js';
-import { compactCommand } from './recording/compact.js';
 import { widgetErrorEvent } from './inbound/widget-error.js';
 
 export const VERSION = '0.1.0';
@@ -28,7 +27,7 @@ export interface Bridge {
   receive(data: unknown): void;
   /** Calls back with every message the host is sent (after redaction). Returns the unsubscribe. */
   on(listener: (message: OutboundMessage) => void): () => void;
-  /** The traffic so far as fixture JSON Lines, tokens replaced; empty unless installed with `record: true`. */
+  /** The traffic so far as fixture JSON Lines, tokens replaced; empty unless created with `record: true`. */
   recording(): string;
   /** Commands started and not yet answered, and messages waiting in the outbox. */
   stats(): { pendingCommands: number; outbox: number; undelivered: number };
@@ -41,6 +40,24 @@ export interface CreateBridgeSettings {
   rawOptions?: Record<string, unknown>;
   /** Deliver to these hosts' channels instead of the one configured (the replay's `--host all`). */
   hosts?: HostName[];
+  /**
+   * What `record: true` records with. The injected bundle leaves it out to stay small; the debug
+   * bundle and the ES module entry pass `createRecorder`.
+   */
+  recorder?: RecorderFactory;
+}
+
+/**
+ * `record: true` without a recorder (the injected bundle has none) is refused at once, not found
+ * out from an empty recording after the bug was reproduced.
+ */
+export function checkRecorder(options: ResolvedOptions, settings: CreateBridgeSettings): void {
+  if (options.record && settings.recorder === undefined) {
+    throw new OptionsError(
+      'record',
+      'needs the debug script: inject dist/chat-bridge.debug.js instead of dist/chat-bridge.js (README "Replay and recording")',
+    );
+  }
 }
 
 export function createBridge(
@@ -48,21 +65,21 @@ export function createBridge(
   baseEnv: Environment,
   settings: CreateBridgeSettings = {},
 ): Bridge {
+  checkRecorder(options, settings);
   const host = options.host ?? detectHost(baseEnv.scope, options);
   const timers = trackedTimers(baseEnv);
   const redactor = createRedactor();
   redactor.add(options.websiteToken);
 
-  const recorder: Recorder | undefined = options.record
-    ? createRecorder(
-        settings.rawOptions ?? { baseUrl: options.baseUrl },
-        new URL(options.baseUrl).pathname.replace(/\/$/, ''),
+  const recorder = options.record
+    ? settings.recorder?.({
+        rawOptions: settings.rawOptions ?? { baseUrl: options.baseUrl },
+        options,
         redactor,
-        baseEnv.now,
-        options.allowedOrigins,
-      )
+        env: baseEnv,
+      })
     : undefined;
-  const env = recorder ? recorder.wrap(baseEnv) : baseEnv;
+  const env = recorder?.env ?? baseEnv;
 
   const channels = (settings.hosts ?? [host]).map((name) => createChannel(adapters[name], env.scope, options, timers));
   // One event type and a handful of listeners: a Set does what an emitter library would.
@@ -176,14 +193,12 @@ export function createBridge(
     env.onMessage((message) =>
       guarded(() => {
         const verdict = classifyPosted(message, options);
-        if (recorder && verdict.kind !== 'ignored')
-          recorder.input({ step: 'post', origin: message.origin, data: message.data });
+        if (verdict.kind !== 'ignored') recorder?.posted(message);
         handle(verdict);
       }),
     ),
     env.onConnectivityChange((online) =>
       guarded(() => {
-        recorder?.input({ step: online ? 'online' : 'offline' });
         if (online) void outbox.drain();
       }),
     ),
@@ -201,7 +216,7 @@ export function createBridge(
       if (destroyed) return;
       guarded(() => {
         const verdict = classifyHostData(data, options);
-        recorder?.input({ step: 'host', data: verdict.kind === 'command' ? compactCommand(verdict.command) : data });
+        recorder?.host(data, verdict);
         handle(verdict);
       });
     },

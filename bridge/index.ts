@@ -1,16 +1,20 @@
 /**
- * The library entry for TypeScript users. The injected script (`dist/chat-bridge.js`) is built
- * from `global.ts`; this entry exposes the same bridge as modules, plus the types.
+ * The library entry for TypeScript users. The injected scripts (`dist/chat-bridge.js`, and
+ * `dist/chat-bridge.debug.js` with the recorder) are built from `global.ts` and
+ * `global.debug.ts`; this entry exposes the same bridge as modules, recorder included, plus the types.
  *
  * Left out on purpose: inbound parsing, schemas, the outbox and retry internals. They are
  * implementation, free to change; the wire format (README) and these exports are the contract.
  * The app-side typed client is not here: it runs in the app, not the WebView, and has its own
  * entry (`chat-bridge/client`).
  */
-export { createBridge, VERSION } from './bridge.js';
+// With the recorder: `record: true` works here as in the debug bundle (dist/chat-bridge.debug.js).
+export { createBridge, createGlobal } from './recording/with-recorder.js';
+export { VERSION } from './bridge.js';
 export type { Bridge, CreateBridgeSettings } from './bridge.js';
-export { createGlobal } from './install.js';
-export type { ChatBridgeGlobal } from './install.js';
+export type { ChatBridgeGlobal, GlobalPlugins } from './install.js';
+export { createRecorder } from './recording/recorder.js';
+export type { Recorder, RecorderFactory, RecorderSetup } from './recording/plug-in.js';
 export { browserEnvironment } from './environment.js';
 export type {
   Environment,

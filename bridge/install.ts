@@ -2,7 +2,7 @@
  * `ChatBridge.install` / `receive`: fills the environment from the real WebView and keeps at
  * most one bridge running per window.
  */
-import { createBridge, VERSION, type Bridge } from './bridge.js';
+import { checkRecorder, createBridge, VERSION, type Bridge, type CreateBridgeSettings } from './bridge.js';
 import { browserEnvironment } from './environment.js';
 import { normalizeOptions, type BridgeOptions } from './options.js';
 
@@ -18,14 +18,17 @@ export interface ChatBridgeGlobal {
   install(options?: Partial<BridgeOptions>): Bridge;
   /** Hands the bridge one host command (for hosts that use `evaluateJavascript` / `runJavaScript`). */
   receive(data: unknown): void;
-  /** The recording so far (fixture JSON Lines), when installed with `record: true`. */
+  /** The recording so far (fixture JSON Lines), when installed with `record: true` (debug bundle only). */
   recording(): string;
   /** The running bridge, if any. */
   readonly bridge: Bridge | undefined;
   destroy(): void;
 }
 
-export function createGlobal(win: Window & typeof globalThis): ChatBridgeGlobal {
+/** What a bundle adds to every bridge it installs: the debug bundle, its recorder. */
+export type GlobalPlugins = Pick<CreateBridgeSettings, 'recorder'>;
+
+export function createGlobal(win: Window & typeof globalThis, plugins: GlobalPlugins = {}): ChatBridgeGlobal {
   let current: Bridge | undefined;
   const early: unknown[] = [];
 
@@ -35,8 +38,10 @@ export function createGlobal(win: Window & typeof globalThis): ChatBridgeGlobal 
       const injected = (win as { chatBridgeSettings?: unknown }).chatBridgeSettings;
       const merged = { ...(typeof injected === 'object' && injected !== null ? injected : {}), ...options };
       const resolved = normalizeOptions(merged, win.location.origin);
+      const settings = { ...plugins, rawOptions: merged };
+      checkRecorder(resolved, settings); // before the running bridge is replaced, as for other bad options
       current?.destroy();
-      const bridge = createBridge(resolved, browserEnvironment(win), { rawOptions: merged });
+      const bridge = createBridge(resolved, browserEnvironment(win), settings);
       current = bridge;
       early.splice(0).forEach((data) => bridge.receive(data));
       return bridge;
@@ -54,4 +59,31 @@ export function createGlobal(win: Window & typeof globalThis): ChatBridgeGlobal 
       current = undefined;
     },
   };
+}
+
+/**
+ * What the injected scripts run (`global.ts`, `global.debug.ts`): defines `window.ChatBridge`
+ * and nothing else. Hosts re-inject scripts (on navigation, or through both an "before content"
+ * and an "after load" hook), so a second evaluation finds the first one and does nothing: one
+ * set of listeners, one delivery per event.
+ */
+export function exposeGlobal(plugins: GlobalPlugins): void {
+  const win = window as Window & typeof globalThis & { ChatBridge?: unknown; chatBridgeSettings?: unknown };
+  if (win.ChatBridge !== undefined) return;
+  const chatBridge = createGlobal(win, plugins);
+  Object.defineProperty(win, 'ChatBridge', {
+    value: chatBridge,
+    enumerable: true,
+    configurable: true,
+    writable: false,
+  });
+  // A native host that injected settings before the bundle wants the bridge running at once.
+  if (typeof win.chatBridgeSettings === 'object' && win.chatBridgeSettings !== null) {
+    try {
+      chatBridge.install();
+    } catch (error) {
+      // Bad injected settings: say so where a developer looks, keep the global usable.
+      console.error(error);
+    }
+  }
 }

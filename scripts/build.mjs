@@ -34,14 +34,27 @@ const zodConfigStaysLocal = {
   },
 };
 
-// The script native hosts inject, defining the one global `ChatBridge` (global.ts does that itself).
-await build({
-  ...IIFE_BUILD,
-  entryPoints: ['bridge/global.ts'],
-  outfile: `${out}/chat-bridge.js`,
-  logLevel: 'warning',
-  plugins: [zodConfigStaysLocal],
-});
+/**
+ * The scripts native hosts inject, each defining the one global `ChatBridge`: the bundle, and
+ * the debug bundle with the recorder (`record: true`), which only a developer reproducing a bug
+ * needs. esbuild bundles and lowers to ES2017; terser's multi-pass compression then takes off
+ * another ~4% gzipped, which the injected script's size budget needs.
+ */
+async function buildInjected(entry, file) {
+  await build({
+    ...IIFE_BUILD,
+    entryPoints: [entry],
+    outfile: `${out}/${file}`,
+    logLevel: 'warning',
+    plugins: [zodConfigStaysLocal],
+  });
+  const compressed = await minify(readFileSync(`${out}/${file}`, 'utf8'), TERSER_OPTIONS);
+  if (compressed.code === undefined) throw new Error(`terser produced no output for ${file}`);
+  writeFileSync(`${out}/${file}`, compressed.code);
+  return compressed.code;
+}
+const bundle = await buildInjected('bridge/global.ts', 'chat-bridge.js');
+const debugBundle = await buildInjected('bridge/global.debug.ts', 'chat-bridge.debug.js');
 
 // ES modules for TypeScript users and Node (replay); dependencies stay imports.
 await build({
@@ -72,16 +85,15 @@ await build({
   logLevel: 'warning',
 });
 
-// esbuild bundles and lowers to ES2017; terser's multi-pass compression then takes off
-// another ~4% gzipped, which the injected script's size budget needs.
-const esbuildOutput = readFileSync(`${out}/chat-bridge.js`, 'utf8');
-const compressed = await minify(esbuildOutput, TERSER_OPTIONS);
-if (compressed.code === undefined) throw new Error('terser produced no output');
-const bundle = compressed.code;
-writeFileSync(`${out}/chat-bridge.js`, bundle);
-// For hosts that inject the bundle from code (react-native-webview's injectedJavaScript...).
+// For hosts that inject the bundle from code (react-native-webview's injectedJavaScript...);
+// the debug bundle in a module of its own, so an app that never records never ships it.
 writeFileSync(`${out}/esm/bundle-source.js`, `export const bundleSource = ${JSON.stringify(bundle)};\n`);
 writeFileSync(`${out}/esm/bundle-source.d.ts`, 'export declare const bundleSource: string;\n');
+writeFileSync(
+  `${out}/esm/debug-bundle-source.js`,
+  `export const debugBundleSource = ${JSON.stringify(debugBundle)};\n`,
+);
+writeFileSync(`${out}/esm/debug-bundle-source.d.ts`, 'export declare const debugBundleSource: string;\n');
 
 execFileSync(
   process.execPath,
@@ -94,5 +106,8 @@ if (existsSync('dist')) renameSync('dist', old);
 renameSync(out, 'dist');
 rmSync(old, { recursive: true, force: true });
 
-const gzipped = gzipSync(bundle, { level: 9 }).length;
-console.log(`dist/chat-bridge.js: ${bundle.length} bytes, ${gzipped} bytes gzipped (budget 14336, goal 12288)`);
+const gzipped = (code) => gzipSync(code, { level: 9 }).length;
+console.log(`dist/chat-bridge.js: ${bundle.length} bytes, ${gzipped(bundle)} bytes gzipped (budget 14336, goal 12288)`);
+console.log(
+  `dist/chat-bridge.debug.js: ${debugBundle.length} bytes, ${gzipped(debugBundle)} bytes gzipped (with the recorder; no budget)`,
+);

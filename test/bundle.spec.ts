@@ -12,14 +12,18 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bundlePath = fileURLToPath(new URL('../dist/chat-bridge.js', import.meta.url));
+const debugBundlePath = fileURLToPath(new URL('../dist/chat-bridge.debug.js', import.meta.url));
 /** Gzipped bytes the injected script may take (README "Size"); the goal is 12288. */
 const BUDGET = 14_336;
 
 let source = '';
+let debugSource = '';
 
 beforeAll(() => {
-  if (!existsSync(bundlePath)) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
+  if (!existsSync(bundlePath) || !existsSync(debugBundlePath))
+    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
   source = readFileSync(bundlePath, 'utf8');
+  debugSource = readFileSync(debugBundlePath, 'utf8');
 });
 
 /**
@@ -228,5 +232,38 @@ describe('dist/chat-bridge.js', () => {
     ]) {
       expect(source, `the bundle mentions ${name}`).not.toMatch(new RegExp(`\\b${name}\\b`));
     }
+  });
+});
+
+describe('dist/chat-bridge.debug.js (the bundle with the recorder)', () => {
+  it('is one strict-mode IIFE without eval, new Function or syntax newer than ES2017', () => {
+    expect(debugSource.trim()).toMatch(/^(?:"use strict";)?\(\(\)=>\{[\s\S]*\}\)\(\);$/);
+    expect(debugSource).not.toMatch(/\beval\s*\(|\bnew\s+Function\b|\bFunction\s*\(/);
+    const asEsnext = transformSync(debugSource, { loader: 'js', target: 'esnext' }).code;
+    expect(transformSync(debugSource, { loader: 'js', target: 'es2017' }).code === asEsnext).toBe(true);
+  });
+
+  it('with injected record: true and string code generation disabled, adds only ChatBridge and records', async () => {
+    const webView = fakeWebView({ settings: { ...settings, record: true } });
+    const before = new Set(webView.globalNames());
+    webView.run(debugSource);
+    webView.run(`ChatBridge.receive({ id: 'empty', method: 'sendMessage', params: { content: '' } })`);
+    await flush();
+
+    expect(webView.globalNames().filter((name) => !before.has(name))).toEqual(['ChatBridge']);
+    expect(webView.messages().map((message) => message['type'])).toEqual(['ready', 'response', 'error']);
+    const recording = webView.run('ChatBridge.recording()') as string;
+    expect(recording).toContain('{"step":"host","data":{"id":"empty","method":"sendMessage","params":{"content":""}}}');
+    expect(recording).not.toContain(settings.websiteToken);
+    expect(webView.consoleErrors).toEqual([]);
+  });
+
+  it('is what record: true needs: the plain bundle refuses it on the console, naming the debug script', () => {
+    const webView = fakeWebView({ settings: { ...settings, record: true } });
+    webView.run(source);
+    expect(webView.posted).toEqual([]);
+    expect(String(webView.consoleErrors[0])).toMatch(
+      /"record" needs the debug script: inject dist\/chat-bridge\.debug\.js/,
+    );
   });
 });

@@ -8,8 +8,10 @@
  * Foreign traffic (messages that are not ours) is not kept: it changes nothing, and it is other
  * code's data.
  */
-import type { Environment, HttpResponse } from '../environment.js';
-import { REDACTED, type Redactor } from '../outbound/redact.js';
+import type { HttpResponse } from '../environment.js';
+import { REDACTED } from '../outbound/redact.js';
+import { compactCommand } from './compact.js';
+import type { Recorder, RecorderFactory } from './plug-in.js';
 
 type Step = Record<string, unknown>;
 interface Group {
@@ -17,31 +19,22 @@ interface Group {
   steps: Step[];
 }
 
-export interface Recorder {
-  /** The environment with `fetch` recording its answers. */
-  wrap(env: Environment): Environment;
-  input(step: Step): void;
-  text(): string;
-}
-
-export function createRecorder(
-  options: Record<string, unknown>,
-  basePath: string,
-  redactor: Redactor,
-  now: () => number,
-  allowedOrigins?: ReadonlySet<string> | '*',
-): Recorder {
-  const groups: Group[] = [{ answers: [], steps: [] }];
+export const createRecorder: RecorderFactory = ({ rawOptions, options, redactor, env }): Recorder => {
+  // A replay starts online; a page installed while offline must say so first.
+  const groups: Group[] = [{ answers: [], steps: env.isOnline() ? [] : [{ step: 'offline' }] }];
+  const basePath = new URL(options.baseUrl).pathname.replace(/\/$/, '');
+  const allowedOrigins = options.allowedOrigins;
+  const now = env.now;
   let lastInputAt = now();
 
   const config: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(options)) {
+  for (const [key, value] of Object.entries(rawOptions)) {
     if (key === 'record' || typeof value === 'function') continue;
     config[key] = key === 'websiteToken' && typeof value === 'string' ? REDACTED : value;
   }
   // A replay's page is the backend's origin, so this page's own origin (allowed by default) is
   // written out; otherwise the widget's messages from it would be dropped in the replay.
-  if (config['allowedOrigins'] === undefined && allowedOrigins !== undefined) {
+  if (config['allowedOrigins'] === undefined) {
     config['allowedOrigins'] = allowedOrigins === '*' ? '*' : [...allowedOrigins];
   }
 
@@ -50,39 +43,45 @@ export function createRecorder(
     return pathname.startsWith(basePath) ? pathname.slice(basePath.length) || '/' : pathname;
   };
 
+  const input = (step: Step) => {
+    const gap = now() - lastInputAt;
+    lastInputAt += gap;
+    const steps: Step[] = gap > 0 ? [{ step: 'advance', ms: gap }, step] : [step];
+    groups.push({ answers: [], steps });
+  };
+
   return {
-    wrap(env) {
-      // A replay starts online; a page installed while offline must say so first.
-      if (!env.isOnline()) (groups[0] as Group).steps.push({ step: 'offline' });
-      return {
-        ...env,
-        async fetch(url, request): Promise<HttpResponse> {
-          const group = groups[groups.length - 1] as Group;
-          const slot = group.answers.push(undefined) - 1;
-          const base = { method: request.method, path: pathOf(url) };
-          const online = env.isOnline();
-          try {
-            const response = await env.fetch(url, request);
-            const text = await response.text();
-            const answer: Step = { step: 'respond', ...base, status: response.status, body: bodyOf(text) };
-            const retryAfter = response.headers.get('Retry-After');
-            if (retryAfter !== null) answer['headers'] = { 'Retry-After': replayableRetryAfter(retryAfter, now()) };
-            group.answers[slot] = answer;
-            return { status: response.status, headers: response.headers, text: async () => text };
-          } catch (thrown) {
-            // Offline requests fail by themselves in a replay and use up no answer.
-            if (online) group.answers[slot] = { step: 'fail', ...base };
-            throw thrown;
-          }
-        },
-      };
+    env: {
+      ...env,
+      async fetch(url, request): Promise<HttpResponse> {
+        const group = groups[groups.length - 1] as Group;
+        const slot = group.answers.push(undefined) - 1;
+        const base = { method: request.method, path: pathOf(url) };
+        const online = env.isOnline();
+        try {
+          const response = await env.fetch(url, request);
+          const text = await response.text();
+          const answer: Step = { step: 'respond', ...base, status: response.status, body: bodyOf(text) };
+          const retryAfter = response.headers.get('Retry-After');
+          if (retryAfter !== null) answer['headers'] = { 'Retry-After': replayableRetryAfter(retryAfter, now()) };
+          group.answers[slot] = answer;
+          return { status: response.status, headers: response.headers, text: async () => text };
+        } catch (thrown) {
+          // Offline requests fail by themselves in a replay and use up no answer.
+          if (online) group.answers[slot] = { step: 'fail', ...base };
+          throw thrown;
+        }
+      },
+      onConnectivityChange(listener) {
+        return env.onConnectivityChange((online) => {
+          input({ step: online ? 'online' : 'offline' });
+          listener(online);
+        });
+      },
     },
-    input(step) {
-      const gap = now() - lastInputAt;
-      lastInputAt += gap;
-      const steps: Step[] = gap > 0 ? [{ step: 'advance', ms: gap }, step] : [step];
-      groups.push({ answers: [], steps });
-    },
+    posted: (message) => input({ step: 'post', origin: message.origin, data: message.data }),
+    host: (data, verdict) =>
+      input({ step: 'host', data: verdict.kind === 'command' ? compactCommand(verdict.command) : data }),
     text() {
       const lines = [{ step: 'config', options: config }];
       for (const group of groups) {
@@ -92,7 +91,7 @@ export function createRecorder(
       return lines.map((line) => JSON.stringify(redactor.scrub(line))).join('\n') + '\n';
     },
   };
-}
+};
 
 function bodyOf(text: string): unknown {
   try {

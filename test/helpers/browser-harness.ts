@@ -119,6 +119,8 @@ const src = (path: string) => `<script src="${path}"></script>`;
 const PAGES = {
   /** The page a host loads: setup (stand-ins), then the bundle, as injected settings + script. */
   '/bridge.html': html(src('/harness/setup.js'), src('/dist/chat-bridge.js')),
+  /** The same with the debug bundle, which records (`record: true`). */
+  '/bridge-debug.html': html(src('/harness/setup.js'), src('/dist/chat-bridge.debug.js')),
   /** Control for the CSP test: an inline script and an eval the policy must report. */
   '/csp-control.html': html(
     src('/harness/setup.js'),
@@ -152,7 +154,7 @@ export interface OpenOptions {
   settings?: Record<string, unknown> | false;
   /** Serve the page with the strict Content-Security-Policy. */
   strictCsp?: boolean;
-  /** Another page path, e.g. '/csp-control.html'. */
+  /** Another page path: '/bridge-debug.html' (the debug bundle, for `record: true`), '/csp-control.html'. */
   path?: string;
 }
 
@@ -275,7 +277,8 @@ export async function startBrowserHarness(): Promise<BrowserHarness> {
     }
     const origin = strictCsp ? strict.url : plain.url;
     const waitReady = async () => {
-      if (settings !== false && path === '/bridge.html') await bridgePage.waitFor({ type: 'ready' });
+      if (settings !== false && (path === '/bridge.html' || path === '/bridge-debug.html'))
+        await bridgePage.waitFor({ type: 'ready' });
     };
 
     const bridgePage: BridgePage = {

@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createBridge } from '../../bridge/bridge.js';
+import { createBridge } from '../../bridge/index.js';
 import type { HostName } from '../../bridge/options.js';
 import { normalizeOptions } from '../../bridge/options.js';
 import { REDACTED } from '../../bridge/outbound/redact.js';

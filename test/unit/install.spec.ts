@@ -17,11 +17,15 @@ import { createReactNativeHost } from '../../host-adapters/react-native-host.js'
 // Paths from the file's own location (happy-dom replaces the global URL, so no `new URL(..., import.meta.url)`).
 const root = resolve(fileURLToPath(import.meta.url), '../../..');
 const bundlePath = resolve(root, 'dist/chat-bridge.js');
+const debugBundlePath = resolve(root, 'dist/chat-bridge.debug.js');
 let source = '';
+let debugSource = '';
 
 beforeAll(() => {
-  if (!existsSync(bundlePath)) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
+  if (!existsSync(bundlePath) || !existsSync(debugBundlePath))
+    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
   source = readFileSync(bundlePath, 'utf8');
+  debugSource = readFileSync(debugBundlePath, 'utf8');
 });
 
 type TestWindow = Window &
@@ -197,6 +201,67 @@ describe('ChatBridge.install', () => {
     expect(chatBridge().bridge).toBe(running);
     post(widgetMessage);
     expect(widgetDeliveries()).toHaveLength(1);
+  });
+});
+
+describe('record: true and the two bundles', () => {
+  it('the plain bundle refuses record: true with an OptionsError that names the debug script, keeping the running bridge', () => {
+    inject();
+    const running = chatBridge().install(options);
+    expect(() => chatBridge().install({ ...options, record: true })).toThrow(
+      /ChatBridge option "record" needs the debug script: inject dist\/chat-bridge\.debug\.js/,
+    );
+    expect(chatBridge().bridge).toBe(running);
+    post(widgetMessage);
+    expect(widgetDeliveries()).toHaveLength(1);
+  });
+
+  it('the plain bundle with injected record: true says so on the console and keeps the global usable', () => {
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    win.chatBridgeSettings = { ...options, record: true };
+    inject();
+    expect(consoleError).toHaveBeenCalledTimes(1);
+    expect(String(consoleError.mock.calls[0]?.[0])).toMatch(/chat-bridge\.debug\.js/);
+    expect(chatBridge().bridge).toBeUndefined();
+    expect(chatBridge().install({ record: false }).host).toBe('browser');
+  });
+
+  it('the debug bundle defines the same one global with the same API, and records', () => {
+    win.chatBridgeSettings = { ...options, record: true, websiteToken: 'wt_never_in_a_recording' };
+    const before = new Set(Object.getOwnPropertyNames(win));
+    inject(debugSource);
+    expect(Object.getOwnPropertyNames(win).filter((name) => !before.has(name))).toEqual(['ChatBridge']);
+    expect(Object.keys(chatBridge()).sort()).toEqual([
+      'bridge',
+      'destroy',
+      'install',
+      'receive',
+      'recording',
+      'version',
+    ]);
+
+    chatBridge().receive({ id: 'rec-1', method: 'nope' });
+    post(widgetMessage);
+
+    const steps = chatBridge()
+      .recording()
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((step) => step['step'] !== 'advance'); // real time passes between the steps
+    expect(steps.map((step) => step['step'])).toEqual(['config', 'host', 'post']);
+    expect(steps[0]).toMatchObject({ options: { baseUrl: BASE_URL, websiteToken: '<redacted>' } });
+    expect(steps[0]?.['options']).not.toHaveProperty('record');
+    expect(steps[1]).toEqual({ step: 'host', data: { id: 'rec-1', method: 'nope' } });
+    expect(chatBridge().recording()).not.toContain('wt_never_in_a_recording');
+  });
+
+  it('is smaller without the recorder than the debug bundle with it', () => {
+    expect(source.length).toBeLessThan(debugSource.length);
+    // The recorder's own wording appears only in the debug bundle.
+    expect(debugSource).toContain('Retry-After');
+    expect(source.includes('"advance"') || source.includes("'advance'")).toBe(false);
+    expect(debugSource.includes('"advance"') || debugSource.includes("'advance'")).toBe(true);
   });
 });
 
