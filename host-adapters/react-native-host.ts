@@ -17,7 +17,10 @@ import type { OutboundMessage } from '../bridge/outbound/messages.js';
 import type { BridgeOptions } from '../bridge/options.js';
 import { createClient, type ChatClient } from './client.js';
 
-/** What react-native-webview passes to `onMessage`. */
+/**
+ * What react-native-webview passes to `onMessage`: the part of its `WebViewMessageEvent` read here
+ * (test/types/react-native-snippet.tsx checks that the real event type fits, against the pinned package).
+ */
 export interface WebViewMessageEvent {
   nativeEvent: { data: string };
 }
