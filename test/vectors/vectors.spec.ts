@@ -122,7 +122,7 @@ const load = (host: HostName): VectorFile =>
   JSON.parse(readFileSync(new URL(`./${host}.json`, import.meta.url), 'utf8')) as VectorFile;
 const files = HOST_NAMES.map((host) => ({ host, file: load(host) }));
 const NATIVE_SOURCES = {
-  kotlin: '../../host-adapters/native/android/ChatBridgeReceiver.kt',
+  kotlin: '../../host-adapters/native/android/ChatEvent.kt',
   swift: '../../host-adapters/native/ios/ChatBridgeReceiver.swift',
   dart: '../../host-adapters/native/flutter/chat_bridge_receiver.dart',
 };

@@ -1,167 +1,81 @@
 /*
- * Chat bridge receiver for Android: paste this file into your app and change the package.
+ * Chat bridge receiver for Android: the WebView glue. Paste this file and ChatEvent.kt (the
+ * decoder) into your app and change the package.
  *
- * The bridge in the WebView calls `window.ChatBridgeAndroid.postMessage(json)` with one JSON
- * text per message; this turns each into a [ChatEvent] on the main thread.
+ * The bridge in the WebView calls `window.ChatBridgeAndroid.postMessage(json)` with one JSON text
+ * per message. `attach` installs that object the safest way the WebView offers:
+ *
+ * - AndroidX `WebViewCompat.addWebMessageListener` with `allowedOriginRules`, when
+ *   `WebViewFeature.isFeatureSupported(WebViewFeature.WEB_MESSAGE_LISTENER)` (WebView 82+ through
+ *   androidx.webkit): the object exists only in frames whose origin matches a rule, and each
+ *   message says where it came from. This is the preferred channel (Capacitor prefers it too).
+ * - `@JavascriptInterface` otherwise: the object is visible to every frame of every origin in the
+ *   WebView, third-party iframes included, so use it only with content you control.
  *
  *     webView.settings.javaScriptEnabled = true
- *     webView.addJavascriptInterface(ChatBridgeReceiver { event ->
+ *     val receiver = ChatBridgeReceiver { event ->
  *         when (event) {
  *             is ChatEvent.Error -> showError(event.code, event.message)
  *             is ChatEvent.Response -> ...
  *             is ChatEvent.Widget -> ...
  *             ChatEvent.Ready -> ...
  *         }
- *     }, ChatBridgeReceiver.NAME)
+ *     }
+ *     receiver.attach(webView, allowedOrigins = setOf("https://chat.example.com"))  // before loadUrl
+ *     webView.loadUrl(...)
  *
- * Dependencies: org.json, which ships with Android. Kotlin 1.3 or later.
- * Test vectors: test/vectors/android.json (decode each "payload", compare toJson() with "event").
+ * Dependencies: androidx.webkit:webkit (1.3.0 or later) and ChatEvent.kt. Kotlin 1.3 or later.
+ * Not compiled by this project's CI (that needs the Android SDK); ChatEvent.kt, which holds all the
+ * decoding, is (see host-adapters/native/README.md).
  */
 package com.example.chatbridge
 
 import android.os.Handler
 import android.os.Looper
 import android.webkit.JavascriptInterface
-import org.json.JSONArray
-import org.json.JSONObject
-import org.json.JSONTokener
+import android.webkit.WebView
+import androidx.webkit.WebViewCompat
+import androidx.webkit.WebViewFeature
 
 /**
- * One message from the chat bridge. Decoding never throws: a payload it cannot read becomes an
- * [Error] with code "parse_error", so a bad message never crashes the app.
- */
-sealed class ChatEvent {
-    /** The bridge is installed and listening. */
-    object Ready : ChatEvent() {
-        override fun toString() = "Ready"
-    }
-
-    /**
-     * A failure, with one of the bridge's codes: "auth_failed", "network_error", "parse_error",
-     * "validation_error", "file_too_large", "rate_limited", "server_error", ...
-     */
-    data class Error(
-        val code: String,
-        val message: String,
-        /** The HTTP status, when the failure has one. */
-        val status: Int? = null,
-        /** Field problems of a 422, e.g. {"email": ["is not a valid e-mail address"]}. */
-        val errors: Map<String, List<String>>? = null
-    ) : ChatEvent()
-
-    /**
-     * The answer to the host command with this [id]: [result] when [ok] (JSON as Map, List,
-     * String, Number, Boolean or null), [error] otherwise. A failed command also arrives as an [Error].
-     */
-    data class Response(val id: String, val ok: Boolean, val result: Any? = null, val error: Error? = null) : ChatEvent()
-
-    /** A chat widget event ("loaded", "unread", ...) with the widget's other fields. */
-    data class Widget(val event: String, val data: Map<String, Any?>) : ChatEvent()
-
-    /** The platform-neutral form the shared test vectors use for "event". */
-    fun toJson(): JSONObject = when (this) {
-        is Ready -> JSONObject().put("kind", "ready")
-        is Error -> JSONObject().put("kind", "error").put("code", code).put("message", message).also { json ->
-            if (status != null) json.put("status", status)
-            if (errors != null) json.put("errors", toJsonValue(errors))
-        }
-        is Response -> JSONObject().put("kind", "response").put("id", id).put("ok", ok).also { json ->
-            if (ok) json.put("result", toJsonValue(result)) else json.put("error", error?.toJson())
-        }
-        is Widget -> JSONObject().put("kind", "widget").put("event", event).put("data", toJsonValue(data))
-    }
-
-    companion object {
-        /** Decodes one payload as the bridge posts it: JSON text. */
-        @JvmStatic
-        fun decode(payload: String?): ChatEvent {
-            val value = try {
-                payload?.let { text ->
-                    val tokener = JSONTokener(text)
-                    // org.json stops after the first value; anything after it means this is not our JSON.
-                    tokener.nextValue().takeIf { tokener.nextClean() == '\u0000' }
-                }
-            } catch (e: Exception) {
-                null
-            }
-            val json = value as? JSONObject ?: return parseError("the payload is not a JSON object")
-            return decode(json)
-        }
-
-        /** Decodes a payload already parsed into a [JSONObject]. */
-        @JvmStatic
-        fun decode(json: JSONObject): ChatEvent {
-            val type = json.opt("type") as? String ?: return parseError("the payload has no string \"type\"")
-            return when (type) {
-                "ready" -> Ready
-                "error" -> errorOf(json) ?: parseError("an error event needs a string \"code\" and \"message\"")
-                "response" -> responseOf(json)
-                    ?: parseError("a response needs a string \"id\", a boolean \"ok\" and, when ok is false, an \"error\" event")
-                "widget" -> {
-                    val event = json.opt("event") as? String ?: return parseError("a widget event needs a string \"event\"")
-                    Widget(event, json.optJSONObject("data")?.let(::toMap) ?: emptyMap())
-                }
-                else -> parseError("unknown message type \"$type\"")
-            }
-        }
-
-        /** Code and message are required; a malformed status or field list is left out, not fatal. */
-        private fun errorOf(json: JSONObject): Error? {
-            val code = json.opt("code") as? String ?: return null
-            val message = json.opt("message") as? String ?: return null
-            val status = (json.opt("status") as? Number)?.takeIf { it.toDouble() % 1.0 == 0.0 }?.toInt()
-            val errors = json.optJSONObject("errors")?.let(::fieldErrors)?.takeIf { it.isNotEmpty() }
-            return Error(code, message, status, errors)
-        }
-
-        private fun responseOf(json: JSONObject): Response? {
-            val id = json.opt("id") as? String ?: return null
-            val ok = json.opt("ok") as? Boolean ?: return null
-            if (ok) return Response(id, true, result = toKotlin(json.opt("result")))
-            val error = json.optJSONObject("error")?.let(::errorOf) ?: return null
-            return Response(id, false, error = error)
-        }
-
-        /** Keeps the fields whose problems are a list of strings, as the service sends them. */
-        private fun fieldErrors(json: JSONObject): Map<String, List<String>> {
-            val fields = LinkedHashMap<String, List<String>>()
-            for (field in json.keys()) {
-                val problems = json.opt(field) as? JSONArray ?: continue
-                val texts = (0 until problems.length()).map { problems.opt(it) }
-                if (texts.all { it is String }) fields[field] = texts.map { it as String }
-            }
-            return fields
-        }
-
-        /** JSONObject to Map, JSONArray to List, JSONObject.NULL to null, other values as they are. */
-        private fun toKotlin(value: Any?): Any? = when (value) {
-            null, JSONObject.NULL -> null
-            is JSONObject -> toMap(value)
-            is JSONArray -> (0 until value.length()).map { toKotlin(value.opt(it)) }
-            else -> value
-        }
-
-        private fun toMap(json: JSONObject): Map<String, Any?> = json.keys().asSequence().associateWith { toKotlin(json.opt(it)) }
-
-        private fun toJsonValue(value: Any?): Any = when (value) {
-            null -> JSONObject.NULL
-            is Map<*, *> -> JSONObject().also { json -> value.forEach { (key, item) -> json.put(key.toString(), toJsonValue(item)) } }
-            is List<*> -> JSONArray().also { array -> value.forEach { array.put(toJsonValue(it)) } }
-            else -> value
-        }
-
-        private fun parseError(detail: String) = Error("parse_error", "[chat-bridge] $detail")
-    }
-}
-
-/**
- * The object the page calls as `window.ChatBridgeAndroid.postMessage(json)`. JavaScript interface
- * calls arrive on a background thread; events are handed to [onEvent] on the main thread.
+ * Receives the bridge's messages and hands each decoded [ChatEvent] to [onEvent] on the main thread.
  */
 class ChatBridgeReceiver(
     private val handler: Handler = Handler(Looper.getMainLooper()),
-    private val onEvent: (ChatEvent) -> Unit
+    val onEvent: (ChatEvent) -> Unit
 ) {
+    /** Which channel [attach] installed. */
+    enum class Channel { WEB_MESSAGE_LISTENER, JAVASCRIPT_INTERFACE }
+
+    /**
+     * Installs `window.<name>` for pages loaded after this call: the origin-checked web message
+     * listener where the WebView supports it, the JavaScript interface otherwise. [allowedOrigins]
+     * are origin rules such as "https://chat.example.com" (scheme and host, no path); the
+     * JavaScript interface cannot enforce them, which is why it is only the fallback.
+     */
+    fun attach(webView: WebView, allowedOrigins: Set<String>, name: String = NAME): Channel {
+        if (WebViewFeature.isFeatureSupported(WebViewFeature.WEB_MESSAGE_LISTENER)) {
+            // Called on the main thread. Only the main frame runs the injected bridge, so a
+            // same-origin iframe's message is not taken for the bridge's.
+            WebViewCompat.addWebMessageListener(webView, name, allowedOrigins) { _, message, _, isMainFrame, _ ->
+                if (isMainFrame) onEvent(ChatEvent.decode(message.data))
+            }
+            return Channel.WEB_MESSAGE_LISTENER
+        }
+        webView.addJavascriptInterface(this, name)
+        return Channel.JAVASCRIPT_INTERFACE
+    }
+
+    /** Removes what [attach] installed (takes effect for the next page load). */
+    fun detach(webView: WebView, name: String = NAME) {
+        if (WebViewFeature.isFeatureSupported(WebViewFeature.WEB_MESSAGE_LISTENER)) {
+            WebViewCompat.removeWebMessageListener(webView, name)
+        } else {
+            webView.removeJavascriptInterface(name)
+        }
+    }
+
+    /** The fallback channel: JavaScript interface calls arrive on a background thread. */
     @JavascriptInterface
     fun postMessage(payload: String?) {
         val event = ChatEvent.decode(payload)
@@ -169,7 +83,7 @@ class ChatBridgeReceiver(
     }
 
     companion object {
-        /** The bridge's default `androidChannel` option: the name to pass to addJavascriptInterface. */
+        /** The bridge's default `androidChannel` option: the name the page calls. */
         const val NAME = "ChatBridgeAndroid"
     }
 }

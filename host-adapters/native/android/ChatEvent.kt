@@ -1,0 +1,144 @@
+/*
+ * Chat bridge decoder for Android: paste this file and ChatBridgeReceiver.kt into your app and
+ * change the package.
+ *
+ * Pure Kotlin over org.json (which ships with Android): no Android classes, so CI compiles it with
+ * kotlinc against AOSP's own org.json and runs it over every test vector (`npm run test:native`).
+ * The WebView glue (which channel, which thread) is in ChatBridgeReceiver.kt.
+ *
+ * Dependencies: org.json. Kotlin 1.3 or later.
+ * Test vectors: test/vectors/android.json (decode each "payload", compare toJson() with "event").
+ */
+package com.example.chatbridge
+
+import org.json.JSONArray
+import org.json.JSONObject
+import org.json.JSONTokener
+
+/**
+ * One message from the chat bridge. Decoding never throws: a payload it cannot read becomes an
+ * [Error] with code "parse_error", so a bad message never crashes the app.
+ */
+sealed class ChatEvent {
+    /** The bridge is installed and listening. */
+    object Ready : ChatEvent() {
+        override fun toString() = "Ready"
+    }
+
+    /**
+     * A failure, with one of the bridge's codes: "auth_failed", "network_error", "parse_error",
+     * "validation_error", "file_too_large", "rate_limited", "server_error", ...
+     */
+    data class Error(
+        val code: String,
+        val message: String,
+        /** The HTTP status, when the failure has one. */
+        val status: Int? = null,
+        /** Field problems of a 422, e.g. {"email": ["is not a valid e-mail address"]}. */
+        val errors: Map<String, List<String>>? = null
+    ) : ChatEvent()
+
+    /**
+     * The answer to the host command with this [id]: [result] when [ok] (JSON as Map, List,
+     * String, Number, Boolean or null), [error] otherwise. A failed command also arrives as an [Error].
+     */
+    data class Response(val id: String, val ok: Boolean, val result: Any? = null, val error: Error? = null) : ChatEvent()
+
+    /** A chat widget event ("loaded", "unread", ...) with the widget's other fields. */
+    data class Widget(val event: String, val data: Map<String, Any?>) : ChatEvent()
+
+    /** The platform-neutral form the shared test vectors use for "event". */
+    fun toJson(): JSONObject = when (this) {
+        is Ready -> JSONObject().put("kind", "ready")
+        is Error -> JSONObject().put("kind", "error").put("code", code).put("message", message).also { json ->
+            if (status != null) json.put("status", status)
+            if (errors != null) json.put("errors", toJsonValue(errors))
+        }
+        is Response -> JSONObject().put("kind", "response").put("id", id).put("ok", ok).also { json ->
+            if (ok) json.put("result", toJsonValue(result)) else json.put("error", error?.toJson())
+        }
+        is Widget -> JSONObject().put("kind", "widget").put("event", event).put("data", toJsonValue(data))
+    }
+
+    companion object {
+        /** Decodes one payload as the bridge posts it: JSON text. */
+        @JvmStatic
+        fun decode(payload: String?): ChatEvent {
+            val value = try {
+                payload?.let { text ->
+                    val tokener = JSONTokener(text)
+                    // org.json stops after the first value; anything after it means this is not our JSON.
+                    tokener.nextValue().takeIf { tokener.nextClean() == '\u0000' }
+                }
+            } catch (e: Exception) {
+                null
+            }
+            val json = value as? JSONObject ?: return parseError("the payload is not a JSON object")
+            return decode(json)
+        }
+
+        /** Decodes a payload already parsed into a [JSONObject]. */
+        @JvmStatic
+        fun decode(json: JSONObject): ChatEvent {
+            val type = json.opt("type") as? String ?: return parseError("the payload has no string \"type\"")
+            return when (type) {
+                "ready" -> Ready
+                "error" -> errorOf(json) ?: parseError("an error event needs a string \"code\" and \"message\"")
+                "response" -> responseOf(json)
+                    ?: parseError("a response needs a string \"id\", a boolean \"ok\" and, when ok is false, an \"error\" event")
+                "widget" -> {
+                    val event = json.opt("event") as? String ?: return parseError("a widget event needs a string \"event\"")
+                    Widget(event, json.optJSONObject("data")?.let(::toMap) ?: emptyMap())
+                }
+                else -> parseError("unknown message type \"$type\"")
+            }
+        }
+
+        /** Code and message are required; a malformed status or field list is left out, not fatal. */
+        private fun errorOf(json: JSONObject): Error? {
+            val code = json.opt("code") as? String ?: return null
+            val message = json.opt("message") as? String ?: return null
+            val status = (json.opt("status") as? Number)?.takeIf { it.toDouble() % 1.0 == 0.0 }?.toInt()
+            val errors = json.optJSONObject("errors")?.let(::fieldErrors)?.takeIf { it.isNotEmpty() }
+            return Error(code, message, status, errors)
+        }
+
+        private fun responseOf(json: JSONObject): Response? {
+            val id = json.opt("id") as? String ?: return null
+            val ok = json.opt("ok") as? Boolean ?: return null
+            if (ok) return Response(id, true, result = toKotlin(json.opt("result")))
+            val error = json.optJSONObject("error")?.let(::errorOf) ?: return null
+            return Response(id, false, error = error)
+        }
+
+        /** Keeps the fields whose problems are a list of strings, as the service sends them. */
+        private fun fieldErrors(json: JSONObject): Map<String, List<String>> {
+            val fields = LinkedHashMap<String, List<String>>()
+            for (field in json.keys()) {
+                val problems = json.opt(field) as? JSONArray ?: continue
+                val texts = (0 until problems.length()).map { problems.opt(it) }
+                if (texts.all { it is String }) fields[field] = texts.map { it as String }
+            }
+            return fields
+        }
+
+        /** JSONObject to Map, JSONArray to List, JSONObject.NULL to null, other values as they are. */
+        private fun toKotlin(value: Any?): Any? = when (value) {
+            null, JSONObject.NULL -> null
+            is JSONObject -> toMap(value)
+            is JSONArray -> (0 until value.length()).map { toKotlin(value.opt(it)) }
+            else -> value
+        }
+
+        private fun toMap(json: JSONObject): Map<String, Any?> = json.keys().asSequence().associateWith { toKotlin(json.opt(it)) }
+
+        private fun toJsonValue(value: Any?): Any = when (value) {
+            null -> JSONObject.NULL
+            is Map<*, *> -> JSONObject().also { json -> value.forEach { (key, item) -> json.put(key.toString(), toJsonValue(item)) } }
+            is List<*> -> JSONArray().also { array -> value.forEach { array.put(toJsonValue(it)) } }
+            else -> value
+        }
+
+        private fun parseError(detail: String) = Error("parse_error", "[chat-bridge] $detail")
+    }
+}
