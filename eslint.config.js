@@ -2,6 +2,7 @@
 // off the rules that would disagree with it). Type-aware rules are left out: tsc --noEmit already
 // runs in npm test, and type-aware linting would double its time on two cores.
 import js from '@eslint/js';
+import compat from 'eslint-plugin-compat';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -26,15 +27,26 @@ export default tseslint.config(
     },
   },
   {
-    // The injected runtime runs in a WebView: no Node globals or node: modules there.
+    // The injected runtime runs in a WebView: no Node globals or node: modules there, and no web
+    // API the supported engines lack. eslint-plugin-compat reads them from package.json's
+    // "browserslist" (README "Supported engines"; Chrome stands for the Android System WebView).
+    // An API used only behind a feature check with a fallback (Web Locks) may be allowed at its
+    // use with `// eslint-disable-next-line compat/compat -- feature-detected, falls back to ...`.
     files: ['bridge/**/*.ts'],
     languageOptions: { globals: { ...globals.browser } },
+    plugins: { compat },
     rules: {
+      'compat/compat': 'error',
       'no-restricted-imports': [
         'error',
         { patterns: [{ group: ['node:*'], message: 'bridge/ is bundled into the WebView script.' }] },
       ],
     },
+  },
+  {
+    // The WebKit tests' native host runs under GJS (GNOME's JavaScript), not Node or a page.
+    files: ['test/webkit/host.js'],
+    languageOptions: { sourceType: 'script', globals: { imports: 'readonly', print: 'readonly' } },
   },
   prettier,
 );

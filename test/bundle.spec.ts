@@ -2,12 +2,16 @@
  * The injectable bundle, dist/chat-bridge.js, as a file: its size budget, what it may not
  * contain, what it does to the global object, and the language level it needs.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createContext, runInContext, type Context } from 'node:vm';
 import { gzipSync } from 'node:zlib';
 import { transformSync } from 'esbuild';
+import { ESLint } from 'eslint';
+import compat from 'eslint-plugin-compat';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -202,6 +206,7 @@ describe('dist/chat-bridge.js', () => {
       'structuredClone',
       'WeakRef',
       'AggregateError',
+      'Promise.prototype.finally',
     ];
     const prelude = missing.map((path) => (path.includes('.') ? `delete ${path};` : `delete this.${path};`)).join('\n');
     const webView = fakeWebView({ settings, prelude });
@@ -209,9 +214,19 @@ describe('dist/chat-bridge.js', () => {
 
     expect(() => webView.run(source)).not.toThrow();
     webView.run(`ChatBridge.receive({ id: 'old', method: 'sendMessage', params: { content: '' } })`);
-    await flush();
+    // init with a failing fetch still answers (it once hung on Promise.prototype.finally).
+    webView.run(`ChatBridge.receive({ id: 'config', method: 'init' })`);
+    for (let i = 0; i < 50 && !webView.messages().some((message) => message['id'] === 'config'); i++) await flush();
 
     expect(webView.messages()[0]).toEqual({ type: 'ready' });
+    expect(webView.messages()).toContainEqual(
+      expect.objectContaining({
+        type: 'response',
+        id: 'config',
+        ok: false,
+        error: expect.objectContaining({ code: 'network_error' }),
+      }),
+    );
     expect(webView.messages()).toContainEqual(
       expect.objectContaining({
         type: 'response',
@@ -265,5 +280,69 @@ describe('dist/chat-bridge.debug.js (the bundle with the recorder)', () => {
     expect(String(webView.consoleErrors[0])).toMatch(
       /"record" needs the debug script: inject dist\/chat-bridge\.debug\.js/,
     );
+  });
+});
+
+/**
+ * The engines the bundle needs, as the README's "Supported engines" table states them: ES2017
+ * for the language (syntax and built-ins, checked by es-check, which knows instance methods such
+ * as Promise.prototype.finally), and package.json's "browserslist" for web APIs (checked by
+ * eslint-plugin-compat over the whole bundle, so zod's code counts as much as ours; `npm run lint`
+ * runs the same plugin over bridge/ with file and line).
+ */
+describe('dist/chat-bridge.js and the supported engines', () => {
+  const esCheck = (file: string) =>
+    spawnSync(
+      process.execPath,
+      [join(root, 'node_modules/es-check/lib/cli/index.js'), 'es2017', file, '--checkFeatures', '--noColor'],
+      {
+        encoding: 'utf8',
+      },
+    );
+  const compatErrors = async (text: string) => {
+    const eslint = new ESLint({
+      cwd: root,
+      overrideConfigFile: true,
+      overrideConfig: [
+        {
+          files: ['**/*.js'],
+          languageOptions: { sourceType: 'script', ecmaVersion: 2017 },
+          plugins: { compat },
+          rules: { 'compat/compat': 'error' },
+        },
+      ],
+    });
+    // The browserslist is looked up from the file's folder: package.json's.
+    const [result] = await eslint.lintText(text, { filePath: join(root, 'dist/chat-bridge.js') });
+    return (result?.messages ?? []).map((message) => `${message.line}:${message.column} ${message.message}`);
+  };
+
+  it('uses no syntax and no built-in newer than ES2017, nor does the debug bundle (es-check --checkFeatures)', () => {
+    for (const file of [bundlePath, debugBundlePath]) {
+      const result = esCheck(file);
+      expect(result.status, result.stdout + result.stderr).toBe(0);
+    }
+  });
+
+  it('es-check refuses an ES2018 built-in such as Promise.prototype.finally (the check above can fail)', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'es-check-'));
+    try {
+      const file = join(folder, 'newer.js');
+      writeFileSync(file, 'fetch("/x").finally(function () {});\n');
+      const result = esCheck(file);
+      expect(result.status).not.toBe(0);
+      expect(result.stdout + result.stderr).toContain('PromiseFinally');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('uses no web API that the browserslist engines (iOS 12.2, Android System WebView 71) lack, zod included', async () => {
+    expect(await compatErrors(source)).toEqual([]);
+  });
+
+  it('eslint-plugin-compat reports an API those engines lack, e.g. Web Locks without a feature check (the check above can fail)', async () => {
+    const errors = await compatErrors('navigator.locks.request("outbox", function () {});\n');
+    expect(errors.join('\n')).toMatch(/navigator\.locks|LockManager|Web Locks/i);
   });
 });

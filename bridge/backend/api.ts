@@ -71,9 +71,14 @@ export function createApi(http: Http, settings: ApiSettings): Api {
   }
 
   function init(): Promise<Record<string, unknown>> {
-    configInFlight ??= fetchConfig().finally(() => {
-      configInFlight = undefined;
-    });
+    // try/finally, not Promise.prototype.finally (ES2018): the bundle stays within ES2017 built-ins.
+    configInFlight ??= (async () => {
+      try {
+        return await fetchConfig();
+      } finally {
+        configInFlight = undefined;
+      }
+    })();
     return configInFlight;
   }
 
