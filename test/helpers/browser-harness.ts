@@ -23,6 +23,7 @@ import type { Bridge } from '../../bridge/bridge.js';
 import type { OutboundMessage, ResponseMessage } from '../../bridge/outbound/messages.js';
 import type { HostName } from '../../bridge/options.js';
 import { launchChromium, type LaunchedBrowser } from './chromium.js';
+import type { ScenarioPage } from './scenario-page.js';
 
 export type ReferenceBackend = Awaited<ReturnType<typeof startReferenceBackend>>;
 
@@ -158,7 +159,7 @@ export interface OpenOptions {
   path?: string;
 }
 
-export interface BridgePage {
+export interface BridgePage extends ScenarioPage {
   readonly host: HostName;
   readonly page: Page;
   readonly context: BrowserContext;
@@ -312,6 +313,8 @@ export async function startBrowserHarness(): Promise<BrowserHarness> {
           since,
           timeoutMs,
         ] as const),
+      postWindowMessage: (text) => tab.evaluate((t) => window.postMessage(t, location.origin), text),
+      receiveText: (text) => tab.evaluate((t) => (window as unknown as PageGlobals).ChatBridge.receive(t), text),
       install: (options = {}) =>
         tab.evaluate((o) => void (window as unknown as PageGlobals).ChatBridge.install(o), options),
       setOffline: (offline, announce = true) =>

@@ -1,0 +1,299 @@
+/**
+ * The bundle in real WebKit, hosted the way each WebKit host app does it on iOS, against the
+ * reference backend on another 127.0.0.1 port (real CORS preflights):
+ *
+ * - ios: WKWebView with a `chatBridge` script message handler (it receives objects), settings and
+ *   bundle injected as one user script at document start.
+ * - react-native: react-native-webview's own document-start script, `window.ReactNativeWebView =
+ *   {postMessage(data) {webkit.messageHandlers.ReactNativeWebView.postMessage(String(data))}}`, then
+ *   `injectedJavaScriptBeforeContentLoaded` from `createReactNativeHost(...).injectedJavaScript`.
+ * - flutter: webview_flutter's channel, `window.ChatBridgeFlutter = webkit.messageHandlers.ChatBridgeFlutter`
+ *   at document start, and the bundle run with `runJavaScript` once the page has loaded (README).
+ *
+ * Commands go in as text through `ChatBridge.receive`, as evaluateJavaScript hands them over.
+ * Each handler message is kept on this side exactly as the native side received it. One more
+ * document-start script, the harness's own, records CSP violations and console errors, and gives
+ * the same offline stand-in as the Chromium harness (a sessionStorage flag that makes fetch reject).
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startReferenceBackend } from '../../demo-page/backend/server.mjs';
+import { startStaticServer } from '../../demo-page/static-server.mjs';
+import type { OutboundMessage, ResponseMessage } from '../../bridge/outbound/messages.js';
+import type { BridgeOptions, HostName } from '../../bridge/options.js';
+import { createReactNativeHost } from '../../host-adapters/react-native-host.js';
+import {
+  BUNDLE_PATH,
+  WEBSITE_TOKEN,
+  decodePayload,
+  type BridgeStats,
+  type ReferenceBackend,
+} from './browser-harness.js';
+import type { ScenarioPage } from './scenario-page.js';
+import { startWebKitHost, type HandlerMessage, type WebKitHost } from './webkit.js';
+
+export type WebKitHostName = 'ios' | 'react-native' | 'flutter';
+export const WEBKIT_HOSTS: readonly WebKitHostName[] = ['ios', 'react-native', 'flutter'];
+
+/** The script message handler each host registers. */
+export const HANDLER_OF: Record<WebKitHostName, string> = {
+  ios: 'chatBridge',
+  'react-native': 'ReactNativeWebView',
+  flutter: 'ChatBridgeFlutter',
+};
+
+/** react-native-webview's document-start script on iOS (RNCWebViewImpl.m), as it installs the channel. */
+const REACT_NATIVE_WEBVIEW_SCRIPT = `window.ReactNativeWebView = window.ReactNativeWebView || {};
+window.ReactNativeWebView.postMessage = function (data) {
+  window.webkit.messageHandlers.ReactNativeWebView.postMessage(String(data));
+};`;
+
+/** webview_flutter_wkwebview's document-start script for a JavaScriptChannel: the handler itself. */
+const FLUTTER_CHANNEL_SCRIPT = 'window.ChatBridgeFlutter = webkit.messageHandlers.ChatBridgeFlutter;';
+
+/** The harness's own instrumentation, plain browser JavaScript run first at document start. */
+const INSTRUMENT_JS = String.raw`(function () {
+  'use strict';
+  var violations = [];
+  var errors = [];
+  window.__violations = violations;
+  window.__consoleErrors = errors;
+  addEventListener('securitypolicyviolation', function (event) {
+    violations.push({ directive: event.effectiveDirective, blockedURI: event.blockedURI, sample: event.sample });
+  });
+  var consoleError = console.error;
+  console.error = function () {
+    errors.push(Array.prototype.map.call(arguments, String).join(' '));
+    return consoleError.apply(console, arguments);
+  };
+  addEventListener('error', function (event) { errors.push('uncaught: ' + event.message); });
+  addEventListener('unhandledrejection', function (event) { errors.push('unhandled rejection: ' + event.reason); });
+
+  var OFFLINE = 'harness:offline';
+  var realFetch = window.fetch;
+  window.__offlineFetches = 0;
+  window.__authTokens = [];
+  window.fetch = function (input, init) {
+    if (sessionStorage.getItem(OFFLINE) === '1') {
+      window.__offlineFetches++;
+      return Promise.reject(new TypeError('Load failed'));
+    }
+    return realFetch.call(window, input, init).then(function (response) {
+      // The auth tokens handed to this page, so tests can check that no event carries one.
+      if (/\/config$/.test(new URL(response.url || String(input), location.href).pathname)) {
+        response.clone().json().then(function (body) {
+          if (body && typeof body.authToken === 'string') window.__authTokens.push(body.authToken);
+        }, function () {});
+      }
+      return response;
+    });
+  };
+  window.__harness = {
+    setOffline: function (offline, announce) {
+      if (offline) sessionStorage.setItem(OFFLINE, '1');
+      else sessionStorage.removeItem(OFFLINE);
+      if (announce) dispatchEvent(new Event(offline ? 'offline' : 'online'));
+    },
+  };
+})();`;
+
+const EVAL_PROBE_JS = `try { new Function('return 1')(); window.__evalRan = true; } catch (error) { window.__evalRan = false; }\n`;
+const html = (body: string) =>
+  `<!doctype html><html><head><meta charset="utf-8"><title>chat-bridge webkit</title>${body}</head><body></body></html>`;
+const PAGES = {
+  '/webkit.html': html(''),
+  '/csp-control.html': html(
+    '<script>window.__inlineRan = true;</script><script src="/harness/eval-probe.js"></script>',
+  ),
+};
+
+export interface WebKitOpenOptions {
+  host: WebKitHostName;
+  /** Bridge settings merged over {baseUrl: backend, websiteToken}. */
+  settings?: Record<string, unknown>;
+  strictCsp?: boolean;
+  /** Another page, e.g. '/csp-control.html' (the bridge is injected all the same). */
+  path?: string;
+}
+
+export interface WebKitPage extends ScenarioPage {
+  readonly host: WebKitHostName;
+  /** The handler messages since the page (re)loaded, with where WebKit delivered undefined. */
+  readonly received: HandlerMessage[];
+  /** Calls back with each handler message from now on (as an app's handler is called); returns the unsubscribe. */
+  onMessage(listener: (message: HandlerMessage) => void): () => void;
+  messages(): Promise<OutboundMessage[]>;
+  send(method: string, params?: Record<string, unknown>): Promise<string>;
+  stats(): Promise<BridgeStats>;
+  violations(): Promise<Array<{ directive: string; blockedURI: string; sample: string }>>;
+  consoleErrors(): Promise<string[]>;
+  /** The auth tokens the backend's /config answers gave this page (since it loaded). */
+  authTokens(): Promise<string[]>;
+  setOffline(offline: boolean, announce?: boolean): Promise<void>;
+  /** Runs an async function body in the page, as evaluateJavaScript / callAsyncJavaScript does. */
+  evaluate(body: string): Promise<unknown>;
+  reload(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface WebKitHarness {
+  readonly webkit: WebKitHost;
+  readonly backend: ReferenceBackend;
+  readonly pageOrigin: string;
+  readonly strictOrigin: string;
+  readonly csp: string;
+  open(options: WebKitOpenOptions): Promise<WebKitPage>;
+  close(): Promise<void>;
+}
+
+let viewCounter = 0;
+let commandCounter = 0;
+
+export async function startWebKitHarness(): Promise<WebKitHarness> {
+  if (!existsSync(BUNDLE_PATH)) throw new Error(`${BUNDLE_PATH} is missing: run "node scripts/build.mjs" first`);
+  const bundle = await readFile(BUNDLE_PATH, 'utf8');
+  const folder = await mkdtemp(join(tmpdir(), 'chat-bridge-webkit-'));
+  await writeFile(join(folder, 'eval-probe.js'), EVAL_PROBE_JS);
+  await writeFile(join(folder, 'favicon.ico'), '');
+  const backend = await startReferenceBackend({ websiteTokens: [WEBSITE_TOKEN] });
+  const csp = `default-src 'self'; script-src 'self'; connect-src ${backend.url}`;
+  const mounts = { '/harness/': folder, '/favicon.ico': join(folder, 'favicon.ico') };
+  const plain = await startStaticServer({ mounts, pages: PAGES });
+  const strict = await startStaticServer({ mounts, pages: PAGES, headers: { 'Content-Security-Policy': csp } });
+  let webkit: WebKitHost;
+  try {
+    webkit = await startWebKitHost();
+  } catch (error) {
+    await Promise.all([backend.close(), plain.close(), strict.close(), rm(folder, { recursive: true, force: true })]);
+    throw error;
+  }
+
+  const byView = new Map<string, HandlerMessage[]>();
+  const waiters = new Set<() => void>();
+  const listeners = new Set<(message: HandlerMessage) => void>();
+  webkit.onMessage((message) => {
+    byView.get(message.view)?.push(message);
+    for (const listener of [...listeners]) listener(message);
+    for (const wake of [...waiters]) wake();
+  });
+  const pages = new Set<WebKitPage>();
+
+  async function open({ host, settings = {}, strictCsp = false, path = '/webkit.html' }: WebKitOpenOptions) {
+    const view = `view-${++viewCounter}`;
+    const received: HandlerMessage[] = [];
+    byView.set(view, received);
+    const options = { baseUrl: backend.url, websiteToken: WEBSITE_TOKEN, ...settings };
+    const appScript = `window.chatBridgeSettings=${JSON.stringify(options)};\n${bundle}`;
+    const userScripts = [INSTRUMENT_JS];
+    if (host === 'ios') userScripts.push(appScript);
+    if (host === 'react-native') {
+      const rnHost = createReactNativeHost({ onEvent: () => undefined, webView: () => undefined });
+      userScripts.push(REACT_NATIVE_WEBVIEW_SCRIPT, rnHost.injectedJavaScript(options as BridgeOptions, bundle));
+    }
+    if (host === 'flutter') userScripts.push(FLUTTER_CHANNEL_SCRIPT);
+    const origin = strictCsp ? strict.url : plain.url;
+    const evaluate = (body: string) => webkit.evaluate(view, body);
+    /** webview_flutter has no document-start injection: the app runs the bundle when the page has loaded. */
+    const afterLoad = async () => {
+      if (host === 'flutter') await evaluate(`${appScript}\n;return null;`);
+      if (path === '/webkit.html') await page.waitFor({ type: 'ready' });
+    };
+
+    const page: WebKitPage = {
+      host,
+      received,
+      onMessage(listener) {
+        const own = (message: HandlerMessage) => message.view === view && listener(message);
+        listeners.add(own);
+        return () => void listeners.delete(own);
+      },
+      payloads: async () => received.map((message) => message.body),
+      async messages() {
+        return received.map((message) => decodePayload(host as HostName, message.body));
+      },
+      mark: async () => received.length,
+      async send(method, params) {
+        const id = `wk-${++commandCounter}`;
+        const command = params === undefined ? { id, method } : { id, method, params };
+        await evaluate(`ChatBridge.receive(${JSON.stringify(JSON.stringify(command))});`);
+        return id;
+      },
+      async call(method, params, timeoutMs = 10_000) {
+        const since = received.length;
+        const id = await page.send(method, params);
+        return (await page.waitFor({ type: 'response', id }, { since, timeoutMs })) as ResponseMessage;
+      },
+      waitFor(pattern, { since = 0, timeoutMs = 10_000 } = {}) {
+        return new Promise((resolve, reject) => {
+          const look = () => {
+            for (const message of received.slice(since)) {
+              const decoded = decodePayload(host as HostName, message.body) as unknown as Record<string, unknown>;
+              if (Object.entries(pattern).every(([key, value]) => decoded[key] === value)) {
+                finish();
+                resolve(decoded as unknown as OutboundMessage);
+                return;
+              }
+            }
+          };
+          const timer = setTimeout(() => {
+            finish();
+            const seen = JSON.stringify(received.slice(since).map((message) => message.body)).slice(0, 2000);
+            reject(
+              new Error(`no message matching ${JSON.stringify(pattern)} within ${timeoutMs} ms; received: ${seen}`),
+            );
+          }, timeoutMs);
+          const finish = () => {
+            clearTimeout(timer);
+            waiters.delete(look);
+          };
+          waiters.add(look);
+          look();
+        });
+      },
+      install: async (installOptions = {}) =>
+        void (await evaluate(`ChatBridge.install(${JSON.stringify(installOptions)});`)),
+      postWindowMessage: async (text) =>
+        void (await evaluate(`window.postMessage(${JSON.stringify(text)}, location.origin);`)),
+      receiveText: async (text) => void (await evaluate(`ChatBridge.receive(${JSON.stringify(text)});`)),
+      stats: async () => (await evaluate('return ChatBridge.bridge.stats();')) as BridgeStats,
+      violations: async () =>
+        (await evaluate('return window.__violations.slice();')) as Awaited<ReturnType<WebKitPage['violations']>>,
+      authTokens: async () => (await evaluate('return window.__authTokens.slice();')) as string[],
+      consoleErrors: async () => (await evaluate('return window.__consoleErrors.slice();')) as string[],
+      setOffline: async (offline, announce = true) =>
+        void (await evaluate(`window.__harness.setOffline(${offline}, ${announce});`)),
+      evaluate,
+      async reload() {
+        received.length = 0;
+        await webkit.reload(view);
+        await afterLoad();
+      },
+      async close() {
+        pages.delete(page);
+        byView.delete(view);
+        await webkit.closeView(view).catch(() => undefined);
+      },
+    };
+    pages.add(page);
+    await webkit.open(view, { url: `${origin}${path}`, handlers: [HANDLER_OF[host]], userScripts });
+    await afterLoad();
+    return page;
+  }
+
+  return {
+    webkit,
+    backend,
+    pageOrigin: plain.url,
+    strictOrigin: strict.url,
+    csp,
+    open,
+    async close() {
+      await Promise.all([...pages].map((page) => page.close()));
+      await webkit.close();
+      await Promise.all([backend.close(), plain.close(), strict.close()]);
+      await rm(folder, { recursive: true, force: true });
+    },
+  };
+}

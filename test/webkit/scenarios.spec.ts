@@ -1,0 +1,256 @@
+/**
+ * The bundle in real WebKit (WebKitGTK, the engine of WKWebView) for the three hosts that run
+ * WebKit on iOS: the iOS app's own WKWebView, react-native-webview and webview_flutter, each with
+ * its channel installed the way that library installs it (test/helpers/webkit-harness.ts). Against
+ * the reference backend on another origin: the round trip with its CORS preflights, large
+ * attachments, a strict Content-Security-Policy, the outbox across a reload, and every error code.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { OutboundMessage } from '../../bridge/outbound/messages.js';
+import { ChatBridgeError } from '../../host-adapters/client.js';
+import { createReactNativeHost } from '../../host-adapters/react-native-host.js';
+import { logLines } from '../helpers/browser-harness.js';
+import { CASES, expectProduced, produce } from '../helpers/error-cases.js';
+import { requireWebKit } from '../helpers/webkit.js';
+import {
+  WEBKIT_HOSTS,
+  startWebKitHarness,
+  type WebKitHarness,
+  type WebKitHostName,
+  type WebKitPage,
+} from '../helpers/webkit-harness.js';
+
+const HELLO_BASE64 = Buffer.from('hello, attachment').toString('base64');
+
+describe.skipIf(!requireWebKit())('chat-bridge.js in WebKit', () => {
+  let harness: WebKitHarness;
+  let tab: WebKitPage | undefined;
+
+  beforeAll(async () => {
+    harness = await startWebKitHarness();
+  });
+  afterAll(async () => {
+    await harness?.close();
+  });
+
+  describe.each(WEBKIT_HOSTS)('[webkit %s]', (host) => {
+    afterEach(async () => {
+      // The bridge never hands WebKit an `undefined` (a dictionary could not carry it).
+      expect(tab?.received.flatMap((message) => message.undefinedAt) ?? []).toEqual([]);
+      await tab?.close();
+      tab = undefined;
+      harness.backend.reset();
+    });
+
+    it('runs init, getConversation (404, then created) and a multipart sendMessage through real CORS preflights', async () => {
+      tab = await harness.open({ host });
+      const { backend } = harness;
+      expect(await tab.evaluate('return ChatBridge.bridge.host;')).toBe(host);
+
+      expect(await tab.call('init')).toMatchObject({
+        ok: true,
+        result: { config: { widget: { name: 'Reference inbox' } } },
+      });
+      expect(await tab.call('getConversation', { name: 'Ada' })).toMatchObject({
+        ok: true,
+        result: { status: 'open', contact: { name: 'Ada' }, messages: [] },
+      });
+      const sent = await tab.call('sendMessage', {
+        content: 'Hello from WebKit',
+        attachments: [{ name: 'hello.txt', type: 'text/plain', data: HELLO_BASE64 }],
+      });
+      expect(sent).toMatchObject({
+        ok: true,
+        result: { content: 'Hello from WebKit', attachments: [{ name: 'hello.txt', type: 'text/plain', size: 17 }] },
+      });
+
+      const lines = logLines(backend);
+      expect(lines).toContain('GET /conversations 404');
+      for (const path of ['/conversations', '/messages']) {
+        const preflight = lines.indexOf(`OPTIONS ${path} 204`);
+        const first = lines.findIndex((line) => line.startsWith('GET ' + path) || line.startsWith('POST ' + path));
+        expect(preflight, `preflight for ${path} in ${lines.join(', ')}`).toBeGreaterThanOrEqual(0);
+        expect(preflight).toBeLessThan(first);
+      }
+      expect(lines).not.toContain('OPTIONS /config 204');
+      const requests = backend.requests.filter((entry) => entry.method !== 'OPTIONS');
+      expect(requests.every((entry) => entry.headers['origin'] === harness.pageOrigin)).toBe(true);
+      const preflight = backend.requests.find((entry) => entry.method === 'OPTIONS' && entry.path === '/messages');
+      expect(preflight?.headers['access-control-request-method']).toBe('POST');
+      expect(preflight?.headers['access-control-request-headers']).toBe('authorization');
+      const post = backend.requests.find((entry) => entry.method === 'POST' && entry.path === '/messages');
+      expect(post?.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+
+      // Each payload in the host's native form: dictionaries for iOS, text for the other two.
+      for (const payload of await tab.payloads()) expect(typeof payload).toBe(host === 'ios' ? 'object' : 'string');
+      expect((await tab.messages()).filter((message) => message.type === 'error')).toEqual([]);
+      expect(await tab.consoleErrors()).toEqual([]);
+    });
+
+    it('uploads large attachments: 5 MiB (the limit) and 1 MiB in one message, byte counts intact', async () => {
+      tab = await harness.open({ host });
+      expect(await tab.call('getConversation')).toMatchObject({ ok: true });
+      const big = Buffer.alloc(5 * 1024 * 1024, 7).toString('base64');
+      const medium = Buffer.alloc(1024 * 1024, 1).toString('base64');
+      const sent = await tab.call(
+        'sendMessage',
+        {
+          content: 'large',
+          attachments: [
+            { name: 'big.bin', type: 'application/pdf', data: big },
+            { name: 'medium.png', type: 'image/png', data: medium },
+          ],
+        },
+        20_000,
+      );
+      expect(sent).toMatchObject({
+        ok: true,
+        result: {
+          attachments: [
+            { name: 'big.bin', size: 5 * 1024 * 1024 },
+            { name: 'medium.png', size: 1024 * 1024 },
+          ],
+        },
+      });
+      expect(logLines(harness.backend).filter((line) => line.startsWith('POST /messages'))).toEqual([
+        'POST /messages 200',
+      ]);
+    });
+
+    it('works under a strict CSP: no eval, no inline script, connect-src only the backend; no violation', async () => {
+      tab = await harness.open({ host, strictCsp: true });
+      expect(await tab.call('init')).toMatchObject({ ok: true });
+      expect(await tab.call('getConversation', { name: 'Grace' })).toMatchObject({ ok: true });
+      expect(
+        await tab.call('sendMessage', {
+          content: 'under CSP',
+          attachments: [{ name: 'dot.png', type: 'image/png', data: 'iVBORw0KGgo=' }],
+        }),
+      ).toMatchObject({ ok: true, result: { attachments: [{ name: 'dot.png', size: 8 }] } });
+      const since = await tab.mark();
+      await tab.postWindowMessage('chatwoot-widget:{"event":"loaded","config":{"locale":"en"}}');
+      expect(await tab.waitFor({ type: 'widget' }, { since })).toEqual({
+        type: 'widget',
+        event: 'loaded',
+        data: { config: { locale: 'en' } },
+      });
+      expect(await tab.violations()).toEqual([]);
+      expect(await tab.consoleErrors()).toEqual([]);
+    });
+
+    it('keeps messages sent offline through a reload, then sends each exactly once, in order', async () => {
+      tab = await harness.open({ host });
+      expect(await tab.call('getConversation')).toMatchObject({ ok: true });
+      await tab.setOffline(true);
+      const ids: string[] = [];
+      for (const content of ['first', 'second']) {
+        const since = await tab.mark();
+        ids.push(await tab.send('sendMessage', { content }));
+        await tab.waitFor({ type: 'error', code: 'network_error' }, { since });
+      }
+      expect((await tab.stats()).outbox).toBe(2);
+
+      await tab.reload();
+      expect(await tab.waitFor({ type: 'error', code: 'network_error' })).toMatchObject({
+        message: expect.stringContaining('2 message(s)'),
+      });
+      expect((await tab.stats()).outbox).toBe(2);
+      await tab.setOffline(false);
+      for (const [index, id] of ids.entries()) {
+        expect(await tab.waitFor({ type: 'response', id })).toMatchObject({
+          ok: true,
+          result: { content: ['first', 'second'][index] },
+        });
+      }
+      const order = (await tab.messages()).flatMap((message) => (message.type === 'response' ? [message.id] : []));
+      expect(order).toEqual(ids);
+      expect(logLines(harness.backend).filter((line) => line.startsWith('POST /messages'))).toEqual([
+        'POST /messages 200',
+        'POST /messages 200',
+      ]);
+      expect((await tab.stats()).outbox).toBe(0);
+      expect(
+        await tab.evaluate(
+          "return Object.keys(localStorage).filter((key) => key.startsWith('chat-bridge:outbox:')).length;",
+        ),
+      ).toBe(0);
+    });
+  });
+
+  it('[webkit react-native] createReactNativeHost drives the page: its client settles from what the real handler received', async () => {
+    tab = await harness.open({ host: 'react-native' });
+    const page = tab;
+    const events: OutboundMessage[] = [];
+    const rn = createReactNativeHost({
+      onEvent: (event) => events.push(event),
+      // injectJavaScript, as react-native-webview evaluates it in the WKWebView.
+      webView: () => ({ injectJavaScript: (script: string) => void page.evaluate(script) }),
+    });
+    // What react-native-webview does with each WKScriptMessage: <WebView onMessage> with its body.
+    const feed = (body: unknown) => rn.onMessage({ nativeEvent: { data: body as string } });
+    const stop = page.onMessage((message) => feed(message.body));
+    try {
+      for (const message of page.received) feed(message.body); // the ready that came with the page
+      expect(await rn.client.init()).toMatchObject({ config: { widget: { name: 'Reference inbox' } } });
+      expect(await rn.client.sendMessage({ content: 'through the React Native side' })).toMatchObject({
+        content: 'through the React Native side',
+      });
+      const failed = await rn.client.sendMessage({ content: '   ' }).catch((error: unknown) => error);
+      expect(failed).toBeInstanceOf(ChatBridgeError);
+      expect(failed).toMatchObject({ code: 'empty_message' });
+      // Answered calls settle the client; only the bridge's own events reach onEvent.
+      expect(events.map((event) => event.type)).toEqual(['ready', 'error']);
+    } finally {
+      stop();
+      await page.close();
+      tab = undefined;
+      harness.backend.reset();
+    }
+  });
+
+  it('[webkit] blocks and reports an inline script and eval on the strict-CSP control page', async () => {
+    tab = await harness.open({ host: 'ios', strictCsp: true, path: '/csp-control.html' });
+    try {
+      expect(await tab.evaluate('return { inline: window.__inlineRan ?? null, eval: window.__evalRan };')).toEqual({
+        inline: null,
+        eval: false,
+      });
+      const violations = await tab.violations();
+      // The same two reports Chromium gives (test/browser/bridge-e2e.spec.ts).
+      expect(violations.map((violation) => `${violation.directive} ${violation.blockedURI}`).sort()).toEqual([
+        'script-src eval',
+        'script-src-elem inline',
+      ]);
+    } finally {
+      await tab.close();
+      tab = undefined;
+    }
+  });
+
+  describe('[webkit ios, react-native, flutter] every error code', () => {
+    const tabs: WebKitPage[] = [];
+    const hosts: WebKitHostName[] = [...WEBKIT_HOSTS];
+    beforeAll(async () => {
+      const retry = { limit: 1, baseDelay: 10, maxDelay: 2000 };
+      for (const host of hosts) tabs.push(await harness.open({ host, settings: { retry } }));
+    });
+    afterAll(async () => {
+      await Promise.all(tabs.map((page) => page.close()));
+    });
+    beforeEach(() => {
+      harness.backend.reset();
+    });
+
+    it.each(CASES.map((testCase) => [`${testCase.code} (${testCase.via})`, testCase] as const))(
+      'delivers %s to each WebKit host in its native form',
+      async (_, testCase) => {
+        const { backend } = harness;
+        if (testCase.fault !== undefined) backend.setFault(testCase.fault, true);
+        const produced = await Promise.all(tabs.map((page) => produce(page, testCase, backend.url)));
+        const tokens = (await Promise.all(tabs.map((page) => page.authTokens()))).flat();
+        produced.forEach((result, index) => expectProduced(result, hosts[index] ?? 'ios', testCase, tokens));
+        if (testCase.local) expect(backend.requests, 'a local refusal sends nothing').toEqual([]);
+      },
+    );
+  });
+});
