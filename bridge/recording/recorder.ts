@@ -1,12 +1,19 @@
 /**
  * Keeps the bridge's traffic in the fixture format (shared/FIXTURES.md), so a session captured
- * in an app replays as it is: `post`, `host`, `respond`, `fail`, `offline`, `online` and
- * `advance` steps, with every token value replaced by a placeholder.
+ * in an app replays as it is: `post`, `host`, `respond`, `fail`, `hang`, `offline`, `online` and
+ * `advance` steps, with every token value replaced by a placeholder. Replaying the recording
+ * gives the host the same messages, in the same order, with the same codes and texts.
  *
  * The replay needs each answer queued before the step that makes its request, so answers are
  * kept with the input step during which their request started and written just before it.
  * Foreign traffic (messages that are not ours) is not kept: it changes nothing, and it is other
  * code's data.
+ *
+ * Connectivity is written as the bridge saw it: the `offline` / `online` events it got, whatever
+ * `navigator.onLine` said (the demo's Offline switch and some WebViews fire the events while it
+ * stays true). While the recording says offline, the replay fails every request at once and uses
+ * up no answer, so a request made then is written only when the replay would not do the same
+ * (as a `//` note: the fixture format cannot say "offline, yet answered").
  */
 import type { HttpResponse } from '../environment.js';
 import { REDACTED } from '../outbound/redact.js';
@@ -14,14 +21,18 @@ import { compactCommand } from './compact.js';
 import type { Recorder, RecorderFactory } from './plug-in.js';
 
 type Step = Record<string, unknown>;
+/** A recorded line: a step, or a note written as a `//` comment. */
+type Line = Step | { note: string };
 interface Group {
-  answers: Array<Step | undefined>;
+  answers: Array<Line | undefined>;
   steps: Step[];
 }
 
 export const createRecorder: RecorderFactory = ({ rawOptions, options, redactor, env }): Recorder => {
-  // A replay starts online; a page installed while offline must say so first.
-  const groups: Group[] = [{ answers: [], steps: env.isOnline() ? [] : [{ step: 'offline' }] }];
+  // Whether the replay will be online at this point of the recording. A replay starts online; a
+  // page installed while offline says so first.
+  let replayOnline = env.isOnline();
+  const groups: Group[] = [{ answers: [], steps: replayOnline ? [] : [{ step: 'offline' }] }];
   const basePath = new URL(options.baseUrl).pathname.replace(/\/$/, '');
   const allowedOrigins = options.allowedOrigins;
   const now = env.now;
@@ -55,25 +66,36 @@ export const createRecorder: RecorderFactory = ({ rawOptions, options, redactor,
       ...env,
       async fetch(url, request): Promise<HttpResponse> {
         const group = groups[groups.length - 1] as Group;
-        const slot = group.answers.push(undefined) - 1;
         const base = { method: request.method, path: pathOf(url) };
-        const online = env.isOnline();
+        const online = replayOnline;
+        // Until it settles, a request is one that never got an answer: a recording taken now
+        // replays it as hanging, as it does live.
+        const slot = group.answers.push(online ? { step: 'hang', ...base } : undefined) - 1;
+        const differs = (live: string) =>
+          void (group.answers[slot] = {
+            note: `${base.method} ${base.path} ${live} while offline; the replay fails it at once`,
+          });
         try {
           const response = await env.fetch(url, request);
           const text = await response.text();
           const answer: Step = { step: 'respond', ...base, status: response.status, body: bodyOf(text) };
           const retryAfter = response.headers.get('Retry-After');
           if (retryAfter !== null) answer['headers'] = { 'Retry-After': replayableRetryAfter(retryAfter, now()) };
-          group.answers[slot] = answer;
+          if (online) group.answers[slot] = answer;
+          else differs(`answered ${response.status}`);
           return { status: response.status, headers: response.headers, text: async () => text };
         } catch (thrown) {
-          // Offline requests fail by themselves in a replay and use up no answer.
-          if (online) group.answers[slot] = { step: 'fail', ...base };
+          // Aborted by the bridge (its timeout, or destroy) before any answer came: a hang.
+          const aborted = request.signal?.aborted === true;
+          if (online) group.answers[slot] = aborted ? { step: 'hang', ...base } : { step: 'fail', ...base };
+          else if (aborted) differs('got no answer');
+          // Offline and failed: the replay fails it by itself and uses up no answer.
           throw thrown;
         }
       },
       onConnectivityChange(listener) {
         return env.onConnectivityChange((online) => {
+          replayOnline = online;
           input({ step: online ? 'online' : 'offline' });
           listener(online);
         });
@@ -83,12 +105,16 @@ export const createRecorder: RecorderFactory = ({ rawOptions, options, redactor,
     host: (data, verdict) =>
       input({ step: 'host', data: verdict.kind === 'command' ? compactCommand(verdict.command) : data }),
     text() {
-      const lines = [{ step: 'config', options: config }];
+      const lines: Line[] = [{ step: 'config', options: config }];
       for (const group of groups) {
-        for (const answer of group.answers) if (answer !== undefined) lines.push(answer as never);
-        lines.push(...(group.steps as never[]));
+        for (const answer of group.answers) if (answer !== undefined) lines.push(answer);
+        lines.push(...group.steps);
       }
-      return lines.map((line) => JSON.stringify(redactor.scrub(line))).join('\n') + '\n';
+      return (
+        lines
+          .map((line) => ('note' in line ? `// ${redactor.scrub(line.note)}` : JSON.stringify(redactor.scrub(line))))
+          .join('\n') + '\n'
+      );
     },
   };
 };

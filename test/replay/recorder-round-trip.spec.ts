@@ -221,3 +221,141 @@ describe('a recorded 429 whose Retry-After is an HTTP date', () => {
     expect(replayed).toEqual(live.deliveries);
   });
 });
+
+/** The deliveries of a replay, as `{host, payload}`, to compare with a live session's. */
+async function replayedDeliveries(recording: string, host: 'android' | 'ios' | 'flutter' | 'browser' | 'react-native') {
+  const warnings: string[] = [];
+  const output = await replay(recording, { host, name: 'recording', onWarning: (warning) => warnings.push(warning) });
+  const deliveries = output
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as { kind: string; host?: string; payload?: unknown })
+    .filter((line) => line.kind === 'deliver')
+    .map(({ host: to, payload }) => ({ host: to, payload }));
+  return { deliveries, warnings };
+}
+
+describe('a session recorded against a backend that never answers', () => {
+  let server: Server;
+  let url: string;
+  beforeAll(async () => {
+    // Accepts every request and never replies, as a wedged proxy does.
+    server = createServer(() => undefined);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+  });
+
+  it('records the timed-out request as hang, and replays the same "no answer within 800 ms" at the same point', async () => {
+    const live = createTestEnvironment({ channels: ['android'] });
+    const rawOptions = {
+      baseUrl: url,
+      websiteToken: WEBSITE_TOKEN,
+      host: 'android',
+      record: true,
+      requestTimeout: 1500,
+      commandTimeout: 800,
+    };
+    const bridge = createBridge(normalizeOptions(rawOptions, live.env.pageOrigin), live.env, { rawOptions });
+    let recording: string;
+    try {
+      expect(await command(bridge, 'init-1', 'init')).toMatchObject({
+        ok: false,
+        error: { code: 'network_error', message: '[init] no answer within 800 ms' },
+      });
+      // The request itself runs on until requestTimeout aborts it.
+      await new Promise((resolve) => setTimeout(resolve, 900));
+      recording = bridge.recording();
+    } finally {
+      bridge.destroy();
+    }
+    const steps = parseFixture(recording, 'recording').map((step) => step.step);
+    expect(steps).toContain('hang');
+    expect(steps).not.toContain('fail');
+    const { deliveries, warnings } = await replayedDeliveries(recording, 'android');
+    expect(live.messages().map((message) => message['code'] ?? message['type'])).toEqual([
+      'ready',
+      'response',
+      'network_error',
+    ]);
+    expect(deliveries).toEqual(live.deliveries);
+    expect(warnings).toEqual([]);
+  });
+
+  it('writes a request still waiting when the recording is taken as hang too', async () => {
+    const live = createTestEnvironment({ channels: ['ios'] });
+    const rawOptions = { baseUrl: url, websiteToken: WEBSITE_TOKEN, host: 'ios', record: true, commandTimeout: 300 };
+    const bridge = createBridge(normalizeOptions(rawOptions, live.env.pageOrigin), live.env, { rawOptions });
+    try {
+      await command(bridge, 'init-1', 'init');
+      const recording = bridge.recording(); // the request (requestTimeout 15 s) is still under way
+      expect(recording).toContain('{"step":"hang","method":"GET","path":"/config"}');
+      const { deliveries } = await replayedDeliveries(recording, 'ios');
+      expect(deliveries).toEqual(live.deliveries);
+    } finally {
+      bridge.destroy();
+    }
+  });
+});
+
+describe('a session recorded while navigator.onLine stays true across an offline event', () => {
+  it('replays to the same deliveries, using up every recorded answer (the demo Offline switch)', async () => {
+    // A fetch wrapper that fails while "offline" and window offline/online events, with
+    // isOnline() true throughout: what the demo page's Offline switch and some WebViews do.
+    let cut = false;
+    const live = createTestEnvironment({
+      channels: ['react-native'],
+      fetch: (url, request) =>
+        cut ? Promise.reject(new TypeError('Failed to fetch')) : (fetch(url, request) as Promise<HttpResponse>),
+    });
+    const connectivity = new Set<(online: boolean) => void>();
+    const env = {
+      ...live.env,
+      isOnline: () => true,
+      onConnectivityChange(listener: (online: boolean) => void) {
+        connectivity.add(listener);
+        return () => void connectivity.delete(listener);
+      },
+    };
+    const announce = (online: boolean) => connectivity.forEach((listener) => listener(online));
+    const rawOptions = { baseUrl: backend.url, websiteToken: WEBSITE_TOKEN, host: 'react-native', record: true };
+    const bridge = createBridge(normalizeOptions(rawOptions, env.pageOrigin), env, { rawOptions });
+    let recording: string;
+    try {
+      expect(await command(bridge, 'init-1', 'init')).toMatchObject({ ok: true });
+      cut = true;
+      announce(false);
+      const stalled = new Promise<void>((resolve) => {
+        const off = bridge.on((message) => {
+          if (message.type === 'error' && message.code === 'network_error') {
+            off();
+            resolve();
+          }
+        });
+      });
+      const sent = command(bridge, 'm-1', 'sendMessage', { content: 'sent in the lift' });
+      await stalled;
+      cut = false;
+      announce(true);
+      expect(await sent).toMatchObject({ ok: true });
+      recording = bridge.recording();
+    } finally {
+      bridge.destroy();
+    }
+    // The failed attempt happened while the recording says offline: the replay fails it by
+    // itself, so no `fail` is written for it to leave behind.
+    expect(parseFixture(recording, 'recording').map((step) => step.step)).not.toContain('fail');
+    const { deliveries, warnings } = await replayedDeliveries(recording, 'react-native');
+    expect(live.messages().map((message) => message['code'] ?? message['type'])).toEqual([
+      'ready',
+      'response',
+      'network_error',
+      'response',
+    ]);
+    expect(deliveries).toEqual(live.deliveries);
+    expect(warnings).toEqual([]);
+  });
+});

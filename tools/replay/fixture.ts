@@ -16,6 +16,7 @@ export type Step =
       line: number;
     }
   | { step: 'fail'; method: string; path: string; line: number }
+  | { step: 'hang'; method: string; path: string; line: number }
   | { step: 'offline'; line: number }
   | { step: 'online'; line: number }
   | { step: 'advance'; ms: number; line: number };
@@ -90,7 +91,13 @@ export function parseFixture(text: string, name: string): Step[] {
         return;
       }
       case 'fail':
-        steps.push({ step: 'fail', method: string('method').toUpperCase(), path: pathOnly(string('path')), line });
+      case 'hang':
+        steps.push({
+          step: entry['step'],
+          method: string('method').toUpperCase(),
+          path: pathOnly(string('path')),
+          line,
+        });
         return;
       case 'offline':
       case 'online':

@@ -146,7 +146,8 @@ export async function replay(text: string, { host, name = 'fixture', onWarning }
         return;
       }
       case 'fail':
-        http.queue(step.method, step.path, { kind: 'fail' });
+      case 'hang':
+        http.queue(step.method, step.path, { kind: step.step });
         return;
       case 'offline':
       case 'online':

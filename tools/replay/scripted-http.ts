@@ -1,12 +1,14 @@
 /**
- * HTTP for replays: answers come from the fixture's `respond` and `fail` steps, first in,
+ * HTTP for replays: answers come from the fixture's `respond`, `fail` and `hang` steps, first in,
  * first out per method and path; every request becomes an output line.
  */
 import { REDACTED, type HttpRequest, type HttpResponse } from '../../bridge/index.js';
 import { pathOnly } from './fixture.js';
 
 export type Answer =
-  { kind: 'respond'; status: number; body?: unknown; headers?: Record<string, string> } | { kind: 'fail' };
+  | { kind: 'respond'; status: number; body?: unknown; headers?: Record<string, string> }
+  | { kind: 'fail' }
+  | { kind: 'hang' };
 
 export interface RequestLine {
   kind: 'request';
@@ -71,6 +73,12 @@ export function createScriptedHttp(
         throw new TypeError('Failed to fetch');
       }
       if (answer.kind === 'fail') throw new TypeError('Failed to fetch');
+      if (answer.kind === 'hang') {
+        // Accepted and never answered: it ends only when the bridge aborts it.
+        return new Promise<never>((_, reject) =>
+          request.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+        );
+      }
       return scriptedResponse(answer);
     },
   };
