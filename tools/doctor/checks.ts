@@ -1,7 +1,8 @@
 /**
  * The doctor's checks: each one question about the backend, asked the way a WebView running
- * the bridge would ask it, answered with what is wrong and how to fix it. Checks share one
- * probe, so a request several checks read (a preflight, the config) is sent once.
+ * the bridge would ask it, answered with what is wrong and how to fix it. A check FAILs only
+ * for what breaks the bridge, and WARNs for what the contract asks for but the bridge does not
+ * need. Checks share one probe, so a request several checks read is sent once.
  */
 import { configCheck, rejectedTokenCheck } from './config-checks.js';
 import {
@@ -9,10 +10,9 @@ import {
   allowMethodsCheck,
   allowOriginCheck,
   configPreflightCheck,
-  exposeRetryAfterCheck,
   messagesPreflightCheck,
-  responseCorsCheck,
-} from './cors-checks.js';
+} from './preflight-checks.js';
+import { exposeRetryAfterCheck, responseCorsCheck } from './response-checks.js';
 import { createProbe, type DoctorTarget, type Probe } from './probe.js';
 
 export type CheckStatus = 'pass' | 'warn' | 'fail' | 'skip';
@@ -26,22 +26,25 @@ export interface CheckResult {
   fix?: string;
 }
 
+/** A check's result before naming; `cause` marks a request that got no answer or a redirect. */
+export type CheckOutcome = Omit<CheckResult, 'name'> & { cause?: string };
+
 export interface Check {
   name: string;
-  run(probe: Probe): Promise<Omit<CheckResult, 'name'>>;
+  run(probe: Probe): Promise<CheckOutcome>;
 }
 
-/** Every check, in the order a WebView meets the problems. */
+/** Every check, in the order the bridge meets the problems; the preflight it never sends comes last. */
 export const DOCTOR_CHECKS: readonly Check[] = [
-  configPreflightCheck,
+  configCheck,
+  responseCorsCheck,
+  rejectedTokenCheck,
   messagesPreflightCheck,
   allowOriginCheck,
-  allowMethodsCheck,
   allowHeadersCheck,
-  configCheck,
-  rejectedTokenCheck,
-  responseCorsCheck,
+  allowMethodsCheck,
   exposeRetryAfterCheck,
+  configPreflightCheck,
 ];
 
 export interface DoctorRun {
@@ -51,18 +54,29 @@ export interface DoctorRun {
 }
 
 /**
- * Runs the checks in order. Once a request got no answer at all, the rest are skipped: they
- * would each wait for the same dead server and repeat the same line.
+ * Runs the checks in order. Every request goes out at once, so a slow answer delays no other
+ * check and none waits for another's timeout. A check whose request failed for a cause an
+ * earlier check already failed on (the server is down, every path redirects) is skipped with
+ * that reason instead of repeating it.
  */
 export async function runDoctor(target: DoctorTarget, checks: readonly Check[] = DOCTOR_CHECKS): Promise<DoctorRun> {
   const probe = createProbe(target);
+  probe.sendAll();
   const results: CheckResult[] = [];
+  const failedOn = new Map<string, string>();
   for (const check of checks) {
-    if (probe.unreachable() !== undefined) {
-      results.push({ name: check.name, status: 'skip', detail: 'not run: an earlier request got no answer' });
+    const { cause, ...outcome } = await check.run(probe);
+    const earlier = cause === undefined ? undefined : failedOn.get(cause);
+    if (cause !== undefined && earlier !== undefined) {
+      results.push({
+        name: check.name,
+        status: 'skip',
+        detail: `not checked: the same problem as "${earlier}" (${cause})`,
+      });
       continue;
     }
-    results.push({ name: check.name, ...(await check.run(probe)) });
+    if (cause !== undefined && outcome.status === 'fail') failedOn.set(cause, check.name);
+    results.push({ name: check.name, ...outcome });
   }
   return { results, secrets: probe.secrets() };
 }

@@ -1,10 +1,12 @@
 /**
  * The token checks: `GET /config` with the given website token must hand out a usable
- * authToken, and a made-up token must be refused with 401 and an ErrorResponse body.
+ * authToken (the bridge needs it), and a made-up token should be refused with 401 and an
+ * ErrorResponse body (the contract asks for it; the bridge only needs a 401 or 403 to tell the
+ * app `auth_failed`).
  */
 import { authTokenOf, errorMessageOf } from '../../bridge/index.js';
 import type { Check } from './checks.js';
-import type { Exchange } from './probe.js';
+import { isRedirect, notChecked, ownerVerdict, type Answered } from './gates.js';
 
 const ERROR_BODY_FIX =
   'answer a refused website token with 401 and a JSON ErrorResponse body such as {"message": "Invalid website token"} (Content-Type: application/json)';
@@ -13,7 +15,7 @@ export const configCheck: Check = {
   name: 'GET /config',
   async run(probe) {
     const answer = await probe.config('given');
-    if (!answer.answered) return { status: 'fail', detail: answer.reason, fix: answer.fix };
+    if (!answer.answered || isRedirect(answer.status)) return ownerVerdict(answer, 'fail', REDIRECT_FIX);
     const { status } = answer;
     if (status === 401 || status === 403) {
       const said = errorMessageOf(answer.body);
@@ -21,13 +23,6 @@ export const configCheck: Check = {
         status: 'fail',
         detail: `answered ${status}: the website token is invalid, disabled or rotated${said === undefined ? '' : ` (server: "${clip(said)}")`}`,
         fix: "use the inbox's current website token (rotating it invalidates the old one) in --website-token and in the app's websiteToken option",
-      };
-    }
-    if (status >= 300 && status <= 399) {
-      return {
-        status: 'fail',
-        detail: `answered ${status}, a redirect to ${answer.headers.get('location') ?? '(no Location)'}`,
-        fix: 'use the final URL as baseUrl: a redirected POST loses its body and a cross-origin one its Authorization header',
       };
     }
     if (status < 200 || status > 299) return { status: 'fail', ...unexpectedConfigStatus(answer) };
@@ -41,7 +36,8 @@ export const configCheck: Check = {
   },
 };
 
-type Answered = Extract<Exchange, { answered: true }>;
+const REDIRECT_FIX =
+  'use the final URL as baseUrl and --base-url: the bridge refuses redirects, since a redirected POST loses its body and a cross-origin one its Authorization header';
 
 /** What is wrong with a 2xx config answer that has no usable authToken. */
 function unusableConfig(answer: Answered): string {
@@ -77,24 +73,38 @@ export const rejectedTokenCheck: Check = {
   name: 'rejected website token',
   async run(probe) {
     const answer = await probe.config('wrong');
-    if (!answer.answered) return { status: 'fail', detail: answer.reason, fix: answer.fix };
-    if (answer.status >= 200 && answer.status <= 299 && authTokenOf(answer.body) === undefined) {
-      // A misconfigured /config answers every token alike; saying "tokens are not checked" would mislead.
+    if (!answer.answered || isRedirect(answer.status)) return ownerVerdict(answer, 'fail', REDIRECT_FIX);
+    const given = await probe.config('given');
+    if (
+      given.answered &&
+      given.status >= 200 &&
+      given.status <= 299 &&
+      authTokenOf(given.body) === undefined &&
+      answer.status >= 200 &&
+      answer.status <= 299 &&
+      authTokenOf(answer.body) === undefined
+    ) {
+      // A misconfigured /config answers every token alike: nothing to judge until it is fixed.
+      return notChecked(
+        `GET /config answers ${given.status} without a usable authToken whatever the token, so a refused one cannot be told apart; see "GET /config"`,
+      );
+    }
+    if (answer.status >= 200 && answer.status <= 299) {
       return {
-        status: 'fail',
-        detail: `a made-up website token got ${answer.status} with ${unusableConfig(answer)}, like any token: refused tokens cannot be told apart`,
-        fix: `fix GET /config first; then ${ERROR_BODY_FIX}`,
+        status: 'warn',
+        detail: `a made-up website token got ${answer.status} instead of 401${authTokenOf(answer.body) === undefined ? '' : ' and an authToken'}: the backend does not check website tokens (the bridge works, but any app can open conversations in this inbox)`,
+        fix: `refuse unknown website tokens: ${ERROR_BODY_FIX}`,
       };
     }
-    if (answer.status !== 401) {
-      const accepted = answer.status >= 200 && answer.status <= 299;
+    if (answer.status !== 401 && answer.status !== 403) {
       return {
         status: 'fail',
-        detail: `a made-up website token got ${answer.status} instead of 401${accepted ? ' and an authToken: the backend does not check website tokens' : ''}`,
+        detail: `a made-up website token got ${answer.status} instead of 401, so an app whose token is rotated is told something else than auth_failed`,
         fix: ERROR_BODY_FIX,
       };
     }
     const message = errorMessageOf(answer.body);
+    const contract = answer.status === 403 ? ' (the bridge reports 403 as auth_failed too; the contract says 401)' : '';
     if (message === undefined) {
       const what =
         answer.text.trim() === ''
@@ -103,9 +113,16 @@ export const rejectedTokenCheck: Check = {
             ? 'a body that is not JSON'
             : 'JSON without a string "message"';
       return {
-        status: 'fail',
-        detail: `a made-up website token got 401 with ${what}, not an ErrorResponse, so the app cannot say why`,
+        status: 'warn',
+        detail: `a made-up website token got ${answer.status} with ${what}, not an ErrorResponse: the app gets auth_failed without the server's reason${contract}`,
         fix: ERROR_BODY_FIX,
+      };
+    }
+    if (answer.status === 403) {
+      return {
+        status: 'warn',
+        detail: `a made-up website token got 403 with an ErrorResponse ("${clip(message)}")${contract}`,
+        fix: 'answer a refused website token with 401, as the contract says',
       };
     }
     return { status: 'pass', detail: `a made-up website token got 401 with an ErrorResponse ("${clip(message)}")` };

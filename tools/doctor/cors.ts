@@ -16,9 +16,37 @@ export function allowOriginProblem(value: string | null, origin: string): string
   if (value === null) return 'missing';
   const trimmed = value.trim();
   if (trimmed === '*' || trimmed === origin) return undefined;
+  const copies = repeatedValue(trimmed);
+  if (copies !== undefined)
+    return `sent ${copies.count} times ("${trimmed}"): browsers accept exactly one value and refuse the answer`;
   if (trimmed.includes(',')) return `lists several values ("${trimmed}"); browsers accept exactly one origin or *`;
   if (trimmed === '') return 'present but empty';
   return `is "${trimmed}", which does not match the page origin ${origin}`;
+}
+
+/** What to change so that `allowOriginProblem` finds nothing: the fix for the value actually sent. */
+export function allowOriginFix(value: string | null, origin: string): string {
+  const copies = value === null ? undefined : repeatedValue(value.trim());
+  if (copies !== undefined) {
+    return (
+      `remove one of the ${copies.count} "Access-Control-Allow-Origin: ${copies.value}" headers: two layers add it ` +
+      '(a proxy such as nginx and the app); keep it in one place'
+    );
+  }
+  const exactly = `"Access-Control-Allow-Origin: *" (or exactly "${origin}")`;
+  if (value === null) return `send ${exactly} on every API response, preflights and errors included`;
+  if (value.includes(',')) {
+    return `send one value, ${exactly}, instead of a list; to allow several origins, echo the request's Origin when it is one of them (with "Vary: Origin")`;
+  }
+  return `send ${exactly} instead of "${value.trim()}"`;
+}
+
+/** `*, *` or `https://a, https://a`: one header value added by two layers, which browsers join with ", ". */
+function repeatedValue(value: string): { value: string; count: number } | undefined {
+  const parts = tokens(value);
+  const first = parts[0];
+  if (parts.length < 2 || first === undefined || !parts.every((part) => part === first)) return undefined;
+  return { value: first, count: parts.length };
 }
 
 /** The required methods `Access-Control-Allow-Methods` leaves out. */

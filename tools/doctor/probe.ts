@@ -33,8 +33,8 @@ export interface Probe {
    * or with a made-up one no inbox has, to see how the backend refuses it.
    */
   config(token: 'given' | 'wrong'): Promise<Exchange>;
-  /** Set once a request got no answer at all: later checks would only repeat the same failure. */
-  unreachable(): string | undefined;
+  /** Sends every request the checks read, at once, so that no answer waits for another's timeout. */
+  sendAll(): void;
   /** Every token value met so far (sent or received), for the report to scrub. */
   secrets(): string[];
 }
@@ -43,14 +43,12 @@ export function createProbe(target: DoctorTarget): Probe {
   const cache = new Map<string, Promise<Exchange>>();
   const secrets = new Set<string>([target.websiteToken]);
   const wrongToken = `doctor-invalid-${globalThis.crypto.randomUUID()}`;
-  let unreachable: string | undefined;
 
   const exchange = (label: string, url: string, init: RequestInit): Promise<Exchange> => {
     let pending = cache.get(label);
     if (pending === undefined) {
       pending = send(target, label, url, init).then((result) => {
-        if (!result.answered) unreachable ??= result.reason;
-        else collectTokens(result.body, secrets);
+        if (result.answered) collectTokens(result.body, secrets);
         return result;
       });
       cache.set(label, pending);
@@ -58,7 +56,7 @@ export function createProbe(target: DoctorTarget): Probe {
     return pending;
   };
 
-  return {
+  const probe: Probe = {
     target,
     preflight(path, method, requestHeaders) {
       const headers: Record<string, string> = { Origin: target.origin, 'Access-Control-Request-Method': method };
@@ -72,10 +70,26 @@ export function createProbe(target: DoctorTarget): Probe {
       const label = token === 'given' ? 'GET /config' : 'GET /config with a wrong token';
       return exchange(label, url.href, { method: 'GET', headers: { Origin: target.origin } });
     },
-    unreachable: () => unreachable,
+    sendAll() {
+      void probe.config('given');
+      void probe.config('wrong');
+      void messagesPreflight(probe);
+      void configPreflight(probe);
+    },
     secrets: () => [...secrets],
   };
+  return probe;
 }
+
+/** The preflight a WebView sends before every authorized request the bridge makes. */
+export const messagesPreflight = (probe: Probe) => probe.preflight('/messages', 'POST', 'content-type, authorization');
+
+/**
+ * The bridge's `GET /config` carries no custom header, so it is a simple request and never
+ * preflighted; the contract still asks for the CORS headers on every endpoint, and a WebView or
+ * proxy that adds a header would preflight it.
+ */
+export const configPreflight = (probe: Probe) => probe.preflight('/config', 'GET');
 
 async function send(target: DoctorTarget, label: string, url: string, init: RequestInit): Promise<Exchange> {
   const signal = AbortSignal.timeout(target.timeoutMs);
