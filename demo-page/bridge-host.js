@@ -96,12 +96,17 @@ export function createBridgeHost({ standIns, log }) {
 
     /**
      * Sends one host command through the typed client; the answer shows in the platform column.
+     * Resolves (never rejects) once it is answered.
      * @param {string} method
      * @param {object} [params]
+     * @returns {Promise<void>}
      */
-    command(method, params) {
+    async command(method, params) {
       // The outcome is already in the platform column; a rejection here is expected, not a page error.
-      client?.call(method, params).catch(() => undefined);
+      await client?.call(method, params).then(
+        () => undefined,
+        () => undefined,
+      );
     },
   };
   return host;

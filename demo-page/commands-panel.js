@@ -75,10 +75,18 @@ export function wireCommands({ host, log, backendUrl }) {
     }),
   );
   onClick('try-invalid-email', () => host.command('sendMessage', { content: 'hello', email: 'not-an-email' }));
+  // Restores the baseUrl it changes once init is answered, so later commands go where the form said.
   onClick('try-wrong-path', async () => {
-    input('base-url').value = `${backendUrl()}/no-such-api`;
+    const baseUrl = input('base-url');
+    const before = baseUrl.value;
+    baseUrl.value = `${backendUrl()}/no-such-api`;
     await host.install();
-    host.command('init');
+    try {
+      await host.command('init');
+    } finally {
+      baseUrl.value = before;
+      await host.install();
+    }
   });
   onClick('try-unknown-method', () => host.command('deleteEverything'));
 }

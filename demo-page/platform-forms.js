@@ -2,10 +2,12 @@
 /**
  * How each platform's native side shows a payload from the bridge: React Native's
  * `onEvent({...})`, Android's `ChatEvent.Error(code = ..., message = ...)`, iOS's
- * `.error(code:, message:)`, Flutter's `onError(...)`, the browser's `'chatbridge'` event.
- * The error forms are the contract's callback table; the other kinds are written in the same
- * style for illustration.
+ * `.error(code:, message:)`, Flutter's `onError(ChatError(...))`, the browser's `'chatbridge'`
+ * event. Each form is code that compiles against the receivers in host-adapters/native/, with
+ * the values the receiver would decode.
  */
+
+import { dart, dartString, kotlin, kotlinString, swift, swiftString } from './native-literals.js';
 
 /** How each platform's native side gets messages, and sends commands. */
 export const PLATFORMS = {
@@ -59,95 +61,125 @@ function js(/** @type {unknown} */ value) {
   return JSON.stringify(value) ?? 'undefined';
 }
 
-/** @returns {string} */
-function kotlin(/** @type {unknown} */ value) {
-  if (Array.isArray(value)) return `listOf(${value.map(kotlin).join(', ')})`;
-  if (typeof value === 'object' && value !== null) {
-    return `mapOf(${Object.entries(value)
-      .map(([key, v]) => `${JSON.stringify(key)} to ${kotlin(v)}`)
-      .join(', ')})`;
+/**
+ * The error fields the receivers keep, as they decode them: `status` when it is an integer,
+ * `errors` when it maps fields to lists of strings (others are dropped, not fatal).
+ * @param {Record<string, unknown>} error
+ */
+function errorFields(error) {
+  /** @type {Array<[string, unknown]>} */
+  const fields = [
+    ['code', error['code']],
+    ['message', error['message']],
+  ];
+  if (Number.isInteger(error['status'])) fields.push(['status', error['status']]);
+  const errors = error['errors'];
+  if (typeof errors === 'object' && errors !== null && !Array.isArray(errors)) {
+    const kept = Object.entries(errors).filter(
+      ([, problems]) => Array.isArray(problems) && problems.every((problem) => typeof problem === 'string'),
+    );
+    if (kept.length > 0) fields.push(['errors', Object.fromEntries(kept)]);
   }
-  return JSON.stringify(value) ?? 'null';
-}
-
-/** @returns {string} */
-function swift(/** @type {unknown} */ value) {
-  if (Array.isArray(value)) return `[${value.map(swift).join(', ')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value);
-    return entries.length === 0
-      ? '[:]'
-      : `[${entries.map(([key, v]) => `${JSON.stringify(key)}: ${swift(v)}`).join(', ')}]`;
-  }
-  return value === null ? 'nil' : (JSON.stringify(value) ?? 'nil');
-}
-
-/** @returns {string} */
-function dart(/** @type {unknown} */ value) {
-  if (Array.isArray(value)) return `[${value.map(dart).join(', ')}]`;
-  if (typeof value === 'object' && value !== null) {
-    return `{${Object.entries(value)
-      .map(([key, v]) => `${dart(key)}: ${dart(v)}`)
-      .join(', ')}}`;
-  }
-  if (typeof value === 'string') return `'${value.replace(/[\\'$]/g, '\\$&').replace(/\n/g, '\\n')}'`;
-  return value === null ? 'null' : String(value);
+  return fields;
 }
 
 /**
- * Named arguments of an error, in the order the contract gives them.
+ * Named arguments of an error. Field errors are a plain string-list map in every language
+ * (`Map<String, List<String>>`, `[String: [String]]`), so they are written without the casts
+ * the generic JSON literals carry.
  * @param {Record<string, unknown>} error
  * @param {(value: unknown) => string} literal
+ * @param {(value: string) => string} string
  * @param {string} separator ' = ' for Kotlin, ': ' for Swift and Dart
+ * @param {{open: string, close: string, list: (items: string[]) => string, pair: string}} map
  */
-function errorArgs(error, literal, separator) {
-  return ['code', 'message', 'status', 'errors']
-    .filter((name) => error[name] !== undefined)
-    .map((name) => `${name}${separator}${literal(error[name])}`)
+function errorArgs(error, literal, string, separator, map) {
+  return errorFields(error)
+    .map(([name, value]) => {
+      if (name !== 'errors') return `${name}${separator}${literal(value)}`;
+      const pairs = Object.entries(/** @type {Record<string, string[]>} */ (value)).map(
+        ([field, problems]) => `${string(field)}${map.pair}${map.list(problems.map(string))}`,
+      );
+      return `errors${separator}${map.open}${pairs.join(', ')}${map.close}`;
+    })
     .join(', ');
 }
 
+const KOTLIN_MAP = {
+  open: 'mapOf(',
+  close: ')',
+  pair: ' to ',
+  list: (/** @type {string[]} */ items) => `listOf(${items.join(', ')})`,
+};
+const SWIFT_MAP = {
+  open: '[',
+  close: ']',
+  pair: ': ',
+  list: (/** @type {string[]} */ items) => `[${items.join(', ')}]`,
+};
+const DART_MAP = {
+  open: '{',
+  close: '}',
+  pair: ': ',
+  list: (/** @type {string[]} */ items) => `[${items.join(', ')}]`,
+};
+
+const kotlinError = (/** @type {Record<string, unknown>} */ error) =>
+  `ChatEvent.Error(${errorArgs(error, kotlin, kotlinString, ' = ', KOTLIN_MAP)})`;
+const swiftError = (/** @type {Record<string, unknown>} */ error) =>
+  errorArgs(error, swift, swiftString, ': ', SWIFT_MAP);
+const dartError = (/** @type {Record<string, unknown>} */ error) =>
+  `ChatError(${errorArgs(error, dart, dartString, ': ', DART_MAP)})`;
+
+/** What the receivers make of a message type they do not know: a parse_error, as their decode says. */
+const unknownType = (/** @type {unknown} */ type) => ({
+  code: 'parse_error',
+  message:
+    typeof type === 'string'
+      ? `[chat-bridge] unknown message type "${type}"`
+      : '[chat-bridge] the payload has no string "type"',
+});
+
 /**
- * One message from the bridge in the receiving platform's own terms.
+ * One message from the bridge in the receiving platform's own terms: valid code for the
+ * receivers' real types (host-adapters/native: Kotlin `ChatEvent`, Swift `ChatEvent` with
+ * `ChatBridgeError`, Dart `ChatBridgeReceiver` callbacks).
  * @param {Host} host
  * @param {Record<string, any>} m
  */
 export function nativeForm(host, m) {
+  const known = ['ready', 'error', 'response', 'widget'].includes(m['type']);
   switch (host) {
     case 'react-native':
       return `onEvent(${js(m)})`;
     case 'browser':
       return `'chatbridge' event, detail = ${js(m)}`;
     case 'android':
-      if (m['type'] === 'error') return `ChatEvent.Error(${errorArgs(m, kotlin, ' = ')})`;
+      if (!known) return kotlinError(unknownType(m['type']));
+      if (m['type'] === 'error') return kotlinError(m);
       if (m['type'] === 'ready') return 'ChatEvent.Ready';
-      if (m['type'] === 'widget') return `ChatEvent.Widget(event = ${kotlin(m['event'])}, data = ${kotlin(m['data'])})`;
-      if (m['type'] === 'response') {
-        return m['ok']
-          ? `ChatEvent.Response(id = ${kotlin(m['id'])}, result = ${kotlin(m['result'])})`
-          : `ChatEvent.Response(id = ${kotlin(m['id'])}, error = ChatEvent.Error(${errorArgs(m['error'] ?? {}, kotlin, ' = ')}))`;
-      }
-      return `ChatEvent.Unknown(${kotlin(m)})`;
+      if (m['type'] === 'widget')
+        return `ChatEvent.Widget(event = ${kotlin(m['event'])}, data = ${kotlin(m['data'] ?? {})})`;
+      return m['ok']
+        ? `ChatEvent.Response(id = ${kotlin(m['id'])}, ok = true, result = ${kotlin(m['result'])})`
+        : `ChatEvent.Response(id = ${kotlin(m['id'])}, ok = false, error = ${kotlinError(m['error'] ?? {})})`;
     case 'ios':
-      if (m['type'] === 'error') return `.error(${errorArgs(m, swift, ': ')})`;
+      if (!known) return `.error(${swiftError(unknownType(m['type']))})`;
+      if (m['type'] === 'error') return `.error(${swiftError(m)})`;
       if (m['type'] === 'ready') return '.ready';
-      if (m['type'] === 'widget') return `.widget(event: ${swift(m['event'])}, data: ${swift(m['data'])})`;
-      if (m['type'] === 'response') {
-        return m['ok']
-          ? `.response(id: ${swift(m['id'])}, result: .success(${swift(m['result'])}))`
-          : `.response(id: ${swift(m['id'])}, result: .failure(.error(${errorArgs(m['error'] ?? {}, swift, ': ')})))`;
-      }
-      return `.unknown(${swift(m)})`;
+      if (m['type'] === 'widget') return `.widget(event: ${swift(m['event'])}, data: ${swift(m['data'] ?? {})})`;
+      return m['ok']
+        ? `.response(id: ${swift(m['id'])}, result: .success(${m['result'] === null || m['result'] === undefined ? 'nil' : swift(m['result'])}))`
+        : `.response(id: ${swift(m['id'])}, result: .failure(ChatBridgeError(${swiftError(m['error'] ?? {})})))`;
     case 'flutter':
-      if (m['type'] === 'error') return `onError(${errorArgs(m, dart, ': ')})`;
+      if (!known) return `onError(${dartError(unknownType(m['type']))})`;
+      if (m['type'] === 'error') return `onError(${dartError(m)})`;
       if (m['type'] === 'ready') return 'onReady()';
-      if (m['type'] === 'widget') return `onWidgetEvent(event: ${dart(m['event'])}, data: ${dart(m['data'])})`;
-      if (m['type'] === 'response') {
-        return m['ok']
-          ? `onResponse(id: ${dart(m['id'])}, result: ${dart(m['result'])})`
-          : `onResponse(id: ${dart(m['id'])}, error: ${dart(m['error'])})`;
-      }
-      return `onUnknown(${dart(m)})`;
+      if (m['type'] === 'widget')
+        return `onWidgetEvent(ChatWidgetEvent(event: ${dart(m['event'])}, data: ${dart(m['data'] ?? {})}))`;
+      return m['ok']
+        ? `onResponse(ChatResponse(id: ${dart(m['id'])}, ok: true, result: ${dart(m['result'])}))`
+        : `onResponse(ChatResponse(id: ${dart(m['id'])}, ok: false, error: ${dartError(m['error'] ?? {})}))`;
   }
 }
 

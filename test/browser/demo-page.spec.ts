@@ -14,6 +14,7 @@ import { launchChromium, requireChromium, type LaunchedBrowser } from '../helper
 
 const SCREENSHOT = fileURLToPath(new URL('./screenshots/demo-page.png', import.meta.url));
 const SCREENSHOT_FULL = fileURLToPath(new URL('./screenshots/demo-page-full.png', import.meta.url));
+const SCREENSHOT_PHONE = fileURLToPath(new URL('./screenshots/demo-page-phone.png', import.meta.url));
 const WAIT = { timeout: 10_000 };
 
 type Demo = Awaited<ReturnType<typeof startDemo>>;
@@ -50,9 +51,13 @@ describe.skipIf(!requireChromium())('the demo page in Chromium', () => {
     demo.backend.reset();
   });
 
-  /** Opens the page as printed by `npm start`, for one host, and waits for the bridge. */
-  async function open(host: string): Promise<DemoTab> {
-    const context = await chromium.browser.newContext({ viewport: { width: 1440, height: 900 } });
+  /** Opens the page as printed by `npm start`, for one host, and waits for the bridge. `phone`: 390 × 844, touch. */
+  async function open(host: string, { phone = false } = {}): Promise<DemoTab> {
+    const context = await chromium.browser.newContext(
+      phone
+        ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 }
+        : { viewport: { width: 1440, height: 900 } },
+    );
     const page = await context.newPage();
     const tab: DemoTab = { context, page, problems: [], networkReports: [] };
     tabs.push(tab);
@@ -137,7 +142,7 @@ describe.skipIf(!requireChromium())('the demo page in Chromium', () => {
       'react-native': 'onEvent({type: "error", code: "auth_failed", message: "[GET /config] 401: Invalid website token',
       android: 'ChatEvent.Error(code = "auth_failed", message = "[GET /config] 401: Invalid website token',
       ios: '.error(code: "auth_failed", message: "[GET /config] 401: Invalid website token',
-      flutter: "onError(code: 'auth_failed', message: '[GET /config] 401: Invalid website token",
+      flutter: "onError(ChatError(code: 'auth_failed', message: '[GET /config] 401: Invalid website token",
       browser: `'chatbridge' event, detail = {type: "error", code: "auth_failed"`,
     };
     for (const [host, form] of Object.entries(forms)) {
@@ -215,23 +220,30 @@ describe.skipIf(!requireChromium())('the demo page in Chromium', () => {
     expect(demo.backend.requests.length).toBe(before);
   });
 
-  it('reaches not_found through a wrong baseUrl path, and network_error through the offline switch', async () => {
+  it('reaches not_found through a wrong baseUrl path, restoring baseUrl after, and network_error through the offline switch', async () => {
     const { page } = await open('flutter');
+    const baseUrl = await page.locator('#base-url').inputValue();
 
     await page.click('#try-wrong-path');
-    await received(page, "onError(code: 'not_found'").waitFor(WAIT);
+    await received(page, "onError(ChatError(code: 'not_found'").waitFor(WAIT);
     await request(page, 'GET /no-such-api/config').waitFor(WAIT);
+    // The shortcut puts back the baseUrl it changed: the next init goes to the real API again.
+    await page.locator('#status', { hasText: `baseUrl ${baseUrl} ` }).waitFor(WAIT);
+    expect(await page.locator('#base-url').inputValue()).toBe(baseUrl);
+    await page.click('#cmd-init');
+    await received(page, 'onResponse(ChatResponse(id: ').filter({ hasText: 'ok: true' }).waitFor(WAIT);
+    const configRequests = demo.backend.requests.filter((entry) => entry.method === 'GET' && entry.path === '/config');
+    expect(configRequests.length).toBeGreaterThan(0);
 
-    await page.click('#base-url-default');
     await page.locator('#offline').check();
     const before = demo.backend.requests.length;
     await page.click('#cmd-init');
-    await received(page, "onError(code: 'network_error'").waitFor(WAIT);
+    await received(page, "onError(ChatError(code: 'network_error'").waitFor(WAIT);
     expect(demo.backend.requests.length).toBe(before);
 
     await page.locator('#offline').uncheck();
     await page.click('#cmd-init');
-    await received(page, 'onResponse(id: ').filter({ hasText: 'result:' }).waitFor(WAIT);
+    await received(page, 'onResponse(ChatResponse(id: ').filter({ hasText: 'result:' }).waitFor(WAIT);
   });
 
   it('never inserts received text as HTML', async () => {
@@ -271,5 +283,38 @@ describe.skipIf(!requireChromium())('the demo page in Chromium', () => {
     await page.screenshot({ path: SCREENSHOT });
     await page.screenshot({ path: SCREENSHOT_FULL, fullPage: true });
     expect(statSync(SCREENSHOT).size).toBeGreaterThan(10_000);
+  });
+
+  it('fits a phone: no sideways scrolling at 390 × 844, with requests, long errors and the legend on the page', async () => {
+    const { page } = await open('ios', { phone: true });
+    await page.click('#cmd-init');
+    await received(page, '.response(id: ').waitFor(WAIT);
+    await page.click('#try-invalid-email');
+    await received(page, '.error(code: "validation_error"').waitFor(WAIT);
+    await page.click('#try-wrong-path');
+    await received(page, '.error(code: "not_found"').waitFor(WAIT);
+
+    const layout = await page.evaluate(() => {
+      const width = document.documentElement.clientWidth;
+      // Boxes past the right edge, and boxes whose content spills out of them (a long word).
+      const tooWide = [...document.querySelectorAll('body *')]
+        .filter(
+          (element) =>
+            element.getBoundingClientRect().right > width + 0.5 ||
+            (getComputedStyle(element).overflowX === 'visible' && element.scrollWidth > element.clientWidth + 1),
+        )
+        .map((element) => `${element.tagName.toLowerCase()}${element.id === '' ? '' : `#${element.id}`}`);
+      return { width, scrollWidth: document.documentElement.scrollWidth, tooWide: tooWide.slice(0, 10) };
+    });
+    expect(layout.width).toBe(390);
+    expect(layout.tooWide).toEqual([]);
+    expect(layout.scrollWidth).toBe(390);
+    // Scrolling sideways does nothing.
+    await page.evaluate(() => window.scrollTo(200, 0));
+    expect(await page.evaluate(() => window.scrollX)).toBe(0);
+
+    mkdirSync(fileURLToPath(new URL('./screenshots/', import.meta.url)), { recursive: true });
+    await page.screenshot({ path: SCREENSHOT_PHONE, fullPage: true });
+    expect(statSync(SCREENSHOT_PHONE).size).toBeGreaterThan(10_000);
   });
 });

@@ -1,0 +1,99 @@
+/**
+ * The demo's platform column writes each bridge message as code for the receivers' real types
+ * (host-adapters/native/): Kotlin `ChatEvent` (a Response carries `ok`), Swift `ChatEvent` whose
+ * failure type is the `ChatBridgeError` struct, Dart `ChatBridgeReceiver` callbacks taking
+ * `ChatError` / `ChatResponse` / `ChatWidgetEvent`. The Kotlin forms below were compiled with
+ * kotlinc 2.4.20 against ChatEvent.kt (see the commit); these tests pin them.
+ */
+import { describe, expect, it } from 'vitest';
+import { nativeForm } from '../../../demo-page/platform-forms.js';
+
+const validation = {
+  type: 'error',
+  code: 'validation_error',
+  message: 'Email "x" costs $5\n\u0001',
+  status: 422,
+  errors: { email: ['is invalid'] },
+};
+const ok = {
+  type: 'response',
+  id: 'c1.2',
+  ok: true,
+  result: { id: 5, tags: [], meta: {}, at: 1700000000000, n: null },
+};
+const failed = {
+  type: 'response',
+  id: 'c1.3',
+  ok: false,
+  error: { type: 'error', code: 'not_found', message: '[GET /x] 404', status: 404 },
+};
+const widget = { type: 'widget', event: 'loaded', data: { locale: 'en' } };
+const unknown = { type: 'message', messageId: 'm1', state: 'sent' };
+
+describe('nativeForm for Android (Kotlin, ChatEvent.kt)', () => {
+  it('writes a response with its ok, as the data class requires, and empty collections with their types', () => {
+    expect(nativeForm('android', ok)).toBe(
+      'ChatEvent.Response(id = "c1.2", ok = true, result = mapOf("id" to 5, "tags" to emptyList<Any?>(), "meta" to emptyMap<String, Any?>(), "at" to 1700000000000L, "n" to null))',
+    );
+    expect(nativeForm('android', failed)).toBe(
+      'ChatEvent.Response(id = "c1.3", ok = false, error = ChatEvent.Error(code = "not_found", message = "[GET /x] 404", status = 404))',
+    );
+  });
+
+  it('escapes $ (a template in Kotlin) and control characters, and writes field errors as Map<String, List<String>>', () => {
+    expect(nativeForm('android', validation)).toBe(
+      'ChatEvent.Error(code = "validation_error", message = "Email \\"x\\" costs \\$5\\n\\u0001", status = 422, errors = mapOf("email" to listOf("is invalid")))',
+    );
+  });
+
+  it('writes what the decoder makes of a type it does not know: a parse_error', () => {
+    expect(nativeForm('android', unknown)).toBe(
+      'ChatEvent.Error(code = "parse_error", message = "[chat-bridge] unknown message type \\"message\\"")',
+    );
+    expect(nativeForm('android', widget)).toBe('ChatEvent.Widget(event = "loaded", data = mapOf("locale" to "en"))');
+  });
+});
+
+describe('nativeForm for iOS (Swift, ChatBridgeReceiver.swift)', () => {
+  it('fails a response with the ChatBridgeError struct, not an enum case', () => {
+    expect(nativeForm('ios', failed)).toBe(
+      '.response(id: "c1.3", result: .failure(ChatBridgeError(code: "not_found", message: "[GET /x] 404", status: 404)))',
+    );
+  });
+
+  it('types mixed JSON literals and writes null inside them as NSNull()', () => {
+    expect(nativeForm('ios', ok)).toBe(
+      '.response(id: "c1.2", result: .success(["id": 5, "tags": [] as [Any], "meta": [:] as [String: Any], "at": 1700000000000, "n": NSNull()] as [String: Any]))',
+    );
+    expect(nativeForm('ios', { type: 'response', id: 'c1.4', ok: true, result: null })).toBe(
+      '.response(id: "c1.4", result: .success(nil))',
+    );
+  });
+
+  it('writes field errors as [String: [String]] and control characters as \\u{...}', () => {
+    expect(nativeForm('ios', validation)).toBe(
+      '.error(code: "validation_error", message: "Email \\"x\\" costs $5\\n\\u{1}", status: 422, errors: ["email": ["is invalid"]])',
+    );
+    expect(nativeForm('ios', unknown)).toBe(
+      '.error(code: "parse_error", message: "[chat-bridge] unknown message type \\"message\\"")',
+    );
+  });
+});
+
+describe('nativeForm for Flutter (Dart, chat_bridge_receiver.dart)', () => {
+  it('calls each callback with the receiver’s event class', () => {
+    expect(nativeForm('flutter', validation)).toBe(
+      "onError(ChatError(code: 'validation_error', message: 'Email \"x\" costs \\$5\\n\\u{1}', status: 422, errors: {'email': ['is invalid']}))",
+    );
+    expect(nativeForm('flutter', failed)).toBe(
+      "onResponse(ChatResponse(id: 'c1.3', ok: false, error: ChatError(code: 'not_found', message: '[GET /x] 404', status: 404)))",
+    );
+    expect(nativeForm('flutter', widget)).toBe(
+      "onWidgetEvent(ChatWidgetEvent(event: 'loaded', data: {'locale': 'en'}))",
+    );
+    expect(nativeForm('flutter', { type: 'ready' })).toBe('onReady()');
+    expect(nativeForm('flutter', unknown)).toBe(
+      "onError(ChatError(code: 'parse_error', message: '[chat-bridge] unknown message type \"message\"'))",
+    );
+  });
+});
