@@ -2,6 +2,7 @@
 import { build } from 'esbuild';
 import { minify } from 'terser';
 import { IIFE_BUILD, TERSER_OPTIONS } from './shared-settings.mjs';
+import { generateValidators, SCHEMAS_PATH } from './generate-validators.mjs';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -13,24 +14,22 @@ rmSync(out, { recursive: true, force: true });
 mkdirSync(`${out}/esm`, { recursive: true });
 
 /**
- * zod keeps its config on `globalThis.__zod_globalConfig` so that several copies of zod in one
- * page share it. The injected script must add exactly one global, `ChatBridge`, and carries a
- * single copy of zod, so the config becomes a module-local object. Fails loudly if a zod
- * upgrade changes the lines this relies on.
+ * The injected scripts carry validators generated from the zod schemas instead of zod itself
+ * (scripts/generate-validators.mjs says why and how): bridge/inbound/schemas.ts is swapped for
+ * the generated module, which has the same exports.
  */
-const zodConfigStaysLocal = {
-  name: 'zod-config-stays-local',
+const generated = generateValidators();
+const validatorsForZod = {
+  name: 'validators-for-zod',
   setup(builder) {
-    builder.onLoad({ filter: /zod[\\/]v4[\\/]core[\\/]core\.js$/ }, async (args) => {
-      const source = readFileSync(args.path, 'utf8');
-      const patched = source
-        .replace('(_a = globalThis).__zod_globalConfig ?? (_a.__zod_globalConfig = {});\n', '')
-        .replace('export const globalConfig = globalThis.__zod_globalConfig;', 'export const globalConfig = {};')
-        .replace('globalThis.__zod_globalConfig?.postProcessor', 'globalConfig.postProcessor');
-      if (patched.includes('__zod_globalConfig'))
-        throw new Error(`zod changed: ${args.path} still uses globalThis.__zod_globalConfig`);
-      return { contents: patched, loader: 'js' };
+    builder.onLoad({ filter: /[\\/]bridge[\\/]inbound[\\/]schemas\.ts$/ }, async (args) => {
+      if (args.path !== SCHEMAS_PATH) throw new Error(`unexpected schemas module ${args.path}`);
+      return { contents: await generated, loader: 'js' };
     });
+    // zod in the injected script would also add a global (its config) beside `ChatBridge`.
+    builder.onResolve({ filter: /^zod(\/|$)/ }, (args) => ({
+      errors: [{ text: `${args.importer} imports ${args.path} at run time: the injected script carries no zod` }],
+    }));
   },
 };
 
@@ -46,7 +45,7 @@ async function buildInjected(entry, file) {
     entryPoints: [entry],
     outfile: `${out}/${file}`,
     logLevel: 'warning',
-    plugins: [zodConfigStaysLocal],
+    plugins: [validatorsForZod],
   });
   const compressed = await minify(readFileSync(`${out}/${file}`, 'utf8'), TERSER_OPTIONS);
   if (compressed.code === undefined) throw new Error(`terser produced no output for ${file}`);

@@ -122,7 +122,7 @@ describe('dist/chat-bridge.js', () => {
     expect(() => webView.run('new Function("return 1")')).toThrow(/Code generation from strings disallowed/);
     webView.run(source);
 
-    // Commands go through the schemas (zod, which compiles parsers with `new Function` unless jitless).
+    // Commands go through the schemas (the generated validators; zod would compile parsers with `new Function`).
     webView.run(`ChatBridge.receive({ id: 'bad-params', method: 'sendMessage', params: { content: 5 } })`);
     webView.run(`ChatBridge.receive('{"id":"empty","method":"sendMessage","params":{"content":""}}')`);
     await flush();

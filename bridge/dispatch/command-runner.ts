@@ -7,7 +7,8 @@ import type * as z from 'zod/mini';
 import { errorEvent, toErrorEvent, type ErrorEvent } from '../outbound/errors.js';
 import type { Timers } from '../environment.js';
 import type { Outcome } from '../outbound/messages.js';
-import { describeIssues, type HostCommand } from '../inbound/schemas.js';
+import { describeIssues } from '../inbound/describe-issues.js';
+import type { HostCommand } from '../inbound/schemas.js';
 
 export interface CommandContext {
   readonly id: string;

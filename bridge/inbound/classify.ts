@@ -14,7 +14,8 @@
 import { errorEvent, type ErrorEvent } from '../outbound/errors.js';
 import type { ResolvedOptions } from '../options.js';
 import { parseJson, toJsonText } from './safe-json.js';
-import { describeIssues, HostCommandSchema, idString, WidgetMessageSchema, type HostCommand } from './schemas.js';
+import { describeIssues } from './describe-issues.js';
+import { HostCommandSchema, idString, WidgetMessageSchema, type HostCommand } from './schemas.js';
 import type { InboundMessage } from '../environment.js';
 
 export const COMMAND_PREFIX = 'chat-bridge:';

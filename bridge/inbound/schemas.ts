@@ -1,14 +1,26 @@
 /**
  * The shapes of everything that enters the bridge, as zod/mini schemas. Types are inferred
  * from here and never written twice. (zod/mini, not zod: the full build costs ~98 KB gzipped.)
+ *
+ * The injected bundle does not carry zod: scripts/generate-validators.mjs turns every schema
+ * exported here into a plain validator with the same verdicts and issues, at build time. It
+ * knows string, number, object, looseObject, optional and array, and refinements that describe
+ * themselves in `params` (see `text`); anything else fails the build with a message naming it.
+ * Export only schemas and constants from here.
  */
 import * as z from 'zod/mini';
 
-/** A string of 1 to `max` characters. Ids, command names and event names are echoed in answers, so they stay short. */
+/**
+ * A string of 1 to `max` characters. Ids, command names and event names are echoed in answers, so
+ * they stay short. `params` states the rule for the validator generator (checked against `fn` there).
+ */
 const text = (max: number) =>
-  z
-    .string()
-    .check(z.refine((value) => value.length > 0 && value.length <= max, { message: `must be 1 to ${max} characters` }));
+  z.string().check(
+    z.refine((value) => value.length > 0 && value.length <= max, {
+      message: `must be 1 to ${max} characters`,
+      params: { minLength: 1, maxLength: max },
+    }),
+  );
 /** Longest command id, command name (`method`) or event name. */
 export const NAME_MAX = 128;
 export const idString = text(NAME_MAX);
@@ -56,17 +68,3 @@ export const EmptyParamsSchema = z.object({});
 export const WidgetMessageSchema = z.looseObject({
   event: text(NAME_MAX),
 });
-
-/** A readable account of why input failed its schema: the path and what was expected, never the value. */
-export function describeIssues(error: z.core.$ZodError): string {
-  return error.issues
-    .slice(0, 3)
-    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(root)'}: ${describeIssue(issue)}`)
-    .join('; ');
-}
-
-function describeIssue(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'invalid_type') return `expected ${issue.expected}`;
-  if (issue.code === 'custom') return issue.message;
-  return issue.code.replace(/_/g, ' ');
-}

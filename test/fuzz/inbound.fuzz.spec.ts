@@ -13,18 +13,25 @@
  * - Object.prototype (and Array.prototype) gain no keys, and no output carries a prototype key;
  * - no output carries the website token or the auth token.
  *
+ * The injected bundle validates with code generated from the zod schemas
+ * (scripts/generate-validators.mjs); a last property holds it to zod on this same corpus: the
+ * same verdict, output and issues for every value that reaches a schema.
+ *
  * `npm test` runs FUZZ_RUNS (default 3000) scenarios of the main property; FUZZ_RUNS=1000000 is the
  * bench mode. FUZZ_SEED replays a failure with the seed fast-check printed.
  */
 import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
-import { describe, it } from 'vitest';
+import { beforeAll, describe, it } from 'vitest';
 import { createBridge, type Bridge } from '../../bridge/bridge.js';
 import type { HttpRequest, HttpResponse } from '../../bridge/environment.js';
 import type { HostName } from '../../bridge/options.js';
 import { normalizeOptions } from '../../bridge/options.js';
 import { REDACTED } from '../../bridge/outbound/redact.js';
+import * as zodSchemas from '../../bridge/inbound/schemas.js';
 import { HostCommandSchema, WidgetMessageSchema } from '../../bridge/inbound/schemas.js';
+import { describeIssues, type SchemaIssue } from '../../bridge/inbound/describe-issues.js';
+import { generateValidators } from '../../scripts/generate-validators.mjs';
 import { createTestEnvironment } from '../../tools/testing/test-environment.js';
 
 const RUNS = positiveIntegerFromEnv('FUZZ_RUNS', 3000);
@@ -427,6 +434,82 @@ function describeInput(input: Input): string {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The generated validators against zod.
+
+interface SafeParser {
+  safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: { issues: SchemaIssue[] } };
+}
+let generated: Record<string, unknown> = {};
+beforeAll(async () => {
+  const source = await generateValidators();
+  generated = (await import(`data:text/javascript;base64,${Buffer.from(source).toString('base64')}`)) as Record<
+    string,
+    unknown
+  >;
+});
+
+/** What a message hands to the schemas: itself as parsed (prefixes off), its params, their attachments. */
+function schemaInputs(data: unknown): unknown[] {
+  const value = typeof data === 'string' ? parsedText(data) : jsonCopy(data);
+  if (value === undefined) return [];
+  const params = isRecord(value) ? value['params'] : undefined;
+  const attachments = isRecord(params) && Array.isArray(params['attachments']) ? params['attachments'] : [];
+  return [value, params, ...attachments];
+}
+
+function checkGeneratedAgreesWithZod(value: unknown): void {
+  const names = Object.keys(zodSchemas).filter(
+    (name) => typeof (zodSchemas as Record<string, unknown>)[name] === 'object',
+  );
+  if (!isDeepStrictEqual(Object.keys(generated).sort(), Object.keys(zodSchemas).sort()))
+    fail(`the generated module exports ${Object.keys(generated).join(', ')}`);
+  for (const name of names) {
+    const zod = ((zodSchemas as Record<string, unknown>)[name] as SafeParser).safeParse(value);
+    const ours = (generated[name] as SafeParser).safeParse(value);
+    const where = `${name}.safeParse(${shown(value)})`;
+    if (zod.success !== ours.success)
+      fail(`${where}: zod says ${zod.success}, the generated validator ${ours.success}`);
+    if (zod.success && ours.success) {
+      if (!isDeepStrictEqual(ours.data, zod.data) || !isDeepStrictEqual(keyOrder(ours.data), keyOrder(zod.data)))
+        fail(`${where}: output ${shown(ours.data)}, zod's ${shown(zod.data)}`);
+    } else if (!zod.success && !ours.success) {
+      const essentials = (issues: SchemaIssue[]) =>
+        issues.map(({ code, path, expected, message }) => ({ code, path, expected, message }));
+      if (!isDeepStrictEqual(essentials(ours.error.issues), essentials(zod.error.issues)))
+        fail(`${where}: issues ${shown(ours.error.issues)}, zod's ${shown(zod.error.issues)}`);
+      if (describeIssues(ours.error) !== describeIssues(zod.error))
+        fail(`${where}: "${describeIssues(ours.error)}", zod's "${describeIssues(zod.error)}"`);
+    }
+  }
+}
+
+function parsedText(data: string): unknown {
+  const text = data.startsWith(WIDGET_PREFIX)
+    ? data.slice(WIDGET_PREFIX.length)
+    : data.startsWith(COMMAND_PREFIX)
+      ? data.slice(COMMAND_PREFIX.length)
+      : data;
+  const parsed = tryParse(text);
+  return parsed.ok ? parsed.value : data;
+}
+
+/** An object as the bridge reads it (through its JSON text), or undefined when it has none. */
+function jsonCopy(data: unknown): unknown {
+  try {
+    const text = JSON.stringify(data);
+    return text === undefined ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every object's keys in order, depth first: isDeepStrictEqual does not compare key order. */
+function keyOrder(value: unknown): string[] {
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.keys(value).flatMap((key) => [key, ...keyOrder((value as Record<string, unknown>)[key])]);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Generators.
 
 const key = fc.oneof(
@@ -792,7 +875,7 @@ const scenarioOf = (input: fc.Arbitrary<Input>, maxPerBatch = 5): fc.Arbitrary<S
     batches: fc.array(fc.array(input, { minLength: 1, maxLength: maxPerBatch }), { minLength: 1, maxLength: 3 }),
   });
 
-function parameters(numRuns: number): fc.Parameters<[Scenario]> {
+function parameters<Values extends unknown[] = [Scenario]>(numRuns: number): fc.Parameters<Values> {
   return SEED === undefined ? { numRuns } : { numRuns, seed: Number(SEED) };
 }
 
@@ -916,6 +999,24 @@ describe('inbound fuzzing', () => {
       await fc.assert(
         fc.asyncProperty(scenarioOf(input, 2), (scenario) => runScenario(scenario, { refusalAllowed: true })),
         parameters(Math.max(20, Math.ceil(RUNS / 100))),
+      );
+    },
+    TIMEOUT_MS,
+  );
+  it(
+    "gives zod's verdicts, outputs and issue texts with the injected bundle's generated validators",
+    async () => {
+      const corpus = fc.oneof(
+        { weight: 4, arbitrary: fc.oneof(posted, received).map(({ data }) => schemaInputs(data)) },
+        {
+          weight: 2,
+          arbitrary: fc.oneof(sendParams, contact, attachment, params, tree, anyEnvelope).map((value) => [value]),
+        },
+        { weight: 1, arbitrary: fc.anything().map((value) => [value]) },
+      );
+      fc.assert(
+        fc.property(corpus, (values) => values.forEach(checkGeneratedAgreesWithZod)),
+        parameters<[unknown[]]>(RUNS * 3),
       );
     },
     TIMEOUT_MS,

@@ -1,0 +1,26 @@
+/**
+ * A readable account of why input failed its schema: the path and what was expected, never the
+ * value. Apart from schemas.ts so that it reads zod's issues and the generated validators'
+ * (scripts/generate-validators.mjs, which the injected bundle carries instead of zod) alike.
+ */
+
+/** What is read of an issue: the fields zod's issues and the generated validators' issues share. */
+export interface SchemaIssue {
+  readonly code: string;
+  readonly path: readonly PropertyKey[];
+  readonly message: string;
+  readonly expected?: string;
+}
+
+export function describeIssues(error: { readonly issues: readonly SchemaIssue[] }): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(root)'}: ${describeIssue(issue)}`)
+    .join('; ');
+}
+
+function describeIssue(issue: SchemaIssue): string {
+  if (issue.code === 'invalid_type') return `expected ${issue.expected}`;
+  if (issue.code === 'custom') return issue.message;
+  return issue.code.replace(/_/g, ' ');
+}

@@ -1,0 +1,207 @@
+// @ts-check
+/**
+ * Generates plain validators from the zod schemas of bridge/inbound/schemas.ts, for the injected
+ * bundle only: zod/mini's runtime is about 6 KB of a 12 KB budget, while the few shapes the bridge
+ * checks need a few hundred bytes. zod stays the one source of the shapes: this walks each exported
+ * schema's `_zod.def` and emits a module with the same exports, each with a `safeParse` that gives
+ * the same verdict, the same output and the same issues (code, path, expected or message, order)
+ * as zod's, so every parse_error message stays byte-identical. The ES modules and the tests keep
+ * real zod; test/unit/inbound/generated-validators.spec.ts holds the two to each other.
+ *
+ * Known: z.string() (with length refinements that state `params: {minLength, maxLength}`),
+ * z.number(), z.object(), z.looseObject(), z.optional(), z.array(). Anything else, and any export
+ * that is neither a schema nor a plain constant, fails the build with a message naming it, rather
+ * than being guessed at.
+ */
+import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+
+export const SCHEMAS_PATH = fileURLToPath(new URL('../bridge/inbound/schemas.ts', import.meta.url));
+
+/**
+ * The runtime every generated module starts with. A validator is `(value, issues) => output`:
+ * it pushes zod-shaped issues with paths relative to itself, and its parent prefixes them, as
+ * zod does, so a value that passes costs no path arrays.
+ */
+const RUNTIME = `const typeIssue = (expected) => ({ expected, code: 'invalid_type', path: [], message: 'Invalid input' });
+const prefix = (issues, from, key) => {
+  for (let i = from; i < issues.length; i++) issues[i].path.unshift(key);
+};
+const string = (lengths) => (value, issues) => {
+  if (typeof value !== 'string') issues.push(typeIssue('string'));
+  else
+    for (const [min, max, message] of lengths)
+      if (!(value.length >= min && value.length <= max)) issues.push({ code: 'custom', path: [], message });
+  return value;
+};
+const number = (value, issues) => {
+  if (typeof value !== 'number' || !isFinite(value)) issues.push(typeIssue('number'));
+  return value;
+};
+const optional = (inner) => {
+  const validate = (value, issues) => (value === undefined ? value : inner(value, issues));
+  validate.optional = true;
+  return validate;
+};
+const own = Object.prototype.hasOwnProperty;
+const object = (shape, loose) => (value, issues) => {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    issues.push(typeIssue('object'));
+    return value;
+  }
+  const output = {};
+  for (const key in shape) {
+    const present = key in value;
+    const validate = shape[key];
+    if (!present && validate.optional) continue;
+    const from = issues.length;
+    const result = validate(value[key], issues);
+    prefix(issues, from, key);
+    if (present) output[key] = result;
+  }
+  if (loose) for (const key in value) if (!own.call(shape, key) && key !== '__proto__') output[key] = value[key];
+  return output;
+};
+const array = (element) => (value, issues) => {
+  if (!Array.isArray(value)) {
+    issues.push(typeIssue('array'));
+    return value;
+  }
+  const output = [];
+  for (let index = 0; index < value.length; index++) {
+    const from = issues.length;
+    output[index] = element(value[index], issues);
+    prefix(issues, from, index);
+  }
+  return output;
+};
+const schema = (validate) => ({
+  safeParse(value) {
+    const issues = [];
+    const data = validate(value, issues);
+    return issues.length > 0 ? { success: false, error: { issues } } : { success: true, data };
+  },
+});
+`;
+
+/** Loads the schemas module with its own zod, as Node runs it. @param {string} path */
+async function loadSchemas(path) {
+  const result = await build({
+    entryPoints: [path],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'node',
+    logLevel: 'error',
+  });
+  const code = /** @type {{ text: string }} */ (result.outputFiles[0]).text;
+  return /** @type {Record<string, unknown>} */ (
+    await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`)
+  );
+}
+
+/** @param {unknown} value @returns {value is { _zod: { def: any } }} */
+const isSchema = (value) => typeof value === 'object' && value !== null && '_zod' in value;
+
+/** Turns the exports of the schemas module into the generated module's source. */
+export async function generateValidators(path = SCHEMAS_PATH) {
+  const exports = await loadSchemas(path);
+  /** @type {Map<object, string>} zod schema → the variable holding its validator */
+  const names = new Map();
+  /** @type {Map<string, string>} validator expression → its variable */
+  const byExpression = new Map();
+  /** @type {string[]} */
+  const lines = [];
+
+  /** @param {{ _zod: { def: any } }} node @param {string} where */
+  const compile = (node, where) => {
+    const known = names.get(node);
+    if (known !== undefined) return known;
+    const def = node._zod.def;
+    /** @type {(what: string) => never} */
+    const fail = (what) => {
+      throw new Error(`${path}: ${where} ${what}, which scripts/generate-validators.mjs cannot generate`);
+    };
+    if (def.coerce) fail('coerces');
+    const checks = def.checks ?? [];
+    if (def.type !== 'string' && checks.length > 0) fail(`has checks on a ${def.type}`);
+    /** @type {string} */
+    let expression;
+    switch (def.type) {
+      case 'string':
+        expression = `string(${JSON.stringify(checks.map((/** @type {any} */ check) => lengthRule(check, fail)))})`;
+        break;
+      case 'number':
+        expression = 'number';
+        break;
+      case 'optional':
+        expression = `optional(${compile(def.innerType, `${where}?`)})`;
+        break;
+      case 'array':
+        expression = `array(${compile(def.element, `${where}[]`)})`;
+        break;
+      case 'object': {
+        const catchall = def.catchall?._zod.def.type;
+        if (catchall !== undefined && catchall !== 'unknown') fail(`has a ${catchall} catchall`);
+        const fields = Object.keys(def.shape).map(
+          (key) => `${JSON.stringify(key)}: ${compile(def.shape[key], `${where}.${key}`)}`,
+        );
+        expression = `object({ ${fields.join(', ')} }${catchall === 'unknown' ? ', true' : ''})`;
+        break;
+      }
+      default:
+        fail(`is a z.${def.type}()`);
+    }
+    // Schemas written alike (each `z.optional(z.string())`) share one validator.
+    let name = byExpression.get(expression);
+    if (name === undefined) {
+      name = `v${byExpression.size}`;
+      byExpression.set(expression, name);
+      lines.push(`const ${name} = ${expression};`);
+    }
+    names.set(node, name);
+    return name;
+  };
+
+  /** @type {string[]} */
+  const exported = [];
+  for (const [name, value] of Object.entries(exports)) {
+    if (isSchema(value)) exported.push(`export const ${name} = schema(${compile(value, name)});`);
+    else if (['number', 'string', 'boolean'].includes(typeof value))
+      exported.push(`export const ${name} = ${JSON.stringify(value)};`);
+    else
+      throw new Error(
+        `${path}: export ${name} is a ${typeof value}; only schemas and constants can be generated (move it to a module of its own)`,
+      );
+  }
+  return [
+    '// Generated by scripts/generate-validators.mjs from bridge/inbound/schemas.ts. Do not edit.',
+    RUNTIME,
+    ...lines,
+    ...exported,
+    '',
+  ].join('\n');
+}
+
+/**
+ * A refinement the generator can emit: one that states its rule as `params: {minLength, maxLength}`.
+ * The stated rule is tried against the refinement's own function at both bounds, so the two can
+ * never drift apart unnoticed.
+ * @param {any} check @param {(what: string) => never} fail @returns {[number, number, string]}
+ */
+function lengthRule(check, fail) {
+  const def = check._zod.def;
+  const { minLength, maxLength } = def.params ?? {};
+  if (def.check !== 'custom' || !Number.isInteger(minLength) || !Number.isInteger(maxLength) || def.abort || def.when)
+    fail('has a refinement without params {minLength, maxLength}');
+  for (const length of [minLength - 1, minLength, maxLength, maxLength + 1]) {
+    if (length < 0) continue;
+    const expected = length >= minLength && length <= maxLength;
+    if (def.fn('x'.repeat(length)) !== expected)
+      fail(`has a refinement whose function disagrees with its params at length ${length}`);
+  }
+  const message = typeof def.error === 'function' ? def.error({ code: 'custom' }) : undefined;
+  const text = typeof message === 'string' ? message : message?.message;
+  if (typeof text !== 'string') fail('has a refinement without a fixed message');
+  return [minLength, maxLength, /** @type {string} */ (text)];
+}
