@@ -54,7 +54,7 @@ export interface ResolvedOptions extends ChannelNames {
   maxFileSize: number;
   widgetPrefix: string;
   maxMessageLength: number;
-  /** Derived: admits 5 attachments of `maxFileSize` in base64 plus the envelope. */
+  /** Derived: admits 5 attachments of `maxFileSize` in base64, wrapped or not, plus the envelope. */
   maxCommandLength: number;
   requestTimeout: number;
   commandTimeout: number;
@@ -155,8 +155,9 @@ export function normalizeOptions(input: unknown, pageOrigin: string): ResolvedOp
     maxFileSize,
     widgetPrefix: channel('widgetPrefix'),
     maxMessageLength,
-    // base64 grows data by 4/3; the extra message length leaves room for names and the envelope.
-    maxCommandLength: MAX_FILES * Math.ceil(maxFileSize / 3) * 4 + maxMessageLength,
+    // base64 grows data by 4/3, RFC 2045 line breaks (escaped "\r\n" after every 76 characters)
+    // by 4 characters a line; the extra message length leaves room for names and the envelope.
+    maxCommandLength: MAX_FILES * wrappedBase64Length(maxFileSize) + maxMessageLength,
     requestTimeout: positive('requestTimeout'),
     commandTimeout: positive('commandTimeout'),
     retry: { limit: retryField('limit'), baseDelay: retryField('baseDelay'), maxDelay: retryField('maxDelay') },
@@ -191,4 +192,10 @@ function parseAllowedOrigins(value: unknown, defaults: string[]): ReadonlySet<st
     throw new OptionsError('allowedOrigins', 'must be an array of origins such as "https://app.example.com", or "*"');
   }
   return new Set(value as string[]);
+}
+
+/** Characters of `bytes` in base64 wrapped at 76 columns with "\r\n", as JSON text carries it. */
+function wrappedBase64Length(bytes: number): number {
+  const base64 = Math.ceil(bytes / 3) * 4;
+  return base64 + Math.ceil(base64 / 76) * 4;
 }

@@ -5,12 +5,16 @@
  * have given, so a host learns the same thing whether or not the request was made. Envelope and
  * size caps are the inbound edge's (inbound/classify.ts), shapes the schemas' (inbound/schemas.ts).
  */
-import { bridgeError, type FieldErrors } from '../outbound/errors.js';
+import { BridgeError, bridgeError, errorEvent, type ErrorEvent, type FieldErrors } from '../outbound/errors.js';
 import type { Attachment, Contact, SendMessageParams } from '../inbound/schemas.js';
 
 const ACCEPTED_TYPES = /^(image|audio|video|text)\/[^\s/]+$|^application\/pdf$/i;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const BASE64URL = /^[A-Za-z0-9_-]*={0,2}$/;
+/** What RFC 2045 lets base64 carry between characters (Android's Base64.DEFAULT wraps at 76); atob skips it too. */
+const WHITESPACE = /[\t\n\f\r ]/;
+const ALL_WHITESPACE = /[\t\n\f\r ]/g;
 const WHERE = '[POST /messages]';
 
 /** The service's limit on attachments per message. */
@@ -32,32 +36,42 @@ export function validateMessage(params: SendMessageParams, maxFileSize: number):
         status: 400,
       });
     }
-    if (
-      file.data === undefined
-        ? file.size === undefined || file.size < 0
-        : file.data.length % 4 !== 0 || !BASE64.test(file.data)
-    ) {
+    const data = file.data === undefined ? undefined : base64Text(file.data);
+    if (data === undefined ? file.size === undefined || file.size < 0 : data.length % 4 !== 0 || !BASE64.test(data)) {
+      // base64url (Android's Base64.URL_SAFE) is named, so its sender knows which flag to drop.
+      const url = data !== undefined && data.length % 4 === 0 && BASE64URL.test(data);
       throw bridgeError(
         'parse_error',
-        `[sendMessage] invalid params: attachments.${index}: data must be base64, or size given`,
+        `[sendMessage] invalid params: attachments.${index}: ${url ? 'data is base64url (- and _): send base64 (+ and /)' : 'data must be base64, or size given'}`,
       );
     }
     const size = attachmentSize(file);
-    if (size > maxFileSize) {
-      throw bridgeError(
-        'file_too_large',
-        `${WHERE} 413: ${file.name} is ${size} bytes, over the ${maxFileSize}-byte limit`,
-        { status: 413 },
-      );
-    }
+    if (size > maxFileSize) throw new BridgeError(fileTooLarge(file.name, size, maxFileSize));
+  });
+}
+
+/** The refusal of a file over `maxFileSize`, as the server words it. */
+export function fileTooLarge(name: string, size: number, maxFileSize: number): ErrorEvent {
+  return errorEvent('file_too_large', `${WHERE} 413: ${name} is ${size} bytes, over the ${maxFileSize}-byte limit`, {
+    status: 413,
   });
 }
 
 /** When `data` is present the size is its decoded length and a declared `size` is ignored. */
 export function attachmentSize(file: Attachment): number {
   if (file.data === undefined) return file.size ?? 0;
-  const padding = file.data.endsWith('==') ? 2 : file.data.endsWith('=') ? 1 : 0;
-  return (file.data.length / 4) * 3 - padding;
+  return base64Size(base64Text(file.data));
+}
+
+/** Decoded bytes of base64 text without whitespace. */
+function base64Size(data: string): number {
+  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
+  return Math.floor(data.length / 4) * 3 - padding;
+}
+
+/** The base64 characters alone; the common unwrapped text is returned as it is, without a copy. */
+function base64Text(data: string): string {
+  return WHITESPACE.test(data) ? data.replace(ALL_WHITESPACE, '') : data;
 }
 
 export function validateContact(contact: Contact, where: string): void {

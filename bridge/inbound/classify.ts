@@ -13,6 +13,7 @@
  */
 import { errorEvent, type ErrorEvent } from '../outbound/errors.js';
 import type { ResolvedOptions } from '../options.js';
+import { refuseOversized } from './oversize.js';
 import { parseJson, toJsonText } from './safe-json.js';
 import { describeIssues } from './describe-issues.js';
 import { HostCommandSchema, idString, WidgetMessageSchema, type HostCommand } from './schemas.js';
@@ -31,7 +32,7 @@ const IGNORED: Verdict = { kind: 'ignored' };
 
 type InboundOptions = Pick<
   ResolvedOptions,
-  'allowedOrigins' | 'widgetPrefix' | 'maxMessageLength' | 'maxCommandLength'
+  'allowedOrigins' | 'widgetPrefix' | 'maxMessageLength' | 'maxCommandLength' | 'maxFileSize'
 >;
 
 /** A `message` event from the window or document. */
@@ -49,7 +50,7 @@ export function classifyPosted(message: InboundMessage, options: InboundOptions)
     if (data.startsWith(COMMAND_PREFIX)) return parseCommandText(data.slice(COMMAND_PREFIX.length), options);
     // Foreign JSON is common (webpack, dev tools); only an envelope that parses is ours.
     if (data.charCodeAt(0) === 123 /* "{" */ && data.includes('"method"')) {
-      if (data.length > options.maxCommandLength) return tooLong('host command', data.length, options.maxCommandLength);
+      if (data.length > options.maxCommandLength) return oversizedCommand(data, options);
       const parsed = parseJson(data);
       return parsed.ok && isEnvelopeLike(parsed.value) ? validateCommand(parsed.value) : IGNORED;
     }
@@ -79,7 +80,7 @@ function parseWidget(data: string, options: InboundOptions): Verdict {
 }
 
 function parseCommandText(text: string, options: InboundOptions): Verdict {
-  if (text.length > options.maxCommandLength) return tooLong('host command', text.length, options.maxCommandLength);
+  if (text.length > options.maxCommandLength) return oversizedCommand(text, options);
   const parsed = parseJson(text);
   if (!parsed.ok) return invalid('[host command] is not valid JSON');
   return validateCommand(parsed.value);
@@ -116,10 +117,17 @@ function isEnvelopeLike(value: unknown): value is object {
   );
 }
 
-function tooLong(what: string, length: number, cap: number): Verdict {
+/** Refused unparsed, yet answered on its id when that can be read (inbound/oversize.ts). */
+function oversizedCommand(text: string, options: InboundOptions): Verdict {
+  const refused = tooLong('host command', text.length, options.maxCommandLength);
+  const { error, id } = refuseOversized(text, refused.error, options.maxFileSize);
+  return id === undefined ? { kind: 'invalid', error } : { kind: 'invalid', error, id };
+}
+
+function tooLong(what: string, length: number, cap: number): Extract<Verdict, { kind: 'invalid' }> {
   return invalid(`[${what}] refused before parsing: ${length} characters, over the ${cap}-character cap`);
 }
 
-function invalid(message: string): Verdict {
+function invalid(message: string): Extract<Verdict, { kind: 'invalid' }> {
   return { kind: 'invalid', error: errorEvent('parse_error', message) };
 }

@@ -84,7 +84,7 @@ interface Scenario {
 /** A malformed envelope whose `id` could still be read carries it: the host's call gets a failed response too. */
 type Expected =
   | { kind: 'foreign' }
-  | { kind: 'malformed'; id?: string }
+  | { kind: 'malformed'; id?: string; code?: string }
   | { kind: 'widget'; event: string }
   | { kind: 'command'; id: string };
 const FOREIGN: Expected = { kind: 'foreign' };
@@ -102,9 +102,9 @@ function expectPosted(data: unknown, origin: string): Expected {
     }
     if (data.startsWith(COMMAND_PREFIX)) return expectCommandText(data.slice(COMMAND_PREFIX.length));
     // Bare JSON text is ours only when it visibly names "method" and parses to an envelope; over
-    // the cap it is refused unread (a parse_error), since reading it is the cost.
+    // the cap it is refused unparsed (a parse_error), since parsing it is the cost.
     if (data.startsWith('{') && data.includes('"method"')) {
-      if (data.length > LIMITS.maxCommandLength) return MALFORMED;
+      if (data.length > LIMITS.maxCommandLength) return expectOversized(data);
       const parsed = tryParse(data);
       return parsed.ok && looksLikeEnvelope(parsed.value) ? expectEnvelope(parsed.value) : FOREIGN;
     }
@@ -145,9 +145,36 @@ function expectCommandObject(data: object): Expected {
 }
 
 function expectCommandText(text: string): Expected {
-  if (text.length > LIMITS.maxCommandLength) return MALFORMED;
+  if (text.length > LIMITS.maxCommandLength) return expectOversized(text);
   const parsed = tryParse(text);
   return parsed.ok ? expectEnvelope(parsed.value) : MALFORMED;
+}
+
+/**
+ * Over the cap a command is refused unparsed, yet answered on its id when its text is an envelope
+ * with an id the schema takes: `file_too_large` when a sendMessage carries
+ * a file whose data decodes to more than maxFileSize bytes, else the cap's parse_error.
+ */
+function expectOversized(text: string): Expected {
+  const parsed = tryParse(text);
+  if (!parsed.ok || !looksLikeEnvelope(parsed.value)) return MALFORMED;
+  const { id, method, params } = parsed.value as Record<string, unknown>;
+  if (!between(id as string, 1, ID_MAX)) return MALFORMED;
+  const files = method === 'sendMessage' && isRecord(params) ? params['attachments'] : undefined;
+  const tooLarge = (Array.isArray(files) ? files : []).some(
+    (file) =>
+      isRecord(file) &&
+      typeof file['name'] === 'string' &&
+      typeof file['data'] === 'string' &&
+      decodedSize(file['data']) > CONFIG.maxFileSize,
+  );
+  return { kind: 'malformed', id: id as string, code: tooLarge ? 'file_too_large' : 'parse_error' };
+}
+
+/** Bytes that base64 text (whitespace aside) decodes to. */
+function decodedSize(data: string): number {
+  const text = data.replace(/[\t\n\f\r ]/g, '');
+  return Math.floor(text.length / 4) * 3 - (text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0);
 }
 
 /** `{id, method, params?: object}`, id and method non-empty strings within bounds (in UTF-16 code units). */
@@ -288,7 +315,7 @@ function checkImmediate(input: Input, expected: Expected, produced: Message[], s
         first?.type === 'response' &&
         first['id'] === redacted(expected.id) &&
         first['ok'] === false &&
-        (first['error'] as Message | undefined)?.['code'] === 'parse_error' &&
+        (first['error'] as Message | undefined)?.['code'] === (expected.code ?? 'parse_error') &&
         isDeepStrictEqual(second, first['error']);
       if (!answered)
         wrong('a malformed envelope with a readable id did not produce its failed response and one parse_error');

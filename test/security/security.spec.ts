@@ -468,7 +468,7 @@ describe('the payload size caps', () => {
     expect(kinds(messages())).toEqual(['ready', 'error:parse_error']);
   });
 
-  it('refuse a host command one character over maxCommandLength in every spelling, before any request', async () => {
+  it('refuse a host command one character over maxCommandLength in every spelling, answering its id, before any request', async () => {
     const options = { baseUrl: backend.url, maxMessageLength: 1000, maxFileSize: 3000 };
     const cap = normalizeOptions(options, PAGE_ORIGIN).maxCommandLength;
     const { test, receive, response, messages } = startBridge(options);
@@ -482,13 +482,16 @@ describe('the payload size caps', () => {
     receive(`chat-bridge:${command('prefixed', cap + 1)}`);
     test.post(`chat-bridge:${command('posted', cap + 1)}`, PAGE_ORIGIN);
     test.post(command('bare', cap + 1), PAGE_ORIGIN);
-    expect(kinds(messages())).toEqual(['ready', ...Array(5).fill('error:parse_error')]);
+    const refused = ['response', 'error:parse_error'];
+    expect(kinds(messages())).toEqual(['ready', ...Array(5).fill(refused).flat()]);
+    for (const id of ['text', 'object', 'prefixed', 'posted', 'bare'])
+      expect(await response(id)).toMatchObject({ ok: false, error: { code: 'parse_error' } });
 
     // At the cap the same command is sent; the outbox keeps order, so the refused ones would
     // have reached the backend before it.
     receive(command('at-cap', cap));
     expect(await response('at-cap')).toMatchObject({ ok: true });
-    expect(kinds(messages())).toEqual(['ready', ...Array(5).fill('error:parse_error'), 'response']);
+    expect(kinds(messages())).toEqual(['ready', ...Array(5).fill(refused).flat(), 'response']);
     expect(routes(backend.requests)).toEqual([
       'GET /config',
       'POST /messages',

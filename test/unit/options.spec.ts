@@ -188,11 +188,15 @@ describe('defaults', () => {
 });
 
 describe('derived values', () => {
-  it('derives maxCommandLength to admit 5 attachments of maxFileSize in base64 plus maxMessageLength', () => {
-    expect(resolve({ maxFileSize: 3_000, maxMessageLength: 100 }).maxCommandLength).toBe(5 * 4_000 + 100);
+  it('derives maxCommandLength to admit 5 attachments of maxFileSize in base64 wrapped at 76 columns plus maxMessageLength', () => {
+    // 4,000 base64 characters, 53 lines of at most 76, each with an escaped "\r\n" (4 characters).
+    expect(resolve({ maxFileSize: 3_000, maxMessageLength: 100 }).maxCommandLength).toBe(5 * (4_000 + 53 * 4) + 100);
     // base64 rounds up to whole 4-character groups: 3001 bytes need 1001 groups.
-    expect(resolve({ maxFileSize: 3_001, maxMessageLength: 100 }).maxCommandLength).toBe(5 * 4_004 + 100);
-    expect(resolve().maxCommandLength).toBe(5 * Math.ceil(5_242_880 / 3) * 4 + 1_048_576);
+    expect(resolve({ maxFileSize: 3_001, maxMessageLength: 100 }).maxCommandLength).toBe(5 * (4_004 + 53 * 4) + 100);
+    const base64 = Math.ceil(5_242_880 / 3) * 4;
+    expect(resolve().maxCommandLength).toBe(5 * (base64 + Math.ceil(base64 / 76) * 4) + 1_048_576);
+    const wrapped = JSON.stringify(Buffer.alloc(3_000).toString('base64').replace(/.{76}/g, '$&\r\n'));
+    expect(wrapped.length - 2).toBeLessThanOrEqual(4_000 + 53 * 4);
   });
 
   it.each([

@@ -105,6 +105,30 @@ describe('message rules', () => {
     expect(refusal(check({ attachments: [file({ data: 'AA$A' })] })).code).toBe('parse_error');
   });
 
+  it('accepts base64 wrapped with line breaks or spaces (RFC 2045, Android Base64.DEFAULT), sized without them', () => {
+    const bytes = Buffer.from(Array.from({ length: 200 }, (_, i) => i));
+    const wrapped = bytes
+      .toString('base64')
+      .replace(/.{1,76}/g, '$&\n')
+      .replace(/\n$/, '\r\n ');
+    expect(wrapped).toContain('\n');
+    expect(attachmentSize(file({ data: wrapped }))).toBe(200);
+    expect(check({ attachments: [file({ data: wrapped })] }, 200)).not.toThrow();
+    expect(refusal(check({ attachments: [file({ name: 'w.png', data: wrapped })] }, 199))).toMatchObject({
+      code: 'file_too_large',
+      message: '[POST /messages] 413: w.png is 200 bytes, over the 199-byte limit',
+    });
+  });
+
+  it('refuses base64url as parse_error with a message that names it', () => {
+    const event = refusal(check({ attachments: [file(), file({ data: 'ab-_' })] }));
+    expect(event).toEqual({
+      type: 'error',
+      code: 'parse_error',
+      message: '[sendMessage] invalid params: attachments.1: data is base64url (- and _): send base64 (+ and /)',
+    });
+  });
+
   it('checks the rules in the server order: empty, count, then each file', () => {
     const seven = Array.from({ length: 7 }, () => file({ type: 'application/zip' }));
     expect(refusal(check({ attachments: seven })).code).toBe('too_many_files');

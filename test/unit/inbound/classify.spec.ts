@@ -199,15 +199,100 @@ describe('host commands', () => {
     );
   });
 
-  it('refuses host command text over maxCommandLength before parsing', () => {
+  it('refuses host command text over maxCommandLength before parsing, answering its id', () => {
     const resolved = options({ maxFileSize: 30, maxMessageLength: 10 });
-    // 5 files * ceil(30 / 3) * 4 base64 characters + 10 = 210.
-    expect(resolved.maxCommandLength).toBe(210);
-    const text = JSON.stringify({ id: 'c5', method: 'init', params: { pad: 'x'.repeat(300) } });
+    // 5 files * (ceil(30 / 3) * 4 base64 characters + one escaped line break) + 10 = 230.
+    expect(resolved.maxCommandLength).toBe(230);
+    const text = JSON.stringify({ id: 'c5', method: 'init', params: { pad: 'x'.repeat(2000) } });
     const parse = vi.spyOn(JSON, 'parse');
-    expect(errorOf(classifyHostData(text, resolved)).message).toContain('refused before parsing');
-    expect(errorOf(posted(text, PAGE, resolved)).message).toContain('refused before parsing');
-    expect(parse).not.toHaveBeenCalled();
+    for (const verdict of [classifyHostData(text, resolved), posted(text, PAGE, resolved)]) {
+      expect(errorOf(verdict).message).toBe(
+        `[host command] refused before parsing: ${text.length} characters, over the 230-character cap`,
+      );
+      expect(verdict).toMatchObject({ id: 'c5' });
+    }
+    // Only the envelope is parsed, with the long string left out.
+    expect(parse.mock.calls.map(([source]) => source)).toEqual(
+      Array(2).fill('{"id":"c5","method":"init","params":{"pad":"\\u00000"}}'),
+    );
+  });
+
+  it.each([
+    ['an id that is not a string', { id: 5, method: 'init', params: { pad: 'x'.repeat(300) } }],
+    ['an id over 128 characters', { id: 'i'.repeat(129), method: 'init', params: { pad: 'x'.repeat(300) } }],
+    ['no method', { id: 'c6', params: { pad: 'x'.repeat(300) } }],
+    ['a jsonrpc member', { jsonrpc: '2.0', id: 'c6', method: 'init', params: { pad: 'x'.repeat(300) } }],
+  ])('answers an oversized command without an id when it has %s', (_, envelope) => {
+    const verdict = classifyHostData(JSON.stringify(envelope), options({ maxFileSize: 30, maxMessageLength: 10 }));
+    expect(errorOf(verdict).message).toContain('refused before parsing');
+    expect(verdict).not.toHaveProperty('id');
+  });
+
+  it.each([
+    ['cut short', (text: string) => text.slice(0, -1)],
+    ['followed by more', (text: string) => `${text},{}`],
+    ['nested past any envelope', (text: string) => text.replace('"params":', `"params":${'['.repeat(40)}`)],
+  ])('answers an oversized text that is not a JSON envelope (%s) without an id', (_, spoil) => {
+    const text = JSON.stringify({ id: 'c7', method: 'init', params: { pad: 'x'.repeat(300) } });
+    const verdict = classifyHostData(spoil(text), options({ maxFileSize: 30, maxMessageLength: 10 }));
+    expect(errorOf(verdict).message).toContain('refused before parsing');
+    expect(verdict).not.toHaveProperty('id');
+  });
+
+  describe('an attachment over maxFileSize in a command over the cap', () => {
+    const resolved = options({ maxFileSize: 3_000, maxMessageLength: 100 });
+    const over = Buffer.alloc(20_000, 7).toString('base64');
+    const envelope = (data: string) => ({
+      id: 'video-1',
+      method: 'sendMessage',
+      params: {
+        content: 'look',
+        attachments: [
+          { name: 'small.png', type: 'image/png', data: 'AAAA' },
+          { name: 'movie.mp4', type: 'video/mp4', data },
+        ],
+      },
+    });
+    const expectTooLarge = (verdict: Verdict, size = 20_000) => {
+      expect(verdict).toEqual({
+        kind: 'invalid',
+        id: 'video-1',
+        error: {
+          type: 'error',
+          code: 'file_too_large',
+          status: 413,
+          message: `[POST /messages] 413: movie.mp4 is ${size} bytes, over the 3000-byte limit`,
+        },
+      });
+    };
+
+    it('is answered file_too_large with its id, as text, object, prefixed or posted', () => {
+      const text = JSON.stringify(envelope(over));
+      expect(text.length).toBeGreaterThan(resolved.maxCommandLength);
+      expectTooLarge(classifyHostData(text, resolved));
+      expectTooLarge(classifyHostData(envelope(over), resolved));
+      expectTooLarge(classifyHostData(`chat-bridge:${text}`, resolved));
+      expectTooLarge(posted(text, PAGE, resolved));
+    });
+
+    it('is measured exactly when wrapped at 76 columns, escaped as org.json does (\\/), or padded', () => {
+      const wrapped = over.replace(/.{76}/g, '$&\r\n');
+      expectTooLarge(classifyHostData(JSON.stringify(envelope(wrapped)), resolved));
+      const orgJson = JSON.stringify(envelope(over)).replace(/\//g, '\\/');
+      expect(orgJson).toContain('\\/');
+      expectTooLarge(classifyHostData(orgJson, resolved));
+      const padded = Buffer.alloc(19_999, 7).toString('base64');
+      expect(padded.endsWith('=')).toBe(true);
+      expectTooLarge(classifyHostData(JSON.stringify(envelope(padded)), resolved), 19_999);
+    });
+
+    it('parses only the envelope, not the files', () => {
+      const text = JSON.stringify(envelope(over));
+      const parse = vi.spyOn(JSON, 'parse');
+      expectTooLarge(classifyHostData(text, resolved));
+      expect(parse).toHaveBeenCalledTimes(1);
+      expect(String(parse.mock.calls[0]?.[0]).length).toBeLessThan(200);
+    });
   });
 
   it('admits a command carrying 5 attachments of maxFileSize in base64 (default limits)', () => {
