@@ -92,6 +92,44 @@ describe.skipIf(!requireChromium())(
       ]);
     });
 
+    it('sends base64 wrapped at 76 columns, names base64url, and answers a command over the cap on its id with file_too_large, sending nothing', async () => {
+      tab = await harness.open({ host: 'android', settings: { maxFileSize: 3_000, maxMessageLength: 1_000 } });
+      const bytes = Buffer.from(Array.from({ length: 2_000 }, (_, i) => i % 251));
+      // 76-column lines as MIME (RFC 2045) wraps them; Android's Base64.DEFAULT ends them with \n alone.
+      const wrapped = bytes.toString('base64').replace(/.{76}/g, '$&\r\n');
+      const sent = await tab.call('sendMessage', {
+        attachments: [{ name: 'wrapped.bin', type: 'image/png', data: wrapped }],
+      });
+      expect(sent).toMatchObject({ ok: true, result: { attachments: [{ name: 'wrapped.bin', size: 2_000 }] } });
+
+      const url = await tab.call('sendMessage', { attachments: [{ name: 'u.png', type: 'image/png', data: 'ab-_' }] });
+      expect(url).toMatchObject({
+        ok: false,
+        error: { code: 'parse_error', message: expect.stringContaining('base64url') as unknown },
+      });
+
+      const since = await tab.mark();
+      const video = Buffer.alloc(20_000, 1).toString('base64');
+      const command = JSON.stringify({
+        id: 'video-1',
+        method: 'sendMessage',
+        params: { content: 'the video', attachments: [{ name: 'clip.mp4', type: 'video/mp4', data: video }] },
+      });
+      await tab.receiveText(command);
+      expect(await tab.waitFor({ type: 'response', id: 'video-1' }, { since })).toEqual({
+        type: 'response',
+        id: 'video-1',
+        ok: false,
+        error: {
+          type: 'error',
+          code: 'file_too_large',
+          status: 413,
+          message: '[POST /messages] 413: clip.mp4 is 20000 bytes, over the 3000-byte limit',
+        },
+      });
+      expect(await harness.storedMessages()).toMatchObject([{ attachments: [{ name: 'wrapped.bin', size: 2_000 }] }]);
+    });
+
     it('reports network_error when the backend answers /config without CORS headers, as real WebViews do', async () => {
       tab = await harness.open({ host: 'android' });
       const { backend } = harness;
