@@ -17,7 +17,7 @@ import { ROOT } from './deps.mjs';
 import { FUZZ_RUNS, runFuzz } from './fuzz.mjs';
 import { runIsolated } from './isolated.mjs';
 import { COMMANDS, HEAP_LIMIT, REFRESH_HEAP_LIMIT } from './memory.mjs';
-import { measureRoundTrip } from './round-trip.mjs';
+import { measureRoundTrip, ROUNDS } from './round-trip.mjs';
 import { measureStartup } from './startup.mjs';
 import { quantile } from './stats.mjs';
 import { markdownTable, number, textTable } from './table.mjs';
@@ -42,6 +42,9 @@ const BUNDLE_AIM = 10_240;
 const BUNDLE_BUDGET = 14_336;
 const THROUGHPUT_GOAL = 0.8;
 const ROUND_TRIP_GOAL = 1.1;
+const STARTUP_GOAL = 3;
+/** Every ratio is printed as `12.3×` (scripts read the column). */
+const times = (/** @type {number} */ ratio, digits = 2) => `${number(ratio, digits)}×`;
 
 /** @type {import('./table.mjs').Row[]} */
 const rows = [];
@@ -82,7 +85,7 @@ try {
         figure: 'Bundle: dist/chat-bridge.js, gzip -9',
         value: `${number(bridge)} B`,
         compared: floor ? `${floor.label} ${floor.version}: ${number(floor.gzipped)} B` : 'zod not found',
-        ratio: floor ? `${number(bridge / floor.gzipped, 2)}×` : '—',
+        ratio: floor ? times(bridge / floor.gzipped) : '—',
         goal: `≤ ${number(BUNDLE_GOAL)} B (aim ${number(BUNDLE_AIM)}; test budget ${number(BUNDLE_BUDGET)})`,
         met: bridge <= BUNDLE_GOAL,
       });
@@ -91,7 +94,7 @@ try {
           figure: `  bundle vs ${library.label}`,
           value: `${number(bridge)} B`,
           compared: `${library.label} ${library.version}: ${number(library.gzipped)} B`,
-          ratio: `${number(bridge / library.gzipped, 2)}×`,
+          ratio: times(bridge / library.gzipped),
           goal: '—',
           met: undefined,
         });
@@ -120,15 +123,15 @@ try {
       figure: 'Inbound throughput, to dispatch',
       value: `${number(t.dispatchPerSecond)} msg/s`,
       compared: `bare JSON.parse: ${number(t.parsePerSecond)} msg/s`,
-      ratio: number(t.dispatchRatio, 2),
-      goal: `≥ ${number(THROUGHPUT_GOAL, 2)}`,
+      ratio: times(t.dispatchRatio),
+      goal: `≥ ${times(THROUGHPUT_GOAL)}`,
       met: t.dispatchRatio >= THROUGHPUT_GOAL,
     });
     rows.push({
       figure: '  with each command run to its response',
       value: `${number(t.bridgePerSecond)} msg/s`,
       compared: `bare JSON.parse: ${number(t.parsePerSecond)} msg/s`,
-      ratio: number(t.ratio, 2),
+      ratio: times(t.ratio),
       goal: '— (commands do HTTP work)',
       met: undefined,
     });
@@ -136,7 +139,7 @@ try {
       figure: '  inbound edge only (no dispatch)',
       value: `${number(t.edgePerSecond)} msg/s`,
       compared: `bare JSON.parse: ${number(t.parsePerSecond)} msg/s`,
-      ratio: number(t.edgeRatio, 2),
+      ratio: times(t.edgeRatio),
       goal: '— (diagnostic)',
       met: undefined,
     });
@@ -159,21 +162,22 @@ try {
         value: 'not measured: no Chromium',
         compared: '—',
         ratio: '—',
-        goal: `≤ ${number(ROUND_TRIP_GOAL, 2)}`,
+        goal: `≤ ${times(ROUND_TRIP_GOAL)} in each round`,
         met: false,
       });
     else {
       const r = await measureRoundTrip(browser);
+      const worst = r.rounds.reduce((a, b) => (b.ratio > a.ratio ? b : a));
       rows.push({
-        figure: 'Round trip: sendMessage (median)',
-        value: ms(r.bridgeMs),
-        compared: `bare fetch: ${ms(r.bareMs)}`,
-        ratio: number(r.ratio, 2),
-        goal: `≤ ${number(ROUND_TRIP_GOAL, 2)}`,
-        met: r.ratio <= ROUND_TRIP_GOAL,
+        figure: `Round trip: sendMessage (worst of ${ROUNDS} round medians)`,
+        value: ms(worst.bridgeMs),
+        compared: `bare fetch: ${ms(worst.bareMs)}`,
+        ratio: times(worst.ratio),
+        goal: `≤ ${times(ROUND_TRIP_GOAL)} in each round`,
+        met: r.rounds.every((round) => round.ratio <= ROUND_TRIP_GOAL),
       });
       note(
-        `round trip: ${r.samples} each, interleaved, after warm-up; bridge p25–p75 ${ms(quantile(r.bridgeAll, 0.25))}–${ms(quantile(r.bridgeAll, 0.75))}, bare fetch ${ms(quantile(r.bareAll, 0.25))}–${ms(quantile(r.bareAll, 0.75))}; ${r.isolated ? 'cross-origin isolated (5 µs timer)' : 'NOT cross-origin isolated (100 µs timer)'}`,
+        `round trip: ${ROUNDS} consecutive rounds of ${r.samples} each, interleaved, after warm-up; round ratios ${r.rounds.map((round) => times(round.ratio)).join(', ')}; all rounds: bridge p25–p75 ${ms(quantile(r.bridgeAll, 0.25))}–${ms(quantile(r.bridgeAll, 0.75))}, bare fetch ${ms(quantile(r.bareAll, 0.25))}–${ms(quantile(r.bareAll, 0.75))}; ${r.isolated ? 'cross-origin isolated (5 µs timer)' : 'NOT cross-origin isolated (100 µs timer)'}`,
       );
     }
   }
@@ -186,8 +190,8 @@ try {
         value: 'not measured: no Chromium',
         compared: '—',
         ratio: '—',
-        goal: 'reported',
-        met: undefined,
+        goal: `≤ ${times(STARTUP_GOAL, 1)}`,
+        met: false,
       });
     else {
       const s = await measureStartup(browser, penpalSource);
@@ -195,9 +199,9 @@ try {
         figure: 'Start-up: evaluate + install() (median)',
         value: ms(s.bridgeMs),
         compared: s.penpalMs === undefined ? 'penpal not installed' : `penpal evaluate: ${ms(s.penpalMs)}`,
-        ratio: s.ratio === undefined ? '—' : `${number(s.ratio, 1)}×`,
-        goal: 'reported',
-        met: undefined,
+        ratio: s.ratio === undefined ? '—' : times(s.ratio, 1),
+        goal: `≤ ${times(STARTUP_GOAL, 1)}`,
+        met: s.ratio === undefined ? false : s.ratio <= STARTUP_GOAL,
       });
       note(
         `start-up: ${s.samples} fresh contexts each; bridge evaluate ${ms(s.bridgeEvaluateMs)} + install ${ms(s.bridgeInstallMs)} (medians apart; install includes the page's first localStorage access); ${s.isolated ? 'cross-origin isolated (5 µs timer)' : 'NOT cross-origin isolated (100 µs timer)'}`,
