@@ -14,7 +14,7 @@ export default tseslint.config(
   {
     languageOptions: { globals: { ...globals.browser, ...globals.node } },
     rules: {
-      // `any` appears where a heterogeneous table is typed (MethodTable); each use is local.
+      // `any` appears where a heterogeneous table is typed (CommandTable); each use is local.
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unused-vars': [
         'error',

@@ -3,13 +3,16 @@
  * Stand-ins for the native side of each platform's channel, and the page's offline switch.
  * Both go in before the bridge is injected: the bridge looks for its channel on `window`
  * and calls `window.fetch`, so what the stand-ins get is exactly what the native side would
- * get, and the switch sees every request the bridge makes.
+ * get, and the switch sees every request the bridge makes. The stand-ins themselves are the
+ * ones the replay and the tests use (tools/testing/stand-in-channels.ts, built into dist/esm).
  */
+// @ts-expect-error -- a URL: the page server maps /dist/ to dist/; the types are tools/testing/stand-in-channels.ts.
+import { installStandIns as installChannelStandIn } from '/dist/esm/stand-in-channels.js';
 
 /** @typedef {import('./platform-forms.js').Host} Host */
 
 /**
- * Wraps `window.fetch` with the offline switch and listens for the browser host's event.
+ * Wraps `window.fetch` with the offline switch.
  * Call once, before the bridge is injected.
  */
 export function installStandIns() {
@@ -19,11 +22,8 @@ export function installStandIns() {
   window.fetch = (resource, init) =>
     offline ? Promise.reject(new TypeError('Failed to fetch')) : realFetch(resource, init);
 
-  /** @type {((payload: unknown) => void) | undefined} set while the browser page is the host */
-  let deliverBrowserEvent;
-  window.addEventListener('chatbridge', (event) => {
-    if (deliverBrowserEvent) deliverBrowserEvent(structuredClone(/** @type {CustomEvent} */ (event).detail));
-  });
+  /** Removes the stand-in installed last. */
+  let removeStandIn = () => {};
 
   return {
     /** `fetch` as it was before the switch: the page's calls to the backend's admin routes. */
@@ -35,21 +35,12 @@ export function installStandIns() {
      * @param {(payload: unknown) => void} deliver
      */
     use(host, deliver) {
-      const w = /** @type {any} */ (window);
-      delete w.ReactNativeWebView;
-      delete w.ChatBridgeAndroid;
-      delete w.ChatBridgeFlutter;
-      delete w.webkit;
-      deliverBrowserEvent = host === 'browser' ? deliver : undefined;
-      if (host === 'react-native') w.ReactNativeWebView = { postMessage: (/** @type {unknown} */ s) => deliver(s) };
-      // A @JavascriptInterface or JavaScriptChannel takes a string; anything else arrives converted.
-      if (host === 'android') w.ChatBridgeAndroid = { postMessage: (/** @type {unknown} */ s) => deliver(String(s)) };
-      if (host === 'flutter') w.ChatBridgeFlutter = { postMessage: (/** @type {unknown} */ s) => deliver(String(s)) };
-      // WKScriptMessage.body is a copy of the object, not the page's object itself.
-      if (host === 'ios')
-        w.webkit = {
-          messageHandlers: { chatBridge: { postMessage: (/** @type {unknown} */ o) => deliver(structuredClone(o)) } },
-        };
+      removeStandIn();
+      removeStandIn = installChannelStandIn(
+        /** @type {any} */ (window),
+        [host],
+        (/** @type {Host} */ _host, /** @type {unknown} */ payload) => deliver(payload),
+      );
     },
     /**
      * While on, every `fetch` but `realFetch` fails as it does without network; switching

@@ -73,6 +73,18 @@ await build({
   logLevel: 'warning',
 });
 
+// The platform channels' stand-ins, for the demo page, which loads it from /dist/esm/ as a
+// module: self-contained (a browser cannot resolve the bare imports the modules above keep).
+await build({
+  entryPoints: ['tools/testing/stand-in-channels.ts'],
+  outfile: `${out}/esm/stand-in-channels.js`,
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2020',
+  logLevel: 'warning',
+});
+
 await build({
   entryPoints: ['tools/cli/main.ts'],
   outfile: `${out}/cli.js`,

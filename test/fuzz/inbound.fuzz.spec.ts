@@ -32,7 +32,7 @@ import * as zodSchemas from '../../bridge/inbound/schemas.js';
 import { HostCommandSchema, WidgetMessageSchema } from '../../bridge/inbound/schemas.js';
 import { describeIssues, type SchemaIssue } from '../../bridge/inbound/describe-issues.js';
 import { generateValidators } from '../../scripts/generate-validators.mjs';
-import { createTestEnvironment } from '../../tools/testing/test-environment.js';
+import { createInMemoryEnvironment } from '../../tools/testing/in-memory-environment.js';
 
 const RUNS = positiveIntegerFromEnv('FUZZ_RUNS', 3000);
 const SEED = process.env['FUZZ_SEED'];
@@ -255,7 +255,7 @@ interface Settings {
 }
 
 async function runScenario({ host, batches }: Scenario, settings: Settings = {}): Promise<void> {
-  const test = createTestEnvironment({ fetch: fixedSuccess, channels: [host], pageOrigin: PAGE_ORIGIN });
+  const test = createInMemoryEnvironment({ fetch: fixedSuccess, channels: [host], pageOrigin: PAGE_ORIGIN });
   const bridge = createBridge(normalizeOptions({ ...CONFIG, host }, PAGE_ORIGIN), test.env);
   try {
     const ledger: Array<{ input: Input; expected: Expected; start: number; end: number }> = [];

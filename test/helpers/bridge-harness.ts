@@ -4,7 +4,7 @@
  * `useReferenceBackend()` registers the hooks of one test file: a backend of its own for the
  * file, reset before each test (faults off, data and request log cleared), and every bridge
  * created in a test destroyed after it. `suite.bridge(...)` creates a bridge in a
- * `createTestEnvironment()` whose fetch is the real one, passed through a recorder that keeps
+ * `createInMemoryEnvironment()` whose fetch is the real one, passed through a recorder that keeps
  * what actually left (method, path, headers, echo_id) and the auth tokens the backend issued.
  */
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
@@ -20,7 +20,7 @@ import type {
   ResponseMessage,
 } from '../../dist/types/bridge/index.js';
 import { startReferenceBackend } from '../../demo-page/backend/server.mjs';
-import { createTestEnvironment, type TestEnvironment } from '../../tools/testing/test-environment.js';
+import { createInMemoryEnvironment, type InMemoryEnvironment } from '../../tools/testing/in-memory-environment.js';
 
 // dist/esm ships no declarations next to it; its types are dist/types (what package.json exports).
 const { createBridge, normalizeOptions } = built as unknown as Pick<
@@ -50,7 +50,7 @@ export interface SentRequest {
 
 export interface BridgeHarness {
   backend: Backend;
-  te: TestEnvironment;
+  te: InMemoryEnvironment;
   bridge: Bridge;
   /** Everything the bridge told the host since it was created (after redaction). */
   outbound: OutboundMessage[];
@@ -165,7 +165,7 @@ export function createHarness(backend: Backend, setup: HarnessSetup = {}): Bridg
     return response;
   };
 
-  const te = createTestEnvironment({ fetch: recordingFetch, ...(setup.storage ? { storage: setup.storage } : {}) });
+  const te = createInMemoryEnvironment({ fetch: recordingFetch, ...(setup.storage ? { storage: setup.storage } : {}) });
   const raw = {
     baseUrl: backend.url,
     websiteToken: WEBSITE_TOKEN,

@@ -13,7 +13,7 @@ import type { HttpRequest, HttpResponse } from '../../bridge/environment.js';
 import type { OutboundMessage } from '../../bridge/outbound/messages.js';
 import { normalizeOptions } from '../../bridge/options.js';
 import { parseFixture, replay } from '../../tools/replay/index.js';
-import { createTestEnvironment, type TestEnvironment } from '../../tools/testing/test-environment.js';
+import { createInMemoryEnvironment, type InMemoryEnvironment } from '../../tools/testing/in-memory-environment.js';
 
 const WEBSITE_TOKEN = 'wt_demo';
 
@@ -54,12 +54,12 @@ function command(bridge: Bridge, id: string, method: string, params?: object): P
 }
 
 describe('a recorded live session', () => {
-  let live: TestEnvironment;
+  let live: InMemoryEnvironment;
   let recording: string;
   const authTokens = new Set<string>();
 
   beforeAll(async () => {
-    live = createTestEnvironment({ fetch: tokenSpyingFetch(authTokens), channels: ['android'] });
+    live = createInMemoryEnvironment({ fetch: tokenSpyingFetch(authTokens), channels: ['android'] });
     const rawOptions = { baseUrl: backend.url, websiteToken: WEBSITE_TOKEN, host: 'android', record: true };
     const bridge = createBridge(normalizeOptions(rawOptions, live.env.pageOrigin), live.env, { rawOptions });
     try {
@@ -130,7 +130,7 @@ describe('a recorded live session', () => {
 
 describe('a session recorded from an install while offline', () => {
   it('replays: the message waits offline and goes out once the device is back online', async () => {
-    const live = createTestEnvironment({ channels: ['flutter'] });
+    const live = createInMemoryEnvironment({ channels: ['flutter'] });
     live.setOnline(false);
     const rawOptions = { baseUrl: backend.url, websiteToken: WEBSITE_TOKEN, host: 'flutter', record: true };
     const bridge = createBridge(normalizeOptions(rawOptions, live.env.pageOrigin), live.env, { rawOptions });
@@ -197,7 +197,7 @@ describe('a recorded 429 whose Retry-After is an HTTP date', () => {
   });
 
   it('replays as the wait it meant (a retry and success), not as decades of waiting', async () => {
-    const live = createTestEnvironment({ channels: ['ios'] });
+    const live = createInMemoryEnvironment({ channels: ['ios'] });
     const rawOptions = { baseUrl: url, websiteToken: 'wt_http_date', host: 'ios', record: true };
     const bridge = createBridge(normalizeOptions(rawOptions, live.env.pageOrigin), live.env, { rawOptions });
     let recording: string;

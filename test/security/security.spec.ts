@@ -11,7 +11,7 @@ import type { HostName } from '../../bridge/options.js';
 import { normalizeOptions } from '../../bridge/options.js';
 import { REDACTED } from '../../bridge/outbound/redact.js';
 import { startReferenceBackend } from '../../demo-page/backend/server.mjs';
-import { createTestEnvironment, type TestEnvironment } from '../../tools/testing/test-environment.js';
+import { createInMemoryEnvironment, type InMemoryEnvironment } from '../../tools/testing/in-memory-environment.js';
 
 type Backend = Awaited<ReturnType<typeof startReferenceBackend>>;
 type Message = Record<string, unknown>;
@@ -101,7 +101,7 @@ afterEach(async () => {
 });
 
 interface Harness {
-  test: TestEnvironment;
+  test: InMemoryEnvironment;
   receive(data: unknown): void;
   messages(): Message[];
   response(id: string): Promise<Message>;
@@ -112,7 +112,7 @@ function startBridge(
   options: Record<string, unknown>,
   { host = 'android', pageOrigin = PAGE_ORIGIN }: { host?: HostName; pageOrigin?: string } = {},
 ): Harness {
-  const test = createTestEnvironment({ channels: [host], pageOrigin });
+  const test = createInMemoryEnvironment({ channels: [host], pageOrigin });
   const bridge = createBridge(
     normalizeOptions({ websiteToken: WEBSITE_TOKEN, host, ...options }, pageOrigin),
     test.env,
@@ -142,7 +142,7 @@ async function until(what: string, predicate: () => boolean, timeoutMs = 10_000)
 
 const routes = (requests: Array<{ method: string; path: string }>) =>
   requests.map(({ method, path }) => `${method} ${path}`);
-const sentRoutes = (test: TestEnvironment) =>
+const sentRoutes = (test: InMemoryEnvironment) =>
   test.requests.map(({ method, url }) => `${method} ${new URL(url).pathname}`);
 const kinds = (messages: Message[]) =>
   messages.map((message) =>
@@ -251,7 +251,7 @@ describe('the Authorization header', () => {
     });
   }
 
-  function expectOnlyTo(test: TestEnvironment, server: TestServer): void {
+  function expectOnlyTo(test: InMemoryEnvironment, server: TestServer): void {
     expect(test.requests.length).toBeGreaterThan(0);
     for (const request of test.requests) expect(new URL(request.url).origin).toBe(server.origin);
     expect(foreign.seen).toEqual([]);

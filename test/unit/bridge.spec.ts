@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createBridge, type Bridge } from '../../bridge/bridge.js';
 import type { Environment, HttpRequest, HttpResponse } from '../../bridge/environment.js';
 import { normalizeOptions } from '../../bridge/options.js';
-import { createFakeClock, withFakeClock } from '../../tools/testing/fake-clock.js';
-import { createTestEnvironment, type TestEnvironment } from '../../tools/testing/test-environment.js';
+import { createVirtualClock, withVirtualClock } from '../../tools/testing/virtual-clock.js';
+import { createInMemoryEnvironment, type InMemoryEnvironment } from '../../tools/testing/in-memory-environment.js';
 
 const BASE = 'https://chat.example.test/api/v1';
 const WEBSITE_TOKEN = 'wt_unit_7c1f0a9b';
@@ -26,7 +26,11 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
 });
 
-function start(testEnv: TestEnvironment, extra: Record<string, unknown> = {}, env: Environment = testEnv.env): Bridge {
+function start(
+  testEnv: InMemoryEnvironment,
+  extra: Record<string, unknown> = {},
+  env: Environment = testEnv.env,
+): Bridge {
   const options = normalizeOptions(
     { baseUrl: BASE, websiteToken: WEBSITE_TOKEN, host: 'browser', ...extra },
     env.pageOrigin,
@@ -36,12 +40,12 @@ function start(testEnv: TestEnvironment, extra: Record<string, unknown> = {}, en
   return bridge;
 }
 
-const ofType = (testEnv: TestEnvironment, type: string) =>
+const ofType = (testEnv: InMemoryEnvironment, type: string) =>
   testEnv.messages().filter((message) => message['type'] === type);
 
 describe('startup', () => {
   it('sends ready before anything else', () => {
-    const t = createTestEnvironment({ fetch: noFetch });
+    const t = createInMemoryEnvironment({ fetch: noFetch });
     const bridge = start(t);
     bridge.receive('{bad');
     expect(t.messages()[0]).toEqual({ type: 'ready' });
@@ -51,7 +55,7 @@ describe('startup', () => {
 
 describe('inbound handling', () => {
   it('answers a bad message with exactly one parse_error and still handles the next message', () => {
-    const t = createTestEnvironment({ fetch: noFetch });
+    const t = createInMemoryEnvironment({ fetch: noFetch });
     start(t);
     t.post('chatwoot-widget:{"event": nope');
     expect(ofType(t, 'error')).toEqual([expect.objectContaining({ code: 'parse_error' })]);
@@ -64,7 +68,7 @@ describe('inbound handling', () => {
   });
 
   it('keeps handling host commands after a host command that is not JSON', async () => {
-    const t = createTestEnvironment({ fetch: noFetch });
+    const t = createInMemoryEnvironment({ fetch: noFetch });
     const bridge = start(t);
     bridge.receive('{"id":"1","method":');
     bridge.receive({ id: '2', method: 'noSuchMethod' });
@@ -77,7 +81,7 @@ describe('inbound handling', () => {
   });
 
   it('turns the widget error event into one widget_error event', () => {
-    const t = createTestEnvironment({ fetch: noFetch });
+    const t = createInMemoryEnvironment({ fetch: noFetch });
     start(t);
     t.post('chatwoot-widget:{"event":"error","message":"Inbox not found"}');
     expect(t.messages().slice(1)).toEqual([
@@ -86,7 +90,7 @@ describe('inbound handling', () => {
   });
 
   it('drops messages from a disallowed origin: no delivery and no request', async () => {
-    const t = createTestEnvironment({ fetch: noFetch });
+    const t = createInMemoryEnvironment({ fetch: noFetch });
     start(t);
     t.post({ id: 'c1', method: 'init' }, EVIL);
     t.post(JSON.stringify({ id: 'c2', method: 'getConversation' }), EVIL);
@@ -98,7 +102,7 @@ describe('inbound handling', () => {
   });
 
   it('refuses an attachment 12 MiB over the limit as file_too_large, not parse_error, without a request', async () => {
-    const t = createTestEnvironment({ fetch: noFetch });
+    const t = createInMemoryEnvironment({ fetch: noFetch });
     const bridge = start(t);
     const data = 'A'.repeat(12 * 1024 * 1024);
     bridge.receive({
@@ -123,7 +127,7 @@ describe('inbound handling', () => {
 
 describe('website token', () => {
   it('answers init without a websiteToken with auth_failed and makes no request', async () => {
-    const t = createTestEnvironment({ fetch: noFetch });
+    const t = createInMemoryEnvironment({ fetch: noFetch });
     const bridge = start(t, { websiteToken: undefined });
     bridge.receive({ id: 'i1', method: 'init' });
     bridge.receive({ id: 'g1', method: 'getConversation' });
@@ -141,7 +145,7 @@ describe('website token', () => {
 
 describe('destroy', () => {
   it('is safe to call twice, removes its listeners once, and ignores everything afterwards', async () => {
-    const t = createTestEnvironment({ fetch: noFetch });
+    const t = createInMemoryEnvironment({ fetch: noFetch });
     let subscriptions = 0;
     const counted =
       <T>(subscribe: (listener: T) => () => void) =>
@@ -182,7 +186,7 @@ describe('destroy', () => {
 
 describe('host channels', () => {
   it("delivers only to the android channel with host: 'android', as JSON strings", async () => {
-    const t = createTestEnvironment({ fetch: noFetch });
+    const t = createInMemoryEnvironment({ fetch: noFetch });
     const bridge = start(t, { host: 'android' });
     expect(bridge.host).toBe('android');
     t.post('chatwoot-widget:{"event":"loaded"}');
@@ -197,9 +201,9 @@ describe('host channels', () => {
   });
 
   it('queues events until a late channel appears, then delivers them in order', () => {
-    const t = createTestEnvironment({ fetch: noFetch, channels: [] });
-    const clock = createFakeClock();
-    const bridge = start(t, { host: 'react-native' }, withFakeClock(t.env, clock));
+    const t = createInMemoryEnvironment({ fetch: noFetch, channels: [] });
+    const clock = createVirtualClock();
+    const bridge = start(t, { host: 'react-native' }, withVirtualClock(t.env, clock));
     t.post('chatwoot-widget:{"event":"loaded"}');
     bridge.receive('{bad');
     expect(bridge.stats().undelivered).toBe(3);
@@ -252,7 +256,7 @@ describe('redaction', () => {
   it('never delivers a token, even when the backend echoes it in results, messages and keys', async () => {
     const authToken = 'at_unit_secret_5e4d3c2b1a';
     const baseUrl = await echoingBackend(authToken);
-    const t = createTestEnvironment();
+    const t = createInMemoryEnvironment();
     const bridge = start(t, { baseUrl });
     bridge.receive({ id: 'i', method: 'init' });
     bridge.receive({ id: 'g', method: 'getConversation' });
@@ -282,7 +286,7 @@ describe('redaction', () => {
 
 describe('on() listeners', () => {
   it('reports a throwing listener without breaking delivery to the channel or to the other listeners', async () => {
-    const testEnv = createTestEnvironment({ fetch: noFetch });
+    const testEnv = createInMemoryEnvironment({ fetch: noFetch });
     const bridge = start(testEnv, { host: 'android' });
     const seen: string[] = [];
     const reported: unknown[] = [];

@@ -15,7 +15,7 @@ import type { OutboundMessage } from '../../bridge/outbound/messages.js';
 import { HOST_NAMES, normalizeOptions, type HostName } from '../../bridge/options.js';
 import { adapters } from '../../bridge/outbound/adapters/index.js';
 import { decodeMessage } from '../../host-adapters/react-native-host.js';
-import { createTestEnvironment } from '../../tools/testing/test-environment.js';
+import { createInMemoryEnvironment } from '../../tools/testing/in-memory-environment.js';
 
 /** The platform-neutral form of a native event, as the vectors write it. */
 type NativeError = { kind: 'error'; code: string; message: string; status?: number; errors?: Record<string, string[]> };
@@ -208,7 +208,7 @@ describe('the vector files together', () => {
     const payloadOf = (host: HostName, name: string) =>
       load(host).vectors.find((vector) => vector.name === name)?.payload;
     for (const host of ['android', 'ios'] as const) {
-      const test = createTestEnvironment({ channels: [host] });
+      const test = createInMemoryEnvironment({ channels: [host] });
       const bridge = createBridge(
         normalizeOptions({ baseUrl: 'https://chat.example.test', host }, test.env.pageOrigin),
         test.env,

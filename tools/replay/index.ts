@@ -5,4 +5,4 @@ export { ReplayError, parseFixture } from './fixture.js';
 export type { Step } from './fixture.js';
 export type { RequestLine } from './scripted-http.js';
 /** The replay's seeded generator, for tools that want reproducible input too (the bench). */
-export { seededRandom } from '../testing/virtual-clock.js';
+export { seededRandom } from '../testing/seeded-random.js';

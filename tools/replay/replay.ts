@@ -1,22 +1,15 @@
 /**
- * Plays a fixture through the real bridge (the same `createBridge` the bundle installs) with a
- * virtual clock, scripted HTTP, in-memory storage and a stand-in window whose native channels
- * write the output lines. Same fixture, same output, byte for byte, on any machine.
+ * Plays a fixture through the real bridge (the same `createBridge` the bundle installs) in the
+ * in-memory environment the tests use, with the virtual clock, scripted HTTP and a seeded
+ * generator; the stand-in channels' deliveries become output lines. Same fixture, same output,
+ * byte for byte, on any machine.
  */
-import {
-  createBridge,
-  HOST_NAMES,
-  normalizeOptions,
-  type Environment,
-  type HostName,
-  type HostScope,
-  type InboundMessage,
-  type ResolvedOptions,
-} from '../../bridge/index.js';
+import { createBridge, HOST_NAMES, normalizeOptions, type HostName, type ResolvedOptions } from '../../bridge/index.js';
 import { parseFixture, ReplayError, type Step } from './fixture.js';
 import { createScriptedHttp, type RequestLine } from './scripted-http.js';
-import { listeners, mapStorage } from '../testing/in-memory.js';
-import { createVirtualClock, seededRandom } from '../testing/virtual-clock.js';
+import { createInMemoryEnvironment } from '../testing/in-memory-environment.js';
+import { createVirtualClock, type VirtualClock } from '../testing/virtual-clock.js';
+import { seededRandom } from '../testing/seeded-random.js';
 
 export interface ReplayOptions {
   /** Whose deliveries to print; "all" prints every adapter's for one run. */
@@ -45,9 +38,6 @@ export async function replay(text: string, { host, name = 'fixture', onWarning }
   const steps = parseFixture(text, name);
   const lines: string[] = [];
   const clock = createVirtualClock();
-  let online = true;
-  const messages = listeners<InboundMessage>();
-  const connectivity = listeners<boolean>();
 
   const configStep = steps[0]?.step === 'config' ? steps[0] : undefined;
   const rawOptions = configStep?.options ?? DEFAULT_FIXTURE_OPTIONS;
@@ -63,28 +53,22 @@ export async function replay(text: string, { host, name = 'fixture', onWarning }
   const http = createScriptedHttp(
     basePath,
     clock.now,
-    () => online,
+    () => memory.env.isOnline(),
     (line: RequestLine) => lines.push(JSON.stringify(line)),
   );
-  const deliver = (target: HostName) => (payload: unknown) => {
-    const line: DeliverLine = { kind: 'deliver', at: clock.now(), host: target, payload };
-    lines.push(JSON.stringify(line));
-  };
-  const storage = new Map<string, string>();
-
-  const env: Environment = {
+  const memory = createInMemoryEnvironment({
     fetch: http.fetch,
-    now: clock.now,
-    setTimeout: clock.setTimeout,
-    clearTimeout: clock.clearTimeout,
+    failOffline: false, // the scripted HTTP writes offline requests out, then fails them
+    clock,
     random: seededRandom(SEED),
-    storage: mapStorage(storage),
-    isOnline: () => online,
-    onConnectivityChange: connectivity.subscribe,
-    onMessage: messages.subscribe,
     pageOrigin: new URL(options.baseUrl).origin,
-    scope: standInWindow(options, deliver),
-  };
+    names: options,
+    onDelivery({ host: target, payload }) {
+      const line: DeliverLine = { kind: 'deliver', at: clock.now(), host: target, payload };
+      lines.push(JSON.stringify(line));
+    },
+  });
+  const env = memory.env;
 
   const bridge = createBridge(options, env, { rawOptions, hosts: host === 'all' ? [...HOST_NAMES] : [host] });
   const check = async (line: number) => {
@@ -130,7 +114,7 @@ export async function replay(text: string, { host, name = 'fixture', onWarning }
       case 'config':
         return;
       case 'post':
-        messages.fire({ origin: step.origin, data: structuredClone(step.data) });
+        memory.post(structuredClone(step.data), step.origin);
         return;
       case 'host':
         bridge.receive(structuredClone(step.data));
@@ -151,8 +135,7 @@ export async function replay(text: string, { host, name = 'fixture', onWarning }
         return;
       case 'offline':
       case 'online':
-        online = step.step === 'online';
-        connectivity.fire(online);
+        memory.setOnline(step.step === 'online');
         return;
       case 'advance':
         return; // played by the loop above
@@ -164,32 +147,10 @@ export async function replay(text: string, { host, name = 'fixture', onWarning }
  * Lets promises resolve and runs the timers already due, without moving the clock. Scripted
  * answers resolve through microtasks only, so a macrotask turn drains everything they started.
  */
-async function settle(clock: ReturnType<typeof createVirtualClock>): Promise<void> {
+async function settle(clock: VirtualClock): Promise<void> {
   for (let quiet = 0; quiet < 2;) {
     await new Promise<void>((resolve) => setImmediate(resolve));
     if (clock.runOneDue()) quiet = 0;
     else quiet++;
   }
-}
-
-/** A window with every platform's native channel, each writing `deliver` lines. */
-function standInWindow(names: ResolvedOptions, deliver: (host: HostName) => (payload: unknown) => void): HostScope {
-  class StandInCustomEvent {
-    constructor(
-      readonly type: string,
-      readonly init: { detail?: unknown } = {},
-    ) {}
-  }
-  const browser = deliver('browser');
-  return {
-    ReactNativeWebView: { postMessage: deliver('react-native') },
-    [names.androidChannel]: { postMessage: deliver('android') },
-    webkit: { messageHandlers: { [names.iosHandler]: { postMessage: deliver('ios') } } },
-    [names.flutterChannel]: { postMessage: deliver('flutter') },
-    CustomEvent: StandInCustomEvent,
-    dispatchEvent: (event: StandInCustomEvent) => {
-      if (event.type === names.browserEvent) browser(event.init.detail);
-      return true;
-    },
-  };
 }

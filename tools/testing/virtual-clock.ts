@@ -1,31 +1,48 @@
 /**
- * Time for replays: it starts at 0 and moves only when told, running timers as they fall due,
- * in due order (ties in the order they were set), so retries and backoff take no real time.
+ * The one manual clock, for the replay and the tests: time starts where it is told and moves
+ * only when told, running timers as they fall due, in due order (ties in the order they were
+ * set), so a 50-second timeout or a retry's backoff takes no real time and cannot flake.
+ *
+ * Two ways to drive it: `advance(ms)` runs everything due in the window at once (unit tests);
+ * `nextDue` / `moveTo` / `runOneDue` step one timer at a time, so the replay can let each
+ * timer's promises settle before the next runs (a retry's answer may set the next timer).
  */
-export interface VirtualClock {
+import type { Environment, TimerHandle, Timers } from '../../bridge/index.js';
+
+export interface VirtualClock extends Timers {
   now(): number;
-  setTimeout(callback: () => void, ms: number): number;
-  clearTimeout(handle: unknown): void;
+  setTimeout(callback: () => void, ms: number): TimerHandle;
+  clearTimeout(handle: TimerHandle): void;
   /** Due time of the earliest pending timer, if any. */
   nextDue(): number | undefined;
   /** Runs the earliest timer due at or before the current time; false when there is none. */
   runOneDue(): boolean;
-  /** Moves the clock forward (never back). */
+  /** Moves the clock forward (never back), running nothing. */
   moveTo(time: number): void;
+  /** Moves time forward by `ms`, running every timer that falls due, each at its own time. */
+  advance(ms: number): void;
+  /** Timers scheduled and not yet run or cleared. */
+  readonly pending: number;
 }
 
-export function createVirtualClock(): VirtualClock {
-  let current = 0;
-  let nextId = 1;
-  const timers = new Map<number, { due: number; callback: () => void }>();
+interface Timer {
+  due: number;
+  callback: () => void;
+}
 
+export function createVirtualClock(start = 0): VirtualClock {
+  let current = start;
+  let nextId = 1;
+  const timers = new Map<number, Timer>();
+
+  /** The earliest timer; a Map iterates in insertion order, so ties go to the first one set. */
   const earliest = () => {
-    let found: [number, { due: number; callback: () => void }] | undefined;
+    let found: [number, Timer] | undefined;
     for (const entry of timers) if (found === undefined || entry[1].due < found[1].due) found = entry;
     return found;
   };
 
-  return {
+  const clock: VirtualClock = {
     now: () => current,
     setTimeout(callback, ms) {
       const id = nextId++;
@@ -46,17 +63,22 @@ export function createVirtualClock(): VirtualClock {
     moveTo(time) {
       if (time > current) current = time;
     },
+    advance(ms) {
+      const until = current + ms;
+      for (let due = clock.nextDue(); due !== undefined && due <= until; due = clock.nextDue()) {
+        clock.moveTo(due);
+        clock.runOneDue();
+      }
+      clock.moveTo(until);
+    },
+    get pending() {
+      return timers.size;
+    },
   };
+  return clock;
 }
 
-/** mulberry32: a tiny seeded generator, so jitter is the same on every run and machine. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+/** The same environment with its clock and timers replaced by `clock`. */
+export function withVirtualClock(env: Environment, clock: VirtualClock): Environment {
+  return { ...env, now: clock.now, setTimeout: clock.setTimeout, clearTimeout: clock.clearTimeout };
 }

@@ -7,7 +7,7 @@ import {
 } from '../../../bridge/dispatch/command-runner.js';
 import { bridgeError, type ErrorEvent } from '../../../bridge/outbound/errors.js';
 import type { ResponseMessage } from '../../../bridge/outbound/messages.js';
-import { createFakeClock } from '../../../tools/testing/fake-clock.js';
+import { createVirtualClock } from '../../../tools/testing/virtual-clock.js';
 
 const TIMEOUT = 50_000;
 
@@ -21,7 +21,7 @@ interface Deferred {
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function setup() {
-  const clock = createFakeClock();
+  const clock = createVirtualClock();
   const responses: ResponseMessage[] = [];
   const errors: ErrorEvent[] = [];
   const calls: Deferred[] = [];
