@@ -28,6 +28,6 @@ export function fieldErrorsOf(body: unknown): FieldErrors | undefined {
   return Object.keys(result).length > 0 ? result : undefined;
 }
 
-export function isObject(value: unknown): value is Record<string, unknown> {
+function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -14,7 +14,7 @@ import { retryDelay } from './retry-timing.js';
 import { errorMessageOf } from './backend-bodies.js';
 import { parseJson } from '../inbound/safe-json.js';
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 export interface ApiRequest {
   method: HttpMethod;

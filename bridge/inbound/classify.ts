@@ -19,7 +19,7 @@ import { describeIssues } from './describe-issues.js';
 import { HostCommandSchema, idString, WidgetMessageSchema, type HostCommand } from './schemas.js';
 import type { InboundMessage } from '../environment.js';
 
-export const COMMAND_PREFIX = 'chat-bridge:';
+const COMMAND_PREFIX = 'chat-bridge:';
 
 export type Verdict =
   | { kind: 'ignored' }

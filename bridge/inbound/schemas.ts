@@ -22,7 +22,7 @@ const text = (max: number) =>
     }),
   );
 /** Longest command id, command name (`method`) or event name. */
-export const NAME_MAX = 128;
+const NAME_MAX = 128;
 export const idString = text(NAME_MAX);
 
 /** The bridge's own envelope for host commands. `method` names the host command; its `params` are checked per command afterwards. */
@@ -43,10 +43,10 @@ const contactFields = {
 export const ContactSchema = z.object(contactFields);
 export type Contact = z.infer<typeof ContactSchema>;
 
-export const AttachmentSchema = z.object({
+const AttachmentSchema = z.object({
   name: text(255),
   type: z.string(),
-  /** The file's bytes, base64. One of `data` and `size` is required (checked in validate.ts). */
+  /** The file's bytes, base64. One of `data` and `size` is required (checked in dispatch/service-rules.ts). */
   data: z.optional(z.string()),
   /** Bytes, for fixtures that describe a large file without carrying it; ignored when `data` is given. */
   size: z.optional(z.number()),

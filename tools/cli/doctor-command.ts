@@ -10,9 +10,9 @@ import { normalizeOptions, OptionsError } from '../../bridge/index.js';
 import { UsageError } from './usage-error.js';
 
 /** A page origin typical of a hosted widget; WebViews loading a local page send their own. */
-export const DEFAULT_ORIGIN = 'https://app.example.com';
+const DEFAULT_ORIGIN = 'https://app.example.com';
 /** Long enough for a slow backend, short enough that a hung one is reported within seconds. */
-export const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_TIMEOUT_MS = 10_000;
 
 const USAGE = `Usage: chat-bridge doctor --base-url URL --website-token TOKEN [--origin ORIGIN] [--timeout MS] [--json]
 

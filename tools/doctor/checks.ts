@@ -35,7 +35,7 @@ export interface Check {
 }
 
 /** Every check, in the order the bridge meets the problems; the preflight it never sends comes last. */
-export const DOCTOR_CHECKS: readonly Check[] = [
+const DOCTOR_CHECKS: readonly Check[] = [
   configCheck,
   responseCorsCheck,
   rejectedTokenCheck,

@@ -9,7 +9,7 @@
 
 /** The contract's values (chat-service-errors.md, "Cross-origin requirements"). */
 export const REQUIRED_METHODS = ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'] as const;
-export const REQUIRED_HEADERS = ['Content-Type', 'Authorization'] as const;
+const REQUIRED_HEADERS = ['Content-Type', 'Authorization'] as const;
 
 /** Why `Access-Control-Allow-Origin` would make a browser refuse the answer for `origin`, or undefined. */
 export function allowOriginProblem(value: string | null, origin: string): string | undefined {

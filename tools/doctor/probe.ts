@@ -6,7 +6,7 @@
 import { parseJson } from '../../bridge/index.js';
 
 /** The fetch the doctor calls: the global one in the CLI, any compatible one in tests. */
-export type DoctorFetch = (url: string, init: RequestInit) => Promise<Response>;
+type DoctorFetch = (url: string, init: RequestInit) => Promise<Response>;
 
 export interface DoctorTarget {
   /** The API root without a trailing slash, as the bridge's normalized `baseUrl`. */

@@ -37,7 +37,7 @@ export function formatText(run: DoctorRun, context: ReportContext): string {
 }
 
 /** `FAIL name: detail. Fix: fix` on one line, so grep finds the whole story. */
-export function formatLine(result: CheckResult): string {
+function formatLine(result: CheckResult): string {
   const fix =
     result.fix !== undefined && (result.status === 'fail' || result.status === 'warn') ? `. Fix: ${result.fix}` : '';
   return `${MARKERS[result.status]} ${result.name}: ${result.detail}${fix}`;
@@ -56,7 +56,7 @@ export function formatJson(run: DoctorRun, context: ReportContext): string {
 }
 
 /** Replaces every secret, however short: printing a token is worse than an odd-looking line. */
-export function scrub(text: string, secrets: readonly string[]): string {
+function scrub(text: string, secrets: readonly string[]): string {
   let result = text;
   // Longest first, so a token containing another one is replaced whole.
   for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {

@@ -5,7 +5,7 @@
 import { REDACTED, type HttpRequest, type HttpResponse } from '../../bridge/index.js';
 import { pathOnly } from './fixture.js';
 
-export type Answer =
+type Answer =
   | { kind: 'respond'; status: number; body?: unknown; headers?: Record<string, string> }
   | { kind: 'fail' }
   | { kind: 'hang' };

@@ -20,7 +20,7 @@ import {
 } from '../../bridge/index.js';
 import { installStandIns } from './stand-in-channels.js';
 
-export interface Delivery {
+interface Delivery {
   host: HostName;
   payload: unknown;
 }
