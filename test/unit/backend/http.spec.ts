@@ -1,0 +1,185 @@
+// @vitest-environment node
+/**
+ * http.ts against a real node:http server on 127.0.0.1: the network is the point here (what
+ * goes on the wire, timeouts, refused connections, redirects), so no fetch is mocked.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHttp, type Http } from '../../../bridge/backend/http.js';
+import type { HttpRequest, HttpResponse } from '../../../bridge/environment.js';
+import { isBridgeError } from '../../../bridge/outbound/errors.js';
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(
+    servers.splice(0).map((server) => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(resolve));
+    }),
+  );
+});
+
+/** A server answering each request with `handle`; resolves with its base URL and what it saw. */
+async function serve(handle: (request: IncomingMessage, response: ServerResponse, index: number) => void) {
+  const seen: Seen[] = [];
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      seen.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers, body });
+      handle(request, response, seen.length - 1);
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { origin: `http://127.0.0.1:${port}`, seen };
+}
+
+function http(
+  origin: string,
+  settings: { requestTimeout?: number; limit?: number; inFlight?: Set<AbortController>; basePath?: string } = {},
+): Http {
+  return createHttp(
+    {
+      fetch: (url: string, request: HttpRequest) => fetch(url, request) as Promise<HttpResponse>,
+      setTimeout: (callback, ms) => setTimeout(callback, ms),
+      clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+      random: () => 0.5,
+      now: () => Date.now(),
+    },
+    {
+      baseUrl: `${origin}${settings.basePath ?? '/api/v1'}`,
+      apiOrigin: origin,
+      requestTimeout: settings.requestTimeout ?? 5_000,
+      retry: { limit: settings.limit ?? 2, baseDelay: 1, maxDelay: 5 },
+    },
+    settings.inFlight,
+  );
+}
+
+const json = (response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+  response.writeHead(status, { 'Content-Type': 'application/json', ...headers });
+  response.end(JSON.stringify(body));
+};
+
+async function failure(promise: Promise<unknown>) {
+  const thrown = await promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  if (!isBridgeError(thrown)) throw new Error(`expected a BridgeError, got ${String(thrown)}`);
+  return thrown.event;
+}
+
+describe('one request', () => {
+  it('sends JSON under the base URL with only Content-Type and Authorization of its own, and parses the answer', async () => {
+    const server = await serve((_request, response) => json(response, 201, { id: 7 }));
+    const response = await http(server.origin)({
+      method: 'POST',
+      path: '/messages',
+      query: { page: '2' },
+      json: { message: { content: 'Hi' } },
+      authToken: 'at_1',
+    });
+    expect(response).toMatchObject({ status: 201, body: { id: 7 }, text: '{"id":7}' });
+    const [seen] = server.seen;
+    expect(seen?.method).toBe('POST');
+    expect(seen?.url).toBe('/api/v1/messages?page=2');
+    expect(seen?.headers['content-type']).toBe('application/json');
+    expect(seen?.headers['authorization']).toBe('Bearer at_1');
+    expect(JSON.parse(seen?.body ?? '')).toEqual({ message: { content: 'Hi' } });
+  });
+
+  it('keeps the text of a body that is not JSON, with no parsed body', async () => {
+    const server = await serve((_request, response) => response.writeHead(502).end('<html>Bad gateway</html>'));
+    expect(await http(server.origin)({ method: 'GET', path: '/config' })).toMatchObject({
+      status: 502,
+      body: undefined,
+      text: '<html>Bad gateway</html>',
+    });
+  });
+
+  it('answers network_error naming the route when nothing listens on the port', async () => {
+    const server = await serve(() => {});
+    await new Promise((resolve) => servers.pop()?.close(resolve));
+    expect(await failure(http(server.origin)({ method: 'GET', path: '/config' }))).toEqual({
+      type: 'error',
+      code: 'network_error',
+      message: '[GET /config] network error: offline, backend unreachable, or missing CORS headers',
+    });
+  });
+
+  it('answers network_error after requestTimeout when the server never answers', async () => {
+    const server = await serve(() => {});
+    expect(await failure(http(server.origin, { requestTimeout: 100 })({ method: 'GET', path: '/config' }))).toEqual({
+      type: 'error',
+      code: 'network_error',
+      message: '[GET /config] no answer within 100 ms',
+    });
+  });
+
+  it('does not follow a redirect, so the Authorization header cannot travel on', async () => {
+    const elsewhere = await serve((_request, response) => json(response, 200, {}));
+    const server = await serve((_request, response) =>
+      response.writeHead(302, { Location: `${elsewhere.origin}/steal` }).end(),
+    );
+    expect(
+      await failure(http(server.origin)({ method: 'GET', path: '/conversations', authToken: 'at_1' })),
+    ).toMatchObject({ code: 'network_error' });
+    expect(elsewhere.seen).toEqual([]);
+  });
+
+  it('refuses a path that would leave the API origin, before any request', async () => {
+    const server = await serve((_request, response) => json(response, 200, {}));
+    // "http://127.0.0.1:port" + "@evil.example.test/" reads as user info and another host.
+    const outside = http(server.origin, { basePath: '' })({ method: 'GET', path: '@evil.example.test/' });
+    await expect(outside).rejects.toThrow('request outside the API origin');
+    expect(server.seen).toEqual([]);
+  });
+
+  it('aborts the requests under way when their controllers are aborted (the bridge destroyed)', async () => {
+    const server = await serve(() => {});
+    const inFlight = new Set<AbortController>();
+    const pending = http(server.origin, { inFlight })({ method: 'GET', path: '/config' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(inFlight.size).toBe(1);
+    inFlight.forEach((controller) => controller.abort());
+    expect(await failure(pending)).toMatchObject({ code: 'network_error' });
+    expect(inFlight.size).toBe(0);
+  });
+});
+
+describe('429 retries', () => {
+  it('tries again after a 429 and returns the answer that follows', async () => {
+    const server = await serve((_request, response, index) =>
+      index === 0 ? json(response, 429, { message: 'slow down' }) : json(response, 200, { ok: 1 }),
+    );
+    expect(await http(server.origin)({ method: 'GET', path: '/conversations' })).toMatchObject({ status: 200 });
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it('answers 429 with rate_limited after retry.limit retries, keeping the server message', async () => {
+    const server = await serve((_request, response) => json(response, 429, { message: 'slow down' }));
+    const event = await failure(http(server.origin, { limit: 2 })({ method: 'GET', path: '/conversations' }));
+    expect(event).toMatchObject({ code: 'rate_limited', status: 429 });
+    expect(event.message).toMatch(/^\[GET \/conversations\] 429: slow down; /);
+    expect(server.seen).toHaveLength(3);
+  });
+
+  it('does not retry at all with retry.limit 0', async () => {
+    const server = await serve((_request, response) => json(response, 429, {}));
+    expect(await failure(http(server.origin, { limit: 0 })({ method: 'GET', path: '/config' }))).toMatchObject({
+      code: 'rate_limited',
+    });
+    expect(server.seen).toHaveLength(1);
+  });
+});

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import {
+  bridgeError,
+  BridgeError,
+  ErrorCode,
+  errorEvent,
+  isBridgeError,
+  toErrorEvent,
+} from '../../../bridge/outbound/errors.js';
+
+describe('error codes', () => {
+  it('are the snake_case values the README documents, one per name, never repeated', () => {
+    const codes = Object.values(ErrorCode);
+    expect(new Set(codes).size).toBe(codes.length);
+    for (const code of codes) expect(code).toMatch(/^[a-z]+(_[a-z]+)*$/);
+    expect(codes).toContain('unknown_method');
+  });
+});
+
+describe('errorEvent', () => {
+  it('builds {type, code, message} and adds status and field errors only when given', () => {
+    expect(errorEvent('parse_error', 'bad')).toEqual({ type: 'error', code: 'parse_error', message: 'bad' });
+    expect(Object.keys(errorEvent('not_found', 'x', { status: undefined, errors: undefined }))).toEqual([
+      'type',
+      'code',
+      'message',
+    ]);
+    expect(errorEvent('validation_error', 'x', { status: 422, errors: { email: ['is invalid'] } })).toEqual({
+      type: 'error',
+      code: 'validation_error',
+      message: 'x',
+      status: 422,
+      errors: { email: ['is invalid'] },
+    });
+  });
+});
+
+describe('BridgeError', () => {
+  it('carries its finished event and the event message as its own', () => {
+    const error = bridgeError('not_found', '[GET /conversations] 404: not found', { status: 404 });
+    expect(error).toBeInstanceOf(Error);
+    expect(error.name).toBe('BridgeError');
+    expect(error.message).toBe('[GET /conversations] 404: not found');
+    expect(error.event).toEqual({ type: 'error', code: 'not_found', message: error.message, status: 404 });
+  });
+
+  it('is recognised by name across realms, and plain errors are not mistaken for it', () => {
+    const foreign = Object.assign(new Error('x'), { name: 'BridgeError', event: errorEvent('server_error', 'x') });
+    expect(isBridgeError(foreign)).toBe(true);
+    expect(isBridgeError(new BridgeError(errorEvent('server_error', 'x')))).toBe(true);
+    expect(isBridgeError(Object.assign(new Error('x'), { name: 'BridgeError' }))).toBe(false);
+    expect(isBridgeError({ name: 'BridgeError', event: {} })).toBe(false);
+    expect(isBridgeError('BridgeError')).toBe(false);
+  });
+});
+
+describe('toErrorEvent', () => {
+  it('keeps a BridgeError event as it is', () => {
+    const event = errorEvent('rate_limited', '[GET /config] 429: slow', { status: 429 });
+    expect(toErrorEvent(new BridgeError(event), 'server_error', '[init]')).toBe(event);
+  });
+
+  it('turns any other thrown value into the fallback code, saying where, never losing it', () => {
+    expect(toErrorEvent(new TypeError('x is not a function'), 'server_error', '[init]')).toEqual({
+      type: 'error',
+      code: 'server_error',
+      message: '[init] x is not a function',
+    });
+    expect(toErrorEvent('plain string', 'network_error', '[POST /messages]').message).toBe(
+      '[POST /messages] plain string',
+    );
+    expect(toErrorEvent(42, 'server_error', '[init]').message).toBe('[init] unknown failure');
+    expect(toErrorEvent(undefined, 'server_error', '[init]').message).toBe('[init] unknown failure');
+  });
+});
