@@ -6,7 +6,7 @@ import { adapters, detectHost } from './outbound/adapters/index.js';
 import { createChannel } from './outbound/channel.js';
 import { createApi } from './backend/api.js';
 import { createCommandRunner } from './dispatch/command-runner.js';
-import type { Environment, TimerHandle, Timers } from './environment.js';
+import { trackedTimers, type Environment } from './environment.js';
 import { errorEvent, type ErrorEvent } from './outbound/errors.js';
 import { createHttp } from './backend/http.js';
 import { classifyHostData, classifyPosted, type Verdict } from './inbound/classify.js';
@@ -242,29 +242,6 @@ export function createBridge(
       timers.clearAll();
       inFlight.forEach((controller) => controller.abort());
       listeners.clear();
-    },
-  };
-}
-
-/** Timers that `destroy` can clear all at once, so a destroyed bridge leaves nothing running. */
-function trackedTimers(env: Environment): Timers & { clearAll(): void } {
-  const live = new Set<TimerHandle>();
-  return {
-    setTimeout(callback, ms) {
-      const handle = env.setTimeout(() => {
-        live.delete(handle);
-        callback();
-      }, ms);
-      live.add(handle);
-      return handle;
-    },
-    clearTimeout(handle) {
-      live.delete(handle);
-      env.clearTimeout(handle);
-    },
-    clearAll() {
-      for (const handle of live) env.clearTimeout(handle);
-      live.clear();
     },
   };
 }

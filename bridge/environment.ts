@@ -64,6 +64,29 @@ export interface Environment {
 /** The window, as far as host adapters are concerned: they look their channel up by name. */
 export type HostScope = Record<string, unknown>;
 
+/** Timers that `destroy` can clear all at once, so a destroyed bridge leaves nothing running. */
+export function trackedTimers(env: Environment): Timers & { clearAll(): void } {
+  const live = new Set<TimerHandle>();
+  return {
+    setTimeout(callback, ms) {
+      const handle = env.setTimeout(() => {
+        live.delete(handle);
+        callback();
+      }, ms);
+      live.add(handle);
+      return handle;
+    },
+    clearTimeout(handle) {
+      live.delete(handle);
+      env.clearTimeout(handle);
+    },
+    clearAll() {
+      for (const handle of live) env.clearTimeout(handle);
+      live.clear();
+    },
+  };
+}
+
 /** Fills the environment from a real browser window (the WebView). */
 export function browserEnvironment(win: Window & typeof globalThis): Environment {
   const storage = usableStorage(win);

@@ -10,6 +10,11 @@
  * native channel gets strings and objects where it gets objects. It also installs an offline
  * stand-in: while a flag in sessionStorage is set, `fetch` rejects with the TypeError an
  * offline WebView gives, and the flag survives a reload like the device's state would.
+ *
+ * Longer than ~250 lines on purpose: one concern (a page under test and its handle), whose
+ * parts only make sense together. The page script, the page globals it defines and the
+ * `BridgePage` methods that evaluate against those globals must change in step; split over
+ * files, each would restate the others' names with nothing to check them against.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
