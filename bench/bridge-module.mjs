@@ -19,7 +19,7 @@ export async function bundleBridgeForNode() {
   const path = join(folder, 'bridge.mjs');
   const result = await build({
     stdin: {
-      // inbound.ts too: the throughput figure also times the inbound edge on its own, to show where time goes.
+      // inbound/classify.ts too: the throughput figure also times the inbound edge on its own, to show where time goes.
       contents: [
         `export { createBridge } from './bridge/bridge.ts';`,
         `export { normalizeOptions } from './bridge/options.ts';`,

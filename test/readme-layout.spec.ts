@@ -1,0 +1,92 @@
+// @vitest-environment node
+/**
+ * The README's "Layout" section is how a newcomer finds their way: every folder of the runtime,
+ * the app side and the tools is in it, and every file or folder it names exists.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const section = readme.slice(readme.indexOf('## Layout\n'), readme.indexOf('\n## ', readme.indexOf('## Layout\n') + 1));
+const tree = /```\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+
+interface Entry {
+  path: string;
+  /** The entry's description, continuation lines included. */
+  text: string;
+}
+
+/** The tree's entries as paths (indentation says which folder an entry belongs to), each with its description. */
+function entries(): Entry[] {
+  const found: Entry[] = [];
+  const parents: Array<{ indent: number; path: string }> = [];
+  for (const line of tree.split('\n')) {
+    const match = /^( *)(\S+)/.exec(line);
+    if (match === null) continue;
+    const indent = (match[1] ?? '').length;
+    // Continuation lines of a description are indented past any entry name's column.
+    if (indent >= 20) {
+      const last = found[found.length - 1];
+      if (last !== undefined) last.text += ` ${line.trim()}`;
+      continue;
+    }
+    while (parents.length > 0 && (parents[parents.length - 1]?.indent ?? 0) >= indent) parents.pop();
+    const base = parents[parents.length - 1]?.path ?? '';
+    // "global.ts install.ts": several files on one line, then the description.
+    const [head = '', ...rest] = line.trim().split(/\s{2,}/);
+    const names = head.split(' ');
+    for (const name of names) found.push({ path: base + name, text: rest.join(' ') });
+    if (names.length === 1 && head.endsWith('/')) parents.push({ indent, path: base + head });
+  }
+  return found;
+}
+const namedPaths = () => entries().map((entry) => entry.path);
+
+const folders = (dir: string) =>
+  readdirSync(join(ROOT, dir))
+    .filter((name) => statSync(join(ROOT, dir, name)).isDirectory())
+    .map((name) => `${dir}/${name}/`);
+
+describe("README's Layout section", () => {
+  it('names only files and folders that exist', () => {
+    const paths = namedPaths();
+    expect(paths.length).toBeGreaterThan(20);
+    for (const path of paths) expect(statSync(join(ROOT, path), { throwIfNoEntry: false }), path).toBeDefined();
+  });
+
+  it("names in a folder's description only TypeScript files that exist", () => {
+    let checked = 0;
+    for (const { path, text } of entries()) {
+      if (!path.endsWith('/')) continue;
+      // A bare name is in the folder; a path ("bridge/index.ts") is from the root.
+      for (const file of text.match(/[\w/-]+\.ts\b/g) ?? []) {
+        checked++;
+        const where = file.includes('/') ? file : `${path}${file}`;
+        expect(statSync(join(ROOT, where), { throwIfNoEntry: false }), where).toBeDefined();
+      }
+    }
+    expect(checked).toBeGreaterThan(10);
+  });
+
+  it('names every folder of bridge/, host-adapters/ and tools/', () => {
+    const paths = new Set(namedPaths());
+    const expected = [
+      'bridge/',
+      'host-adapters/',
+      'tools/',
+      ...folders('bridge'),
+      ...folders('bridge/outbound'),
+      ...folders('tools'),
+    ];
+    for (const folder of expected) expect(paths.has(folder), folder).toBe(true);
+  });
+
+  it('says which parts run in the WebView, which in the app and which in Node', () => {
+    expect(tree).toMatch(/^bridge\/\s+runs in the WebView/m);
+    expect(tree).toMatch(/^host-adapters\/\s+runs in the app/m);
+    expect(tree).toMatch(/^tools\/\s+runs in Node/m);
+  });
+});
