@@ -250,7 +250,7 @@ describe('a session recorded against a backend that never answers', () => {
   });
 
   it('records the timed-out request as hang, and replays the same "no answer within 800 ms" at the same point', async () => {
-    const live = createTestEnvironment({ channels: ['android'] });
+    const live = createInMemoryEnvironment({ channels: ['android'] });
     const rawOptions = {
       baseUrl: url,
       websiteToken: WEBSITE_TOKEN,
@@ -286,7 +286,7 @@ describe('a session recorded against a backend that never answers', () => {
   });
 
   it('writes a request still waiting when the recording is taken as hang too', async () => {
-    const live = createTestEnvironment({ channels: ['ios'] });
+    const live = createInMemoryEnvironment({ channels: ['ios'] });
     const rawOptions = { baseUrl: url, websiteToken: WEBSITE_TOKEN, host: 'ios', record: true, commandTimeout: 300 };
     const bridge = createBridge(normalizeOptions(rawOptions, live.env.pageOrigin), live.env, { rawOptions });
     try {
@@ -306,7 +306,7 @@ describe('a session recorded while navigator.onLine stays true across an offline
     // A fetch wrapper that fails while "offline" and window offline/online events, with
     // isOnline() true throughout: what the demo page's Offline switch and some WebViews do.
     let cut = false;
-    const live = createTestEnvironment({
+    const live = createInMemoryEnvironment({
       channels: ['react-native'],
       fetch: (url, request) =>
         cut ? Promise.reject(new TypeError('Failed to fetch')) : (fetch(url, request) as Promise<HttpResponse>),
