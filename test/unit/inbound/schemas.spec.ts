@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { describeIssues } from '../../../bridge/inbound/describe-issues.js';
 import {
   ContactSchema,
-  describeIssues,
   EmptyParamsSchema,
   HostCommandSchema,
   SendMessageSchema,
