@@ -207,7 +207,10 @@ export function createBridge(
   let destroyed = false;
   emit({ type: 'ready' });
   // Messages a previous page left in the outbox go out now, in order.
-  if (outbox.size > 0) void outbox.drain();
+  if (outbox.size > 0) {
+    recorder?.restored(outbox.size);
+    void outbox.drain();
+  }
 
   return {
     version: VERSION,

@@ -26,6 +26,11 @@ export interface Recorder {
   posted(message: InboundMessage): void;
   /** Data the host handed to `receive`, with the bridge's verdict on it. */
   host(data: unknown, verdict: Verdict): void;
+  /**
+   * Messages an earlier page left in storage were waiting at install. The fixture format has no
+   * step for them, so the recording says so in a `//` line instead of replaying otherwise in silence.
+   */
+  restored(count: number): void;
   /** The traffic so far, as fixture JSON Lines. */
   text(): string;
 }

@@ -25,7 +25,7 @@ type Step = Record<string, unknown>;
 type Line = Step | { note: string };
 interface Group {
   answers: Array<Line | undefined>;
-  steps: Step[];
+  steps: Line[];
 }
 
 export const createRecorder: RecorderFactory = ({ rawOptions, options, redactor, env }): Recorder => {
@@ -101,6 +101,10 @@ export const createRecorder: RecorderFactory = ({ rawOptions, options, redactor,
         });
       },
     },
+    restored: (count) =>
+      void (groups[groups.length - 1] as Group).steps.push({
+        note: `${count} message(s) an earlier page left in the outbox were waiting at install; a replay starts without them`,
+      }),
     posted: (message) => input({ step: 'post', origin: message.origin, data: message.data }),
     host: (data, verdict) =>
       input({ step: 'host', data: verdict.kind === 'command' ? compactCommand(verdict.command) : data }),

@@ -13,7 +13,7 @@ export type Answered = Extract<Exchange, { answered: true }>;
 export interface Unusable {
   /** The same for every request the one problem spoils (a dead server, a site-wide redirect), so it is reported once. */
   cause: string;
-  /** What happened to this request, after its label: "got no answer (...)". */
+  /** What happened, after the request's label: "got no answer (...)", "was redirected (301) to https://...". */
   said: string;
 }
 
@@ -25,7 +25,8 @@ export function unusable(exchange: Exchange): Unusable | undefined {
   const location = exchange.headers.get('location');
   return {
     cause: `a ${exchange.status} redirect to ${originOf(location)}`,
-    said: `was redirected (${exchange.status}) to ${location ?? '(no Location)'}`,
+    // The origin only: the owner's verdict shows the whole Location once.
+    said: `was redirected (${exchange.status}) to ${originOf(location)}`,
   };
 }
 
@@ -74,7 +75,8 @@ export function describeSkipped(skipped: readonly Skipped[]): string {
   return [...bySaid]
     .map(([said, entries]) => {
       const owners = [...new Set(entries.map((entry) => `"${entry.owner}"`))].join(' and ');
-      return `${entries.map((entry) => entry.label).join(' and ')} ${said}, see ${owners}`;
+      const verb = entries.length > 1 ? said.replace(/^was /, 'were ') : said;
+      return `${entries.map((entry) => entry.label).join(' and ')} ${verb}, see ${owners}`;
     })
     .join('; ');
 }
