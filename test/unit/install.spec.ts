@@ -466,4 +466,23 @@ describe('with the react-native host side', () => {
     ]);
     expect(delivered).toEqual([]); // nothing went through the browser channel
   });
+
+  it('after a false onLoadStart the probe finds the real bundle still running, and held calls go to it', async () => {
+    const events: OutboundMessage[] = [];
+    const host = createReactNativeHost({
+      onEvent: (event) => void events.push(event),
+      webView: () => ({ injectJavaScript: (script) => inject(script) }),
+    });
+    win.ReactNativeWebView = {
+      postMessage: (data: unknown) => queueMicrotask(() => host.onMessage({ nativeEvent: { data: data as string } })),
+    };
+    inject(host.injectedJavaScript({ baseUrl: BASE_URL }, source));
+    await Promise.resolve();
+
+    host.onLoadStart({ nativeEvent: { url: win.location.href } }); // a hash change: same document, same bridge
+    const call = host.client.call('nope');
+    await expect(call).rejects.toMatchObject({ code: 'unknown_method' });
+    // One ready from the bundle; the probe's answer stays with the host.
+    expect(events.filter((event) => event.type === 'ready')).toHaveLength(1);
+  });
 });
