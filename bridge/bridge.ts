@@ -31,8 +31,12 @@ export interface Bridge {
   recording(): string;
   /** Commands started and not yet answered, and messages waiting in the outbox. */
   stats(): { pendingCommands: number; outbox: number; undelivered: number };
-  /** Removes every listener and timer. Safe to call twice. */
-  destroy(): void;
+  /**
+   * Answers every command still running with `network_error` ("the bridge was <why>", default
+   * "destroyed"), then removes every listener and timer. Messages in the outbox stay queued.
+   * Safe to call twice.
+   */
+  destroy(why?: string): void;
 }
 
 export interface CreateBridgeSettings {
@@ -234,11 +238,11 @@ export function createBridge(
       outbox: outbox.size,
       undelivered: channels.reduce((sum, channel) => sum + channel.pending, 0),
     }),
-    destroy() {
+    destroy(why) {
       if (destroyed) return;
       destroyed = true;
       unsubscribers.forEach((unsubscribe) => unsubscribe());
-      runner.destroy();
+      runner.destroy(why);
       outbox.destroy();
       channels.forEach((channel) => channel.destroy());
       waiting.clear();

@@ -13,7 +13,8 @@ export interface ChatBridgeGlobal {
   readonly version: string;
   /**
    * Starts the bridge, with these options over any `window.chatBridgeSettings`. A second call
-   * replaces the running bridge, so there is never more than one set of listeners.
+   * replaces the running bridge, so there is never more than one set of listeners; the commands
+   * the old one was running are answered (`network_error`, "the bridge was reinstalled") first.
    */
   install(options?: Partial<BridgeOptions>): Bridge;
   /** Hands the bridge one host command (for hosts that use `evaluateJavascript` / `runJavaScript`). */
@@ -22,6 +23,7 @@ export interface ChatBridgeGlobal {
   recording(): string;
   /** The running bridge, if any. */
   readonly bridge: Bridge | undefined;
+  /** Stops the running bridge, answering its running commands (`network_error`, "the bridge was destroyed"). */
   destroy(): void;
 }
 
@@ -40,7 +42,7 @@ export function createGlobal(win: Window & typeof globalThis, plugins: GlobalPlu
       const resolved = normalizeOptions(merged, win.location.origin);
       const settings = { ...plugins, rawOptions: merged };
       checkRecorder(resolved, settings); // before the running bridge is replaced, as for other bad options
-      current?.destroy();
+      current?.destroy('reinstalled');
       const bridge = createBridge(resolved, browserEnvironment(win), settings);
       current = bridge;
       early.splice(0).forEach((data) => bridge.receive(data));

@@ -1,46 +1,66 @@
 /**
  * A typed client for TypeScript hosts (the React Native side, browser pages): each method
- * sends one host command and resolves with its result or rejects with its error event,
- * correlating responses by id.
+ * sends one host command and settles exactly once, with its result or a `ChatBridgeError`
+ * carrying a stable `code`, whatever happens to the page, the bridge or the channel.
  *
  * Why not comlink: comlink's wire protocol needs a structured-clone `postMessage` endpoint in
  * both directions and transfers proxies; three of the four native channels carry strings
  * only, and the bridge's responses already carry ids. This is the part of comlink the bridge
  * needs, without the ~1.6 KB it would add to the injected bundle (it lives only host-side).
+ *
+ * Over 250 lines because one call's life (checks, hold, send, deadline, response or message
+ * state, page loss, close) reads best in one place.
  */
-import type { ErrorEvent } from '../bridge/outbound/errors.js';
-import type { OutboundMessage } from '../bridge/outbound/messages.js';
+import type { ErrorCode, ErrorEvent } from '../bridge/outbound/errors.js';
+import type { MessageStateMessage } from '../bridge/outbound/messages.js';
 import type { Contact, SendMessageParams } from '../bridge/inbound/schemas.js';
+import { NAME_MAX } from '../bridge/inbound/limits.js';
+import { DEFAULTS } from '../bridge/options.js';
+
+/** One host command as the bridge receives it. */
+export interface ClientCommand {
+  id: string;
+  method: string;
+  params?: object;
+}
 
 export interface ClientTransport {
-  /** Hands a command to the bridge: `ChatBridge.receive`, `injectJavaScript`, `postMessage`... */
-  send(command: { id: string; method: string; params?: object }): void;
-}
-
-export interface ChatClient {
-  init(): Promise<{ config: Record<string, unknown> }>;
-  getConversation(contact?: Contact): Promise<unknown>;
-  createConversation(contact?: Contact): Promise<unknown>;
-  sendMessage(params: SendMessageParams): Promise<unknown>;
-  call(method: string, params?: object): Promise<unknown>;
   /**
-   * Feeds one message from the bridge. Returns true when it was the response to a call of
-   * this client (and settled it), false for anything else (events for `onEvent`).
+   * Hands a command to the bridge: `ChatBridge.receive`, `injectJavaScript`, `postMessage`...
+   * `json` is the command as JSON text, already checked to serialise. Return `false` when the
+   * bridge cannot take it now (the WebView is not mounted): the client keeps it, and every later
+   * call, until `release()`. A throw rejects the call with `network_error`.
    */
-  handle(message: OutboundMessage): boolean;
-  /** Calls still waiting for their response. */
-  readonly pending: number;
-  /** Rejects every waiting call; later responses are ignored. */
-  close(): void;
+  send(command: ClientCommand, json: string): boolean | void;
 }
 
-/** A rejected call carries the error event's fields, so `catch (e) { e.code }` works. */
+/** Codes of failures the client sees itself; the bridge's codes are in `ErrorCode`. */
+export const ClientErrorCode = {
+  /** `close()` was called: the call is dropped, and was never sent if it was still waiting to be. */
+  Closed: 'closed',
+  /** The page that took the command went away (a new page loaded) before answering. */
+  PageGone: 'page_gone',
+  /** No answer within the client's `timeout`. */
+  Timeout: 'timeout',
+} as const;
+export type ClientErrorCode = (typeof ClientErrorCode)[keyof typeof ClientErrorCode];
+
+/** The error event of a failure the client saw itself. */
+export interface ClientErrorEvent {
+  type: 'error';
+  code: ClientErrorCode;
+  message: string;
+  status?: undefined;
+  errors?: undefined;
+}
+
+/** A rejected call: `catch (e) { if (e instanceof ChatBridgeError) e.code }` (across realms, check `e.name`). */
 export class ChatBridgeError extends Error {
   override readonly name = 'ChatBridgeError';
-  readonly code: string;
+  readonly code: ErrorCode | ClientErrorCode;
   readonly status: number | undefined;
   readonly errors: Record<string, string[]> | undefined;
-  constructor(readonly event: ErrorEvent) {
+  constructor(readonly event: ErrorEvent | ClientErrorEvent) {
     super(event.message);
     this.code = event.code;
     this.status = event.status;
@@ -48,50 +68,290 @@ export class ChatBridgeError extends Error {
   }
 }
 
+export interface ClientOptions {
+  /** Starts every command id, so two clients on one bridge never collide. @default "c" */
+  idPrefix?: string;
+  /**
+   * Milliseconds a call may wait for its answer (held ones included) before it rejects with
+   * `timeout`; `Infinity` for none. A message the bridge has reported queued in its outbox has
+   * no deadline: it is followed by its message-state events.
+   * @default 55000 (the bridge's `commandTimeout`, 50 s, plus 5 s for the channel)
+   */
+  timeout?: number;
+  /** The source of the random part of ids. @default Math.random */
+  random?: () => number;
+}
+
+/** The bridge's `commandTimeout` and a margin for the trip through the channel. */
+export const DEFAULT_CLIENT_TIMEOUT = DEFAULTS.commandTimeout + 5_000;
+
+export interface ChatClient {
+  init(): Promise<{ config: Record<string, unknown> }>;
+  getConversation(contact?: Contact): Promise<unknown>;
+  createConversation(contact?: Contact): Promise<unknown>;
+  /**
+   * Sends a message under its own `messageId` (one is made when not given). Settles with the
+   * command's response or, when the page that took it went away, with the message-state event
+   * (`sent` resolves with its result, `failed` rejects) a later page sends for it.
+   */
+  sendMessage(params: SendMessageParams): Promise<unknown>;
+  /** Cancels a message still waiting in the outbox (its own `sendMessage` then settles as the bridge says). */
+  cancelMessage(params: { messageId: string }): Promise<unknown>;
+  call(method: string, params?: object): Promise<unknown>;
+  /**
+   * Feeds one message from the bridge; never throws. Returns true when it was the response to
+   * a call of this client (and settled it), false for anything else, events for the app's
+   * `onEvent` (message-state events too, after settling the `sendMessage` they report on).
+   */
+  handle(message: unknown): boolean;
+  /** Calls still waiting: sent and unanswered, or held. */
+  readonly pending: number;
+  /** The bridge cannot take commands now (a page is loading): calls wait, in order, for `release()`. */
+  hold(): void;
+  /** Sends the calls `hold()` kept, in order, and the later ones straight away. */
+  release(): void;
+  /**
+   * The page that took the calls sent so far is gone: they reject with `page_gone`, except
+   * `sendMessage` calls, which keep following their message (see `sendMessage`). Held calls stay.
+   */
+  pageGone(): void;
+  /** Rejects every waiting call with `closed`, drops the held ones unsent; later calls reject at once. */
+  close(): void;
+}
+
+interface Call {
+  command: ClientCommand;
+  json: string;
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+  /** Handed to the transport (else held). */
+  sent: boolean;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  /** A `sendMessage`'s message id, by which message-state events settle it. */
+  messageId?: string;
+  /** The message-state events say the message waits in an outbox: no deadline. */
+  queued?: boolean;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+const clientError = (code: ClientErrorCode, message: string) => new ChatBridgeError({ type: 'error', code, message });
+const bridgeError = (code: ErrorCode, message: string) => new ChatBridgeError({ type: 'error', code, message });
+
 /**
- * @param idPrefix starts every command id, so two clients on one bridge never collide.
- * @param random the source of the session part of ids. @default Math.random
+ * @param options the client's options, or its `idPrefix` alone.
  */
-export function createClient(transport: ClientTransport, idPrefix = 'c', random = Math.random): ChatClient {
-  const waiting = new Map<string, { resolve(value: unknown): void; reject(error: Error): void }>();
+export function createClient(transport: ClientTransport, options: ClientOptions | string = {}): ChatClient {
+  const {
+    idPrefix = 'c',
+    timeout = DEFAULT_CLIENT_TIMEOUT,
+    random = Math.random,
+  } = typeof options === 'string' ? { idPrefix: options } : options;
+  const waiting = new Map<string, Call>();
   // Ids stay unique across reloads (as Capacitor's random callback start does): a response the
   // bridge sends for a command of an earlier page can never match a call of this one.
   const session = Math.floor(random() * 36 ** 6).toString(36);
   let counter = 0;
+  let held = false;
+  let closed = false;
 
-  const call = (method: string, params?: object): Promise<unknown> =>
-    new Promise((resolve, reject) => {
-      const id = `${idPrefix}${++counter}.${session}`;
-      waiting.set(id, { resolve, reject });
-      try {
-        transport.send(params === undefined ? { id, method } : { id, method, params });
-      } catch (error) {
-        waiting.delete(id);
-        reject(error instanceof Error ? error : new Error(String(error)));
+  const settle = (call: Call, outcome: { ok: true; result: unknown } | { ok: false; error: Error }) => {
+    if (waiting.get(call.command.id) !== call) return;
+    waiting.delete(call.command.id);
+    if (call.timer !== undefined) clearTimeout(call.timer);
+    if (outcome.ok) call.resolve(outcome.result);
+    else call.reject(outcome.error);
+  };
+  const fail = (call: Call, error: Error) => settle(call, { ok: false, error });
+
+  const startDeadline = (call: Call) => {
+    if (call.timer !== undefined) clearTimeout(call.timer);
+    call.timer = undefined;
+    if (!Number.isFinite(timeout)) return;
+    call.timer = setTimeout(
+      () => fail(call, clientError('timeout', `[${call.command.method}] no answer within ${timeout} ms`)),
+      timeout,
+    );
+  };
+
+  /** Hands one call to the transport; false when the transport could not take it now. */
+  const transmit = (call: Call): boolean => {
+    // Marked first: a transport may deliver the answer before `send` returns (a browser page's
+    // `ChatBridge.receive` answers an unknown method at once, through a synchronous event).
+    call.sent = true;
+    let taken: boolean | void;
+    try {
+      taken = transport.send(call.command, call.json);
+    } catch (thrown) {
+      const detail = thrown instanceof Error ? thrown.message : String(thrown);
+      fail(call, bridgeError('network_error', `[${call.command.method}] could not be handed to the bridge: ${detail}`));
+      return true;
+    }
+    if (taken !== false) return true;
+    call.sent = false;
+    return false;
+  };
+
+  const release = () => {
+    held = false;
+    for (const call of [...waiting.values()]) {
+      if (call.sent || waiting.get(call.command.id) !== call) continue;
+      if (!transmit(call)) {
+        held = true;
+        return;
       }
+    }
+  };
+
+  const call = (method: string, params?: object, messageId?: string): Promise<unknown> =>
+    new Promise((resolve, reject) => {
+      if (closed) return reject(clientError('closed', `[${method}] the chat-bridge client is closed`));
+      const id = `${idPrefix}${++counter}.${session}`;
+      // Refused here, since the bridge could not answer them under their id.
+      if (id.length > NAME_MAX) {
+        return reject(
+          bridgeError(
+            'parse_error',
+            `[${method}] command id is ${id.length} characters, over the bridge's ${NAME_MAX}: use a shorter idPrefix`,
+          ),
+        );
+      }
+      const command: ClientCommand = params === undefined ? { id, method } : { id, method, params };
+      let json: string;
+      try {
+        json = JSON.stringify(command);
+      } catch (thrown) {
+        const detail = thrown instanceof Error ? thrown.message : String(thrown);
+        return reject(bridgeError('parse_error', `[${method}] params cannot be serialised as JSON: ${detail}`));
+      }
+      const entry: Call = { command, json, resolve, reject, sent: false, timer: undefined };
+      if (messageId !== undefined) entry.messageId = messageId;
+      waiting.set(id, entry);
+      startDeadline(entry);
+      if (!held && !transmit(entry)) held = true;
     });
+
+  let messageCounter = 0;
+  const newMessageId = () =>
+    `m-${Date.now().toString(36)}-${Math.floor(random() * 36 ** 6).toString(36)}-${(messageCounter++).toString(36)}`;
+
+  /** Settles the `sendMessage` calls following `messageId` from a message-state event. */
+  const follow = (event: MessageStateMessage) => {
+    for (const entry of [...waiting.values()]) {
+      if (entry.messageId !== event.messageId) continue;
+      if (event.state === 'sent') settle(entry, { ok: true, result: event.result });
+      else if (event.state === 'failed') fail(entry, new ChatBridgeError(errorOf(event.error, 'sendMessage')));
+      else if (!entry.queued) {
+        // In an outbox, which retries on its own and reports every change: no deadline.
+        entry.queued = true;
+        if (entry.timer !== undefined) clearTimeout(entry.timer);
+        entry.timer = undefined;
+      }
+    }
+  };
+
+  /** After a page loss, asks the next page which followed messages its outbox still holds. */
+  const checkOutbox = () => {
+    const followed = [...waiting.values()].filter((entry) => entry.sent && entry.messageId !== undefined);
+    if (followed.length === 0) return;
+    call('listOutbox').then(
+      (result) => {
+        const listed = new Set(outboxIds(result));
+        for (const entry of followed) {
+          if (listed.has(entry.messageId as string))
+            follow({ type: 'message', messageId: entry.messageId as string, state: 'queued', attempt: 0 });
+          else
+            fail(
+              entry,
+              clientError(
+                'page_gone',
+                `[sendMessage] the page that took message ${entry.messageId} went away and its outbox does not hold it: it may have been sent; resend with the same messageId to be sure (the backend drops duplicates)`,
+              ),
+            );
+        }
+      },
+      // An older bridge without listOutbox: the deadline decides, as for any call.
+      () => undefined,
+    );
+  };
 
   return {
     init: () => call('init') as Promise<{ config: Record<string, unknown> }>,
     getConversation: (contact) => call('getConversation', contact),
     createConversation: (contact) => call('createConversation', contact),
-    sendMessage: (params) => call('sendMessage', params),
-    call,
+    sendMessage(params) {
+      const messageId = params.messageId ?? newMessageId();
+      return call('sendMessage', { ...params, messageId }, messageId);
+    },
+    cancelMessage: (params) => call('cancelMessage', params),
+    call: (method, params) => call(method, params),
     handle(message) {
-      if (message.type !== 'response') return false;
-      const entry = waiting.get(message.id);
-      if (entry === undefined) return false;
-      waiting.delete(message.id);
-      if (message.ok) entry.resolve(message.result);
-      else entry.reject(new ChatBridgeError(message.error));
+      if (!isObject(message)) return false;
+      if (message['type'] === 'message') {
+        if (typeof message['messageId'] === 'string') follow(message as unknown as MessageStateMessage);
+        return false;
+      }
+      if (message['type'] !== 'response' || typeof message['id'] !== 'string') return false;
+      const entry = waiting.get(message['id']);
+      if (entry === undefined || !entry.sent) return false;
+      if (message['ok'] === true) settle(entry, { ok: true, result: message['result'] });
+      else if (message['ok'] === false)
+        fail(entry, new ChatBridgeError(errorOf(message['error'], entry.command.method)));
+      else fail(entry, bridgeError('parse_error', `[${entry.command.method}] the bridge's response has no "ok" field`));
       return true;
     },
     get pending() {
       return waiting.size;
     },
+    hold() {
+      held = true;
+    },
+    release,
+    pageGone() {
+      for (const entry of [...waiting.values()]) {
+        if (!entry.sent) continue;
+        if (entry.messageId === undefined) {
+          fail(
+            entry,
+            clientError('page_gone', `[${entry.command.method}] the page that took it went away before answering`),
+          );
+        } else {
+          // Followed: the next page reports its message. Until it says the message is queued, the deadline runs again.
+          entry.queued = false;
+          startDeadline(entry);
+        }
+      }
+      checkOutbox();
+    },
     close() {
-      for (const entry of waiting.values()) entry.reject(new Error('chat-bridge client closed'));
-      waiting.clear();
+      closed = true;
+      for (const entry of [...waiting.values()]) {
+        fail(entry, clientError('closed', `[${entry.command.method}] the chat-bridge client was closed`));
+      }
     },
   };
+}
+
+/** The bridge's error event, or a `parse_error` saying it was missing or malformed. */
+function errorOf(value: unknown, method: string): ErrorEvent {
+  if (isObject(value) && typeof value['code'] === 'string' && typeof value['message'] === 'string') {
+    return { ...(value as unknown as ErrorEvent), type: 'error' };
+  }
+  return {
+    type: 'error',
+    code: 'parse_error',
+    message: `[${method}] the bridge's answer carries no valid error event`,
+  };
+}
+
+/** The message ids in a `listOutbox` result: an array of `{messageId}` or `{messages: [...]}`. */
+function outboxIds(result: unknown): string[] {
+  const list = Array.isArray(result)
+    ? result
+    : isObject(result) && Array.isArray(result['messages'])
+      ? result['messages']
+      : [];
+  return list.flatMap((item: unknown) =>
+    isObject(item) && typeof item['messageId'] === 'string' ? [item['messageId']] : [],
+  );
 }

@@ -11,11 +11,14 @@
  *   onMessage={bridge.onMessage} />
  * await bridge.client.sendMessage({ content: 'Hi' });
  * ```
+ *
+ * Nothing here throws into react-native-webview: a bad payload becomes a `parse_error` event,
+ * an unmounted WebView keeps the commands for the next page, and every call settles (see client.ts).
  */
 import type { ErrorEvent } from '../bridge/outbound/errors.js';
 import type { OutboundMessage } from '../bridge/outbound/messages.js';
 import type { BridgeOptions } from '../bridge/options.js';
-import { createClient, type ChatClient } from './client.js';
+import { createClient, type ChatClient, type ClientOptions } from './client.js';
 
 /**
  * What react-native-webview passes to `onMessage`: the part of its `WebViewMessageEvent` read here
@@ -25,71 +28,178 @@ export interface WebViewMessageEvent {
   nativeEvent: { data: string };
 }
 
+/** What react-native-webview passes to `onLoadStart` (only `url` is read). */
+export interface WebViewNavigationEvent {
+  nativeEvent: { url?: string };
+}
+
 export interface ReactNativeHostOptions {
   /** Every event from the bridge: `event.type === "error"` with `event.code` and `event.message`, and the others. */
   onEvent(event: OutboundMessage): void;
-  /** The WebView, for sending commands; a function because refs are filled after render. */
+  /** The WebView, for sending commands; a function because refs are filled after render (and emptied at unmount). */
   webView(): { injectJavaScript(script: string): void } | null | undefined;
+  /** The typed client's options (`idPrefix`, `timeout`). */
+  client?: ClientOptions;
 }
 
 export interface ReactNativeHost {
   onMessage(event: WebViewMessageEvent): void;
   /**
-   * For `<WebView onLoadStart>`: a page is loading, so the bridge is gone until its next
-   * `ready`; commands sent meanwhile wait for it instead of being lost.
+   * For `<WebView onLoadStart>`: a page may be loading, so commands wait. A real load ends with
+   * the new page's `ready` (calls the old page took then reject with `page_gone`, messages are
+   * followed); a false one (react-native-webview#1049: a hash change) is found out by asking the
+   * page, whose bridge answers, and commands go on to it.
    */
-  onLoadStart(): void;
+  onLoadStart(event?: WebViewNavigationEvent): void;
   client: ChatClient;
   /** Settings plus the bundle, for `injectedJavaScriptBeforeContentLoaded`. */
   injectedJavaScript(options: BridgeOptions, bundleSource: string): string;
 }
 
-export function createReactNativeHost({ onEvent, webView }: ReactNativeHostOptions): ReactNativeHost {
-  // A command injected before the page has run the bundle would be dropped (and its call never
-  // settle), so commands wait for the bridge's `ready` and go out in order then.
-  let ready = false;
-  const waiting: string[] = [];
-  const inject = (script: string) => {
-    const view = webView();
-    if (!view) throw new Error('chat-bridge: the WebView is not mounted');
-    view.injectJavaScript(script);
+/** How often, and how many times, a page that still shows the old URL is asked again after `onLoadStart`. */
+export const PROBE_RETRY_MS = 1_000;
+export const PROBE_ATTEMPTS = 5;
+
+/** The question asked after `onLoadStart`: is this page's bridge still there, at the URL loading? */
+interface Probe {
+  token: string;
+  url: string | undefined;
+  attempt: number;
+  timer: ReturnType<typeof setTimeout> | undefined;
+}
+
+/** A probe's answer: posted by the probe script itself (not the bridge) when a running bridge is there. */
+interface ProbeAnswer {
+  type: 'ready';
+  probe: string;
+  href: string;
+}
+
+export function createReactNativeHost({
+  onEvent,
+  webView,
+  client: clientOptions,
+}: ReactNativeHostOptions): ReactNativeHost {
+  /** Runs a script in the page; false when the WebView is not mounted (or refused it). */
+  const inject = (script: string): boolean => {
+    try {
+      const view = webView();
+      if (!view) return false;
+      view.injectJavaScript(script);
+      return true;
+    } catch {
+      return false; // a WebView mid-teardown: the command waits for the next page
+    }
   };
-  const client = createClient({
-    send(command) {
-      const script = `window.ChatBridge&&window.ChatBridge.receive(${scriptString(JSON.stringify(command))});true;`;
-      if (ready) inject(script);
-      else waiting.push(script);
+  const client = createClient(
+    {
+      send: (_command, json) => inject(`window.ChatBridge&&window.ChatBridge.receive(${scriptString(json)});true;`),
     },
-  });
+    clientOptions,
+  );
+  // A command injected before the page has run the bundle would be dropped: commands wait for
+  // the bridge's `ready`.
+  client.hold();
+
+  let probe: Probe | undefined;
+  let probes = 0;
+  const stopProbing = () => {
+    if (probe?.timer !== undefined) clearTimeout(probe.timer);
+    probe = undefined;
+  };
+  const ask = () => {
+    if (probe === undefined) return;
+    probe.timer = undefined;
+    const token = JSON.stringify(probe.token);
+    inject(
+      `(function(){var b=window.ChatBridge,w=window.ReactNativeWebView;` +
+        `if(b&&b.bridge&&w)w.postMessage(JSON.stringify({type:"ready",probe:${token},href:location.href}))})();true;`,
+    );
+  };
+
+  /** The page's own bridge said `ready`: a new bridge, so what the previous one took is gone. */
+  const fresh = () => {
+    stopProbing();
+    client.pageGone();
+    client.release();
+  };
+  const probeAnswered = (answer: ProbeAnswer) => {
+    if (probe === undefined || answer.probe !== probe.token) return; // a stale probe
+    // The page answering still shows another URL than the one loading: the old document, about
+    // to go. Ask again; after a few tries, believe it (the new page's ready settles the rest).
+    if (probe.url !== undefined && answer.href !== probe.url && ++probe.attempt < PROBE_ATTEMPTS) {
+      probe.timer = setTimeout(ask, PROBE_RETRY_MS);
+      return;
+    }
+    stopProbing();
+    client.release();
+  };
+
   return {
     client,
     onMessage(event) {
-      const message = decodeMessage(event?.nativeEvent?.data);
-      if (message.type === 'ready') {
-        ready = true;
-        waiting.splice(0).forEach(inject);
+      try {
+        const message = decodeMessage(event?.nativeEvent?.data);
+        if (message.type === 'ready') {
+          const probeToken = (message as Partial<ProbeAnswer>).probe;
+          if (typeof probeToken === 'string') return probeAnswered(message as ProbeAnswer);
+          fresh();
+        }
+        if (client.handle(message)) return;
+        deliver(onEvent, message);
+      } catch (error) {
+        report(error);
       }
-      if (message.type === 'response' && client.handle(message)) return;
-      onEvent(message);
     },
-    onLoadStart() {
-      ready = false;
+    onLoadStart(event) {
+      try {
+        client.hold();
+        stopProbing();
+        const url = event?.nativeEvent?.url;
+        probe = {
+          token: `p${++probes}.${Math.random().toString(36).slice(2, 8)}`,
+          url: typeof url === 'string' ? url : undefined,
+          attempt: 0,
+          timer: undefined,
+        };
+        ask();
+      } catch (error) {
+        report(error);
+      }
     },
     injectedJavaScript(options, bundleSource) {
       const settings = { ...options, host: 'react-native' };
-      return `window.chatBridgeSettings=${JSON.stringify(settings)};\n${bundleSource}\n;true;`;
+      return `window.chatBridgeSettings=${scriptJson(settings)};\n${bundleSource}\n;true;`;
     },
   };
 }
 
+/** Calls the app's handler; its own failure is reported, not thrown into react-native-webview. */
+function deliver(onEvent: (event: OutboundMessage) => void, message: OutboundMessage) {
+  try {
+    onEvent(message);
+  } catch (error) {
+    report(error);
+  }
+}
+
+function report(error: unknown) {
+  const global = globalThis as { reportError?: (error: unknown) => void };
+  if (typeof global.reportError === 'function') global.reportError(error);
+  else console.error(error);
+}
+
 /**
- * Text as a JavaScript string literal. U+2028/U+2029 are escaped: engines before ES2019
- * (Android System WebView < 66) reject them raw inside string literals, and user text has them.
+ * JSON as JavaScript source. U+2028/U+2029 are escaped: engines before ES2019 (Android System
+ * WebView < 66) reject them raw inside string literals, and user text has them.
  */
-const scriptString = (text: string): string =>
-  JSON.stringify(text)
+const scriptJson = (value: unknown): string =>
+  JSON.stringify(value)
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
+
+/** Text as a JavaScript string literal, line separators escaped. */
+const scriptString = (text: string): string => scriptJson(text);
 
 /** The payload the react-native adapter posts, decoded; anything else becomes a `parse_error` event. */
 export function decodeMessage(data: unknown): OutboundMessage {

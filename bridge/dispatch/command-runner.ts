@@ -30,7 +30,12 @@ export interface CommandRunner {
   run(command: HostCommand): void;
   /** Commands started and not yet answered. */
   readonly pending: number;
-  destroy(): void;
+  /**
+   * Answers every pending command with `network_error` ("the bridge was <why>"), so no host call
+   * waits for an answer that will never come, then stops. Commands detached to the outbox are
+   * left out: their message stays queued and is reported by its message-state events.
+   */
+  destroy(why?: string): void;
 }
 
 interface RunnerSettings {
@@ -44,7 +49,7 @@ interface RunnerSettings {
 
 export function createCommandRunner({ commands, timeoutMs, timers, answer }: RunnerSettings): CommandRunner {
   /** Pending commands by a unique key (ids come from the host and may repeat). */
-  const pending = new Map<number, { timer: unknown }>();
+  const pending = new Map<number, { timer: unknown; finish(outcome: Outcome): void; name: string; detached?: true }>();
   let nextKey = 0;
 
   const fail = (id: string, error: ErrorEvent) => answer(id, { ok: false, error });
@@ -81,13 +86,15 @@ export function createCommandRunner({ commands, timeoutMs, timers, answer }: Run
         () => finish({ ok: false, error: errorEvent('network_error', `[${name}] no answer within ${timeoutMs} ms`) }),
         timeoutMs,
       );
-      pending.set(key, { timer });
+      pending.set(key, { timer, finish, name });
 
       const context: CommandContext = {
         id,
         detach() {
           const entry = pending.get(key);
-          if (entry?.timer !== undefined) {
+          if (entry === undefined) return;
+          entry.detached = true;
+          if (entry.timer !== undefined) {
             timers.clearTimeout(entry.timer);
             entry.timer = undefined;
           }
@@ -107,7 +114,12 @@ export function createCommandRunner({ commands, timeoutMs, timers, answer }: Run
     get pending() {
       return pending.size;
     },
-    destroy() {
+    destroy(why = 'destroyed') {
+      for (const entry of [...pending.values()]) {
+        if (entry.detached) continue;
+        const message = `[${entry.name}] not answered: the bridge was ${why}`;
+        entry.finish({ ok: false, error: errorEvent('network_error', message) });
+      }
       for (const entry of pending.values()) if (entry.timer !== undefined) timers.clearTimeout(entry.timer);
       pending.clear();
     },

@@ -9,6 +9,7 @@
  * Export only schemas and constants from here.
  */
 import * as z from 'zod/mini';
+import { NAME_MAX } from './limits.js';
 
 /**
  * A string of 1 to `max` characters. Ids, command names and event names are echoed in answers, so
@@ -21,8 +22,6 @@ const text = (max: number) =>
       params: { minLength: 1, maxLength: max },
     }),
   );
-/** Longest command id, command name (`method`) or event name. */
-const NAME_MAX = 128;
 export const idString = text(NAME_MAX);
 
 /** The bridge's own envelope for host commands. `method` names the host command; its `params` are checked per command afterwards. */

@@ -19,7 +19,13 @@ import {
   type OutboundMessage,
   type ResolvedOptions,
 } from '../../bridge/index.js';
-import { ChatBridgeError, createClient, type ChatClient } from '../../host-adapters/client.js';
+import {
+  ChatBridgeError,
+  ClientErrorCode,
+  createClient,
+  type ChatClient,
+  type ClientErrorEvent,
+} from '../../host-adapters/client.js';
 import { createReactNativeHost, decodeMessage, type ReactNativeHost } from '../../host-adapters/react-native-host.js';
 
 declare const bridge: Bridge;
@@ -172,6 +178,10 @@ client.pending = 0;
 createClient({
   send: (command) => expectTypeOf(command).toEqualTypeOf<{ id: string; method: string; params?: object }>(),
 });
+createClient({ send: () => false }, { idPrefix: 'web-', timeout: 10_000 });
+createClient({ send: () => undefined }, 'web-');
+// @ts-expect-error the timeout is in milliseconds
+createClient({ send: () => undefined }, { timeout: '10s' });
 // @ts-expect-error a transport has a send method
 createClient({ post: () => undefined });
 
@@ -180,7 +190,10 @@ expectTypeOf(failure).toMatchTypeOf<Error>();
 expectTypeOf(failure.code).toBeString();
 expectTypeOf(failure.status).toEqualTypeOf<number | undefined>();
 expectTypeOf(failure.errors).toEqualTypeOf<Record<string, string[]> | undefined>();
-expectTypeOf(failure.event).toEqualTypeOf<ErrorEvent>();
+expectTypeOf(failure.event).toEqualTypeOf<ErrorEvent | ClientErrorEvent>();
+expectTypeOf<'closed' | 'page_gone' | 'timeout'>().toMatchTypeOf<typeof failure.code>();
+expectTypeOf<ErrorEvent['code']>().toMatchTypeOf<typeof failure.code>();
+expectTypeOf(ClientErrorCode.PageGone).toEqualTypeOf<'page_gone'>();
 
 // --- Adapters -------------------------------------------------------------------------------
 

@@ -5,7 +5,7 @@
  * the README shows (ref, onMessage, onLoadStart, injectedJavaScriptBeforeContentLoaded).
  * Keep it in step with README.md's "React Native (react-native-webview)" section.
  */
-import { useRef } from 'react';
+import { useRef, type ComponentProps } from 'react';
 import { Text, View } from 'react-native';
 import { WebView, type WebViewMessageEvent } from 'react-native-webview';
 import { expectTypeOf } from 'vitest';
@@ -57,5 +57,8 @@ declare const realEvent: WebViewMessageEvent;
 declare const host: ReturnType<typeof createReactNativeHost>;
 host.onMessage(realEvent);
 expectTypeOf<WebViewMessageEvent>().toExtend<Parameters<typeof host.onMessage>[0]>();
+// onLoadStart reads the URL loading from react-native-webview's own navigation event.
+type LoadStartEvent = Parameters<NonNullable<ComponentProps<typeof WebView>['onLoadStart']>>[0];
+expectTypeOf<LoadStartEvent>().toExtend<NonNullable<Parameters<typeof host.onLoadStart>[0]>>();
 // A WebView instance is what webView() may return.
 expectTypeOf<WebView>().toExtend<NonNullable<ReturnType<Parameters<typeof createReactNativeHost>[0]['webView']>>>();

@@ -380,6 +380,59 @@ describe('ChatBridge.destroy', () => {
   });
 });
 
+describe('commands running when the bridge goes', () => {
+  /** A backend that takes every request and never answers. */
+  const hangFetch = () => vi.spyOn(win, 'fetch').mockImplementation(() => new Promise<Response>(() => undefined));
+  const withToken = { ...options, websiteToken: 'wt_install_spec' };
+
+  it('a second install answers the command the first bridge was running with network_error, once', async () => {
+    hangFetch();
+    inject();
+    chatBridge().install(withToken);
+    chatBridge().receive({ id: 'slow-init', method: 'init' });
+    await Promise.resolve();
+    expect(responsesTo('slow-init')).toEqual([]);
+
+    chatBridge().install(withToken);
+
+    expect(responsesTo('slow-init')).toEqual([
+      {
+        type: 'response',
+        id: 'slow-init',
+        ok: false,
+        error: {
+          type: 'error',
+          code: 'network_error',
+          message: '[init] not answered: the bridge was reinstalled',
+        },
+      },
+    ]);
+    // The answer comes before the new bridge's ready, so a host can tell which bridge it came from.
+    expect(delivered.map((message) => message.type)).toEqual(['ready', 'response', 'error', 'ready']);
+    expect(chatBridge().bridge?.stats().pendingCommands).toBe(0);
+  });
+
+  it('ChatBridge.destroy answers the running command with network_error saying the bridge was destroyed', async () => {
+    hangFetch();
+    inject();
+    chatBridge().install(withToken);
+    chatBridge().receive({ id: 'slow-conversation', method: 'getConversation' });
+    await Promise.resolve();
+
+    chatBridge().destroy();
+
+    expect(responsesTo('slow-conversation')).toEqual([
+      expect.objectContaining({
+        ok: false,
+        error: expect.objectContaining({
+          code: 'network_error',
+          message: '[getConversation] not answered: the bridge was destroyed',
+        }),
+      }),
+    ]);
+  });
+});
+
 describe('with the react-native host side', () => {
   it('injectedJavaScript installs the real bundle as host react-native, and a client call round-trips through it', async () => {
     const events: OutboundMessage[] = [];
@@ -412,5 +465,24 @@ describe('with the react-native host side', () => {
       'unknown_method',
     ]);
     expect(delivered).toEqual([]); // nothing went through the browser channel
+  });
+
+  it('after a false onLoadStart the probe finds the real bundle still running, and held calls go to it', async () => {
+    const events: OutboundMessage[] = [];
+    const host = createReactNativeHost({
+      onEvent: (event) => void events.push(event),
+      webView: () => ({ injectJavaScript: (script) => inject(script) }),
+    });
+    win.ReactNativeWebView = {
+      postMessage: (data: unknown) => queueMicrotask(() => host.onMessage({ nativeEvent: { data: data as string } })),
+    };
+    inject(host.injectedJavaScript({ baseUrl: BASE_URL }, source));
+    await Promise.resolve();
+
+    host.onLoadStart({ nativeEvent: { url: win.location.href } }); // a hash change: same document, same bridge
+    const call = host.client.call('nope');
+    await expect(call).rejects.toMatchObject({ code: 'unknown_method' });
+    // One ready from the bundle; the probe's answer stays with the host.
+    expect(events.filter((event) => event.type === 'ready')).toHaveLength(1);
   });
 });

@@ -1,9 +1,15 @@
 /**
  * The host-side typed client: one command per call, settled by the response with its id.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ErrorEvent } from '../../../bridge/outbound/errors.js';
-import { ChatBridgeError, createClient, type ClientTransport } from '../../../host-adapters/client.js';
+import { NAME_MAX } from '../../../bridge/inbound/limits.js';
+import {
+  ChatBridgeError,
+  createClient,
+  DEFAULT_CLIENT_TIMEOUT,
+  type ClientTransport,
+} from '../../../host-adapters/client.js';
 
 type Command = Parameters<ClientTransport['send']>[0];
 
@@ -139,40 +145,31 @@ describe('createClient', () => {
     await expect(call).resolves.toEqual({ config: {} });
   });
 
-  it('close() rejects every waiting call and ignores their later responses', async () => {
+  it('close() rejects every waiting call with code closed and ignores their later responses', async () => {
     const { sent, transport } = recordingTransport();
     const client = createClient(transport);
     const calls = [client.init(), client.sendMessage({ content: 'Hi' })];
 
     client.close();
 
-    for (const call of calls) await expect(call).rejects.toThrow('chat-bridge client closed');
+    for (const call of calls) await expect(call).rejects.toMatchObject({ name: 'ChatBridgeError', code: 'closed' });
+    await expect(calls[0]).rejects.toThrow('[init] the chat-bridge client was closed');
     expect(client.pending).toBe(0);
     expect(client.handle({ type: 'response', id: sent[0]?.id ?? '', ok: true, result: null })).toBe(false);
   });
 
-  it('rejects the call with the error a throwing transport raised, and forgets it', async () => {
-    const failure = new Error('the WebView is not mounted yet');
+  it('rejects the call with network_error when the transport throws, and forgets it', async () => {
     const client = createClient({
       send() {
-        throw failure;
+        throw new Error('the WebView is not mounted yet');
       },
     });
 
-    await expect(client.init()).rejects.toBe(failure);
+    await expect(client.init()).rejects.toMatchObject({
+      code: 'network_error',
+      message: '[init] could not be handed to the bridge: the WebView is not mounted yet',
+    });
     expect(client.pending).toBe(0);
-  });
-
-  it('wraps a non-Error thrown by the transport in an Error', async () => {
-    const client = createClient({
-      send() {
-        throw 'native bridge gone';
-      },
-    });
-
-    const error = await client.init().catch((thrown: unknown) => thrown);
-    expect(error).toBeInstanceOf(Error);
-    expect((error as Error).message).toBe('native bridge gone');
   });
 });
 
@@ -180,8 +177,8 @@ describe('command ids across reloads', () => {
   it("gives each page a different id session, so a new page never reuses an earlier page's ids", () => {
     const first = recordingTransport();
     const second = recordingTransport();
-    void createClient(first.transport, 'c', () => 0.25).init();
-    void createClient(second.transport, 'c', () => 0.75).init();
+    void createClient(first.transport, { idPrefix: 'c', random: () => 0.25 }).init();
+    void createClient(second.transport, { idPrefix: 'c', random: () => 0.75 }).init();
     expect(first.sent[0]?.id).not.toBe(second.sent[0]?.id);
     expect(first.sent[0]?.id).toMatch(/^c1\./);
   });
@@ -195,5 +192,363 @@ describe('command ids across reloads', () => {
       }),
     );
     expect(ids.size).toBe(50);
+  });
+});
+
+/** A transport that records what it was handed and can refuse (`false`) or throw on demand. */
+function controllableTransport() {
+  const sent: Array<{ command: Command; json: string }> = [];
+  const state = { accept: true as boolean, failure: undefined as unknown };
+  return {
+    sent,
+    state,
+    methods: () => sent.map((entry) => entry.command.method),
+    transport: {
+      send(command: Command, json: string) {
+        if (state.failure !== undefined) throw state.failure;
+        if (!state.accept) return false;
+        sent.push({ command, json });
+        return true;
+      },
+    },
+  };
+}
+
+async function rejectionOf(promise: Promise<unknown>): Promise<ChatBridgeError> {
+  const error = await promise.then(
+    () => expect.unreachable('the call should have been rejected'),
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(ChatBridgeError);
+  return error as ChatBridgeError;
+}
+
+const response = (id: string | undefined, result: unknown = null) => ({ type: 'response', id, ok: true, result });
+
+describe('every call settles exactly once', () => {
+  it('rejects a call whose response has no "ok" with parse_error instead of throwing or leaving it pending', async () => {
+    const { sent, transport } = recordingTransport();
+    const client = createClient(transport);
+    const call = client.init();
+
+    expect(client.handle({ type: 'response', id: sent[0]?.id })).toBe(true);
+
+    const error = await rejectionOf(call);
+    expect(error.code).toBe('parse_error');
+    expect(error.message).toMatch(/^\[init\] .*"ok"/);
+    expect(client.pending).toBe(0);
+  });
+
+  it('settles a call whose answer arrives before send returns (a synchronous channel)', async () => {
+    const client: ReturnType<typeof createClient> = createClient({
+      send: (command) => void client.handle({ type: 'response', id: command.id, ok: true, result: 'at once' }),
+    });
+    await expect(client.init()).resolves.toBe('at once');
+    expect(client.pending).toBe(0);
+  });
+
+  it('rejects with parse_error when ok:false carries no usable error event', async () => {
+    const { sent, transport } = recordingTransport();
+    const client = createClient(transport);
+    const call = client.init();
+    client.handle({ type: 'response', id: sent[0]?.id, ok: false, error: 'boom' });
+    expect((await rejectionOf(call)).code).toBe('parse_error');
+  });
+
+  it.each([
+    ['null', null],
+    ['undefined', undefined],
+    ['a string', 'response'],
+    ['a number', 7],
+    ['a response without id', { type: 'response', ok: true }],
+    ['a response with a numeric id', { type: 'response', id: 1, ok: true }],
+    ['a message event without messageId', { type: 'message', state: 'sent' }],
+  ])('returns false for %s, without throwing, and settles nothing', (_, message) => {
+    const client = createClient(recordingTransport().transport);
+    void client.init();
+    expect(client.handle(message)).toBe(false);
+    expect(client.pending).toBe(1);
+  });
+});
+
+describe('commands refused before sending', () => {
+  it('rejects params that cannot be serialised (a cycle, a BigInt) with parse_error and sends nothing', async () => {
+    const { sent, transport } = recordingTransport();
+    const client = createClient(transport);
+    const cyclic: Record<string, unknown> = { content: 'hi' };
+    cyclic['self'] = cyclic;
+
+    const cycleError = await rejectionOf(client.call('sendMessage', cyclic));
+    const bigintError = await rejectionOf(client.call('custom', { n: 10n }));
+
+    expect(cycleError.code).toBe('parse_error');
+    expect(cycleError.message).toMatch(/^\[sendMessage\] params cannot be serialised as JSON/);
+    expect(bigintError.code).toBe('parse_error');
+    expect(sent).toEqual([]);
+    expect(client.pending).toBe(0);
+  });
+
+  it("rejects a call whose id would be longer than the bridge's id limit with parse_error and sends nothing", async () => {
+    const { sent, transport } = recordingTransport();
+    const client = createClient(transport, { idPrefix: 'x'.repeat(NAME_MAX) });
+
+    const error = await rejectionOf(client.init());
+
+    expect(error.code).toBe('parse_error');
+    expect(error.message).toMatch(/over the bridge's 128/);
+    expect(sent).toEqual([]);
+  });
+
+  it('hands the transport the command as JSON text too, the same command it checked', () => {
+    const { sent, transport } = controllableTransport();
+    void createClient(transport).sendMessage({ content: 'Hi', messageId: 'm-9' });
+    expect(JSON.parse(sent[0]?.json ?? '')).toEqual(sent[0]?.command);
+  });
+});
+
+describe('close()', () => {
+  it('rejects waiting calls with code closed, drops held ones unsent, and rejects later calls at once', async () => {
+    const { sent, transport } = controllableTransport();
+    const client = createClient(transport);
+    const sentCall = client.init();
+    client.hold();
+    const heldCall = client.sendMessage({ content: 'never sent' });
+
+    client.close();
+    client.release();
+    const later = client.getConversation();
+
+    for (const call of [sentCall, heldCall, later]) expect((await rejectionOf(call)).code).toBe('closed');
+    expect(sent.map((entry) => entry.command.method)).toEqual(['init']);
+    expect(client.pending).toBe(0);
+  });
+});
+
+describe('the client-side deadline', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('rejects an unanswered call with timeout a little after the bridge would have answered it', async () => {
+    const { sent, transport } = recordingTransport();
+    const client = createClient(transport);
+    const call = client.init();
+    const settled = vi.fn();
+    call.then(settled, settled);
+
+    expect(DEFAULT_CLIENT_TIMEOUT).toBe(55_000);
+    await vi.advanceTimersByTimeAsync(54_999);
+    expect(settled).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+
+    const error = await rejectionOf(call);
+    expect(error.code).toBe('timeout');
+    expect(error.message).toBe('[init] no answer within 55000 ms');
+    expect(client.pending).toBe(0);
+    expect(client.handle(response(sent[0]?.id))).toBe(false);
+  });
+
+  it('takes its deadline from the timeout option; Infinity means none', async () => {
+    const short = createClient(recordingTransport().transport, { timeout: 100 });
+    const never = createClient(recordingTransport().transport, { timeout: Infinity });
+    const shortCall = rejectionOf(short.init());
+    void never.init();
+
+    await vi.advanceTimersByTimeAsync(3_600_000);
+
+    expect((await shortCall).code).toBe('timeout');
+    expect(never.pending).toBe(1);
+  });
+
+  it('times out a held call too, which is then never sent', async () => {
+    const { sent, transport } = controllableTransport();
+    const client = createClient(transport, { timeout: 1_000 });
+    client.hold();
+    const call = rejectionOf(client.init());
+
+    await vi.advanceTimersByTimeAsync(1_000);
+    client.release();
+
+    expect((await call).code).toBe('timeout');
+    expect(sent).toEqual([]);
+  });
+});
+
+describe('hold() and release()', () => {
+  it('keeps calls while held and sends them in order at release, later ones straight away', () => {
+    const { methods, transport } = controllableTransport();
+    const client = createClient(transport);
+    client.hold();
+    void client.init();
+    void client.getConversation();
+    expect(methods()).toEqual([]);
+
+    client.release();
+    void client.createConversation();
+
+    expect(methods()).toEqual(['init', 'getConversation', 'createConversation']);
+  });
+
+  it('keeps a call the transport cannot take now (false), and every later one, in order, for the next release', () => {
+    const { methods, state, transport } = controllableTransport();
+    const client = createClient(transport);
+    state.accept = false;
+    void client.init();
+    state.accept = true;
+    void client.getConversation(); // held behind init, not overtaking it
+    expect(methods()).toEqual([]);
+
+    client.release();
+
+    expect(methods()).toEqual(['init', 'getConversation']);
+    expect(client.pending).toBe(2);
+  });
+
+  it('rejects the call with network_error naming what the transport threw, Error or not', async () => {
+    const { state, transport } = controllableTransport();
+    const client = createClient(transport);
+    state.failure = new Error('the native bridge is gone');
+    const first = rejectionOf(client.init());
+    state.failure = 'plain string';
+    const second = rejectionOf(client.init());
+
+    expect(await first).toMatchObject({
+      code: 'network_error',
+      message: '[init] could not be handed to the bridge: the native bridge is gone',
+    });
+    expect((await second).message).toBe('[init] could not be handed to the bridge: plain string');
+    expect(client.pending).toBe(0);
+  });
+});
+
+describe('a page that went away', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('rejects the calls it took with page_gone, and leaves held calls for the next page', async () => {
+    const { sent, methods, transport } = controllableTransport();
+    const client = createClient(transport);
+    const taken = client.init();
+    client.hold();
+    const held = client.getConversation();
+
+    client.pageGone();
+    client.release();
+
+    const error = await rejectionOf(taken);
+    expect(error.code).toBe('page_gone');
+    expect(error.message).toBe('[init] the page that took it went away before answering');
+    expect(methods()).toEqual(['init', 'getConversation']);
+    client.handle(response(sent[1]?.command.id, { id: 3 }));
+    await expect(held).resolves.toEqual({ id: 3 });
+  });
+
+  it('does not fail a sendMessage: the next page settles it from its message events (sent resolves)', async () => {
+    const { sent, transport } = controllableTransport();
+    const client = createClient(transport);
+    const message = client.sendMessage({ content: 'Hi', messageId: 'm-1' });
+
+    client.pageGone();
+    const settled = vi.fn();
+    message.then(settled, settled);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(settled).not.toHaveBeenCalled();
+
+    const event = { type: 'message', messageId: 'm-1', state: 'sent', attempt: 1, result: { id: 42 } };
+    // Still an event for the app's UI, after settling the call.
+    expect(client.handle(event)).toBe(false);
+    await expect(message).resolves.toEqual({ id: 42 });
+    expect(sent[0]?.command).toMatchObject({ method: 'sendMessage', params: { messageId: 'm-1' } });
+  });
+
+  it('rejects a followed sendMessage with the error of its failed event', async () => {
+    const client = createClient(controllableTransport().transport);
+    const message = client.sendMessage({ content: 'Hi', messageId: 'm-2' });
+    client.pageGone();
+    client.handle({
+      type: 'message',
+      messageId: 'm-2',
+      state: 'failed',
+      attempt: 3,
+      error: { type: 'error', code: 'server_error', message: '[POST /messages] 500', status: 500 },
+    });
+    expect(await rejectionOf(message)).toMatchObject({ code: 'server_error', status: 500 });
+  });
+
+  it('keeps following a message its outbox holds past any deadline, asking the next page with listOutbox', async () => {
+    const { sent, transport } = controllableTransport();
+    const client = createClient(transport);
+    const kept = client.sendMessage({ content: 'kept', messageId: 'm-kept' });
+    const lost = client.sendMessage({ content: 'lost', messageId: 'm-lost' });
+
+    client.pageGone();
+    const ask = sent.at(-1)?.command;
+    expect(ask).toMatchObject({ method: 'listOutbox' });
+    client.handle(response(ask?.id, { messages: [{ messageId: 'm-kept', state: 'queued', attempt: 1 }] }));
+
+    const error = await rejectionOf(lost);
+    expect(error.code).toBe('page_gone');
+    expect(error.message).toMatch(/resend with the same messageId/);
+    await vi.advanceTimersByTimeAsync(10 * DEFAULT_CLIENT_TIMEOUT);
+    expect(client.pending).toBe(1);
+    client.handle({ type: 'message', messageId: 'm-kept', state: 'sent', attempt: 2, result: 'ok' });
+    await expect(kept).resolves.toBe('ok');
+  });
+
+  it('lets the deadline decide when the next page cannot list its outbox', async () => {
+    const { sent, transport } = controllableTransport();
+    const client = createClient(transport);
+    const message = rejectionOf(client.sendMessage({ content: 'Hi', messageId: 'm-3' }));
+    client.pageGone();
+    const ask = sent.at(-1)?.command;
+    client.handle({
+      type: 'response',
+      id: ask?.id,
+      ok: false,
+      error: { type: 'error', code: 'unknown_method', message: '[host command] unknown method "listOutbox"' },
+    });
+
+    await vi.advanceTimersByTimeAsync(DEFAULT_CLIENT_TIMEOUT);
+    expect((await message).code).toBe('timeout');
+  });
+});
+
+describe('sendMessage and its messageId', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('gives each message its own messageId when the app gives none, and keeps one it gives', () => {
+    const { sent, transport } = recordingTransport();
+    const client = createClient(transport);
+    void client.sendMessage({ content: 'a' });
+    void client.sendMessage({ content: 'b' });
+    void client.sendMessage({ content: 'c', messageId: 'mine' });
+
+    const ids = sent.map((command) => (command.params as { messageId: string }).messageId);
+    expect(ids[2]).toBe('mine');
+    expect(ids[0]).not.toBe(ids[1]);
+    for (const id of ids) expect(id.length).toBeLessThanOrEqual(NAME_MAX);
+  });
+
+  it('has no deadline once the bridge reports the message queued in its outbox', async () => {
+    const { sent, transport } = recordingTransport();
+    const client = createClient(transport);
+    const message = client.sendMessage({ content: 'offline', messageId: 'm-4' });
+    client.handle({ type: 'message', messageId: 'm-4', state: 'queued', attempt: 0 });
+
+    await vi.advanceTimersByTimeAsync(10 * DEFAULT_CLIENT_TIMEOUT);
+    expect(client.pending).toBe(1);
+
+    expect(client.handle(response(sent[0]?.id, { id: 5 }))).toBe(true);
+    await expect(message).resolves.toEqual({ id: 5 });
+    // The sent event that follows the response finds nothing left to settle.
+    expect(client.handle({ type: 'message', messageId: 'm-4', state: 'sent', attempt: 1, result: { id: 5 } })).toBe(
+      false,
+    );
+  });
+
+  it('cancelMessage sends {method: "cancelMessage", params: {messageId}}', () => {
+    const { sent, transport } = recordingTransport();
+    void createClient(transport).cancelMessage({ messageId: 'm-5' });
+    expect(sent[0]).toMatchObject({ method: 'cancelMessage', params: { messageId: 'm-5' } });
   });
 });

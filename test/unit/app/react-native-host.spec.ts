@@ -6,11 +6,17 @@
  * against a fake `window`, because what matters is what the WebView will run, not the text.
  */
 import { runInNewContext } from 'node:vm';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ErrorEvent } from '../../../bridge/outbound/errors.js';
 import type { OutboundMessage } from '../../../bridge/outbound/messages.js';
 import { ChatBridgeError } from '../../../host-adapters/client.js';
-import { createReactNativeHost, decodeMessage } from '../../../host-adapters/react-native-host.js';
+import {
+  createReactNativeHost,
+  decodeMessage,
+  PROBE_ATTEMPTS,
+  PROBE_RETRY_MS,
+  type ReactNativeHost,
+} from '../../../host-adapters/react-native-host.js';
 
 /** A WebView stand-in whose injected scripts run against a window with a recording ChatBridge. */
 function fakeWebView() {
@@ -171,11 +177,15 @@ describe('createReactNativeHost client', () => {
 
   it('escapes U+2028 and U+2029 in the injected script, which engines before ES2019 reject inside string literals', () => {
     const { host, webView } = hostWith();
-    void host.client.sendMessage({ content: 'line\u2028separator\u2029paragraph' });
+    void host.client.sendMessage({ content: 'line\u2028separator\u2029paragraph', messageId: 'm-1' });
 
     expect(webView.scripts[0]).not.toMatch(/[\u2028\u2029]/);
     expect(webView.plainCommands()).toEqual([
-      { id: 'c1', method: 'sendMessage', params: { content: 'line\u2028separator\u2029paragraph' } },
+      {
+        id: 'c1',
+        method: 'sendMessage',
+        params: { content: 'line\u2028separator\u2029paragraph', messageId: 'm-1' },
+      },
     ]);
   });
 
@@ -184,15 +194,6 @@ describe('createReactNativeHost client', () => {
     void host.client.init();
     // react-native-webview wants injected scripts to end in a value; `true` avoids a warning on iOS.
     expect(runInNewContext(webView.scripts[0] ?? '', { window: {} })).toBe(true);
-  });
-
-  it('rejects a call when the bridge said ready but the WebView is no longer mounted, without sending anything', async () => {
-    const events: OutboundMessage[] = [];
-    const host = createReactNativeHost({ onEvent: (event) => void events.push(event), webView: () => null });
-    host.onMessage(fromWebView({ type: 'ready' }));
-
-    await expect(host.client.init()).rejects.toThrow(/not mounted/);
-    expect(host.client.pending).toBe(0);
   });
 
   it('holds commands sent before the bridge is ready and sends them, in order, when it says ready', () => {
@@ -214,10 +215,284 @@ describe('createReactNativeHost client', () => {
     const { host, webView } = hostWith();
     host.onLoadStart();
     void host.client.init();
-    expect(webView.scripts).toHaveLength(0);
+    expect(webView.received).toHaveLength(0);
 
     host.onMessage(fromWebView({ type: 'ready' }));
     expect(webView.plainCommands()).toEqual([{ id: 'c1', method: 'init' }]);
+  });
+});
+
+/**
+ * A device for the lifecycle tests: a WebView whose ref can be null (unmounted), pages that
+ * load (a new window, bridge installed when `bridgeUp()`), and a channel that delivers what a
+ * page posts to `<WebView onMessage>` later, as react-native-webview does (`deliver()`).
+ */
+function fakeDevice(startUrl = 'https://widget.example.test/chat') {
+  interface Page {
+    href: string;
+    received: Array<{ id: string; method: string; params?: Record<string, unknown> }>;
+    window: Record<string, unknown>;
+  }
+  const posted: string[] = [];
+  let host: ReactNativeHost | undefined;
+  let mounted = true;
+  const open = (href: string): Page => {
+    const page: Page = { href, received: [], window: {} };
+    page.window['ReactNativeWebView'] = { postMessage: (data: string) => void posted.push(data) };
+    page.window['location'] = {
+      get href() {
+        return page.href;
+      },
+    };
+    return page;
+  };
+  let page = open(startUrl);
+  const device = {
+    get page() {
+      return page;
+    },
+    scripts: [] as string[],
+    connect(to: ReactNativeHost) {
+      host = to;
+    },
+    view: () =>
+      mounted
+        ? {
+            injectJavaScript(script: string) {
+              device.scripts.push(script);
+              const scope = page.window;
+              new Function('window', 'location', `with (window) { ${script} }`)(scope, scope['location']);
+            },
+          }
+        : null,
+    /** The page's bridge installs itself and posts ready, as the bundle does. */
+    bridgeUp() {
+      const current = page;
+      current.window['ChatBridge'] = {
+        bridge: {},
+        receive: (text: string) => void current.received.push(JSON.parse(text)),
+      };
+      posted.push(JSON.stringify({ type: 'ready' }));
+    },
+    /** A real navigation: a new document, no bridge until `bridgeUp()`. */
+    navigate(href: string) {
+      page = open(href);
+    },
+    unmount() {
+      mounted = false;
+    },
+    mount() {
+      mounted = true;
+    },
+    /** Delivers what pages posted to onMessage, in order (react-native-webview does so asynchronously). */
+    deliver() {
+      for (const data of posted.splice(0)) host?.onMessage({ nativeEvent: { data } });
+    },
+  };
+  return device;
+}
+
+function lifecycle(options: { timeout?: number } = {}) {
+  const device = fakeDevice();
+  const events: OutboundMessage[] = [];
+  const host = createReactNativeHost({
+    onEvent: (event) => void events.push(event),
+    webView: device.view,
+    client: options,
+  });
+  device.connect(host);
+  const methods = () => device.page.received.map((command) => command.method);
+  const answer = (index: number, result: unknown) =>
+    host.onMessage(fromWebView({ type: 'response', id: device.page.received[index]?.id, ok: true, result }));
+  return { device, events, host, client: host.client, methods, answer };
+}
+
+const outcomeOf = (promise: Promise<unknown>) =>
+  promise.then(
+    (value) => ({ ok: true, value }),
+    (error: unknown) => ({ ok: false, code: (error as ChatBridgeError).code, message: (error as Error).message }),
+  );
+
+describe('createReactNativeHost across page loads and unmounts', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('never throws into react-native-webview: a throwing onEvent is reported and the next message still handled', () => {
+    const device = fakeDevice();
+    const report = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const original = (globalThis as { reportError?: unknown }).reportError;
+    delete (globalThis as { reportError?: unknown }).reportError;
+    const seen: string[] = [];
+    const host = createReactNativeHost({
+      onEvent(event) {
+        seen.push(event.type);
+        throw new Error('app bug');
+      },
+      webView: device.view,
+    });
+    try {
+      expect(() => host.onMessage(fromWebView({ type: 'widget', event: 'loaded', data: {} }))).not.toThrow();
+      expect(() => host.onMessage(null as never)).not.toThrow();
+      expect(() => host.onLoadStart(undefined)).not.toThrow();
+      expect(seen).toEqual(['widget', 'error']);
+      expect(report).toHaveBeenCalledWith(expect.objectContaining({ message: 'app bug' }));
+    } finally {
+      (globalThis as { reportError?: unknown }).reportError = original;
+    }
+  });
+
+  it('keeps commands while the WebView is unmounted and sends them, in order, at the next ready once mounted', async () => {
+    const { device, client, methods, answer } = lifecycle();
+    device.unmount();
+    device.bridgeUp();
+    expect(() => device.deliver()).not.toThrow(); // ready while the ref is null
+    const init = client.init();
+    const conversation = client.getConversation();
+    expect(methods()).toEqual([]);
+    expect(client.pending).toBe(2);
+
+    device.mount();
+    device.navigate('https://widget.example.test/chat');
+    device.bridgeUp();
+    device.deliver();
+
+    expect(methods()).toEqual(['init', 'getConversation']);
+    answer(0, { config: {} });
+    answer(1, { id: 1 });
+    await expect(init).resolves.toEqual({ config: {} });
+    await expect(conversation).resolves.toEqual({ id: 1 });
+  });
+
+  it('keeps a command made after ready while the ref is null, instead of rejecting it', async () => {
+    const { device, client, methods } = lifecycle();
+    device.bridgeUp();
+    device.deliver();
+    device.unmount();
+
+    const call = outcomeOf(client.init());
+    await vi.advanceTimersByTimeAsync(0);
+    expect(client.pending).toBe(1);
+
+    device.mount();
+    device.navigate('https://widget.example.test/chat');
+    device.bridgeUp();
+    device.deliver();
+    expect(methods()).toEqual(['init']);
+    void call;
+  });
+
+  it('after a false onLoadStart (a hash change, react-native-webview#1049) asks the page, whose bridge answers, and goes on', async () => {
+    const { device, events, host, client, methods, answer } = lifecycle();
+    device.bridgeUp();
+    device.deliver();
+    events.length = 0;
+    const before = client.init();
+
+    device.page.href = 'https://widget.example.test/chat#settings';
+    host.onLoadStart({ nativeEvent: { url: 'https://widget.example.test/chat#settings' } });
+    const after = client.getConversation();
+    expect(methods()).toEqual(['init']);
+
+    device.deliver(); // the probe's answer: same document, at the URL loading
+
+    expect(methods()).toEqual(['init', 'getConversation']);
+    answer(0, { config: {} });
+    answer(1, { id: 2 });
+    await expect(before).resolves.toEqual({ config: {} });
+    await expect(after).resolves.toEqual({ id: 2 });
+    // The probe's answer is the host's own business, not an event for the app.
+    expect(events).toEqual([]);
+  });
+
+  it('after a real page load: calls the old page took reject with page_gone, messages are followed, held calls go to the new page', async () => {
+    const { device, host, client, methods } = lifecycle();
+    device.bridgeUp();
+    device.deliver();
+    const lost = outcomeOf(client.init());
+    const message = outcomeOf(client.sendMessage({ content: 'Hi', messageId: 'm-1' }));
+    const oldPage = device.page;
+
+    host.onLoadStart({ nativeEvent: { url: 'https://widget.example.test/other' } });
+    const held = client.getConversation();
+    device.deliver(); // the old document answers the probe, still at its old URL: not believed
+    expect(oldPage.received.map((command) => command.method)).toEqual(['init', 'sendMessage']);
+
+    device.navigate('https://widget.example.test/other');
+    device.bridgeUp();
+    device.deliver();
+
+    expect(await lost).toEqual({
+      ok: false,
+      code: 'page_gone',
+      message: '[init] the page that took it went away before answering',
+    });
+    expect(methods()).toEqual(['getConversation', 'listOutbox']);
+    const [conversation, list] = device.page.received;
+    host.onMessage(fromWebView({ type: 'response', id: conversation?.id, ok: true, result: { id: 3 } }));
+    host.onMessage(
+      fromWebView({ type: 'response', id: list?.id, ok: true, result: { messages: [{ messageId: 'm-1' }] } }),
+    );
+    await expect(held).resolves.toEqual({ id: 3 });
+
+    host.onMessage(fromWebView({ type: 'message', messageId: 'm-1', state: 'sent', attempt: 1, result: { id: 9 } }));
+    expect(await message).toEqual({ ok: true, value: { id: 9 } });
+  });
+
+  it('believes a page still at the old URL after asking it PROBE_ATTEMPTS times, so commands do not wait forever', async () => {
+    const { device, host, client, methods } = lifecycle();
+    device.bridgeUp();
+    device.deliver();
+
+    host.onLoadStart({ nativeEvent: { url: 'https://widget.example.test/never-loads' } });
+    void client.init();
+    for (let attempt = 1; attempt < PROBE_ATTEMPTS; attempt++) {
+      device.deliver();
+      expect(methods()).toEqual([]);
+      await vi.advanceTimersByTimeAsync(PROBE_RETRY_MS);
+    }
+    device.deliver();
+
+    expect(methods()).toEqual(['init']);
+  });
+
+  it('rejects a call with timeout when no page ever says ready, instead of waiting forever', async () => {
+    const { device, host, client } = lifecycle({ timeout: 5_000 });
+    device.bridgeUp();
+    device.deliver();
+    host.onLoadStart({ nativeEvent: { url: 'https://widget.example.test/offline' } });
+    device.navigate('https://widget.example.test/offline'); // an error page: no bridge, no ready
+
+    const call = outcomeOf(client.init());
+    device.deliver();
+    await vi.advanceTimersByTimeAsync(5_000);
+
+    expect(await call).toMatchObject({ ok: false, code: 'timeout' });
+    expect(client.pending).toBe(0);
+  });
+
+  it('close() before ready: the queued call rejects with closed and is never injected at the next ready', async () => {
+    const { device, client, methods } = lifecycle();
+    const call = outcomeOf(client.sendMessage({ content: 'cancelled by close' }));
+
+    client.close();
+    device.bridgeUp();
+    device.deliver();
+
+    expect(await call).toMatchObject({ ok: false, code: 'closed' });
+    expect(methods()).toEqual([]);
+  });
+
+  it('gives command ids that differ between two hosts (app restarts), both starting at c1', () => {
+    const first = lifecycle();
+    const second = lifecycle();
+    for (const { device, client } of [first, second]) {
+      device.bridgeUp();
+      device.deliver();
+      void client.init();
+    }
+    const [a, b] = [first.device.page.received[0]?.id, second.device.page.received[0]?.id];
+    expect(a).toMatch(/^c1\./);
+    expect(a).not.toBe(b);
   });
 });
 
@@ -245,6 +520,17 @@ describe('createReactNativeHost injectedJavaScript', () => {
       host: 'react-native',
     });
     expect(completion).toBe(true);
+  });
+
+  it('escapes U+2028 and U+2029 in the settings, which engines before ES2019 reject in the script', () => {
+    const script = hostWith().host.injectedJavaScript(
+      { baseUrl: 'https://chat.example.com', widgetPrefix: 'line\u2028para\u2029' },
+      '',
+    );
+    expect(script).not.toMatch(/[\u2028\u2029]/);
+    const window: Record<string, unknown> = {};
+    runInNewContext(script, { window });
+    expect(window['chatBridgeSettings']).toMatchObject({ widgetPrefix: 'line\u2028para\u2029' });
   });
 
   it('overrides a host given in the settings with react-native', () => {

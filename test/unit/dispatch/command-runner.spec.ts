@@ -245,15 +245,47 @@ describe('bookkeeping', () => {
     expect(runner.pending).toBe(0);
   });
 
-  it('destroy clears pending commands and their timers, and answers nothing afterwards', async () => {
-    const { clock, runner, responses, calls } = setup();
+  it('destroy answers each running command once with network_error saying why, then answers nothing', async () => {
+    const { clock, runner, responses, errors, calls } = setup();
     runner.run({ id: 'x', method: 'manual' });
-    runner.destroy();
+    runner.run({ id: 'y', method: 'manual' });
+    runner.destroy('reinstalled');
     expect(runner.pending).toBe(0);
     expect(clock.pending).toBe(0);
+    expect(responses).toEqual([
+      { type: 'response', id: 'x', ok: false, error: expect.objectContaining({ code: 'network_error' }) },
+      { type: 'response', id: 'y', ok: false, error: expect.objectContaining({ code: 'network_error' }) },
+    ]);
+    expect(errors.map((error) => error.message)).toEqual([
+      '[manual] not answered: the bridge was reinstalled',
+      '[manual] not answered: the bridge was reinstalled',
+    ]);
+
     calls[0]?.resolve('after destroy');
     clock.advance(TIMEOUT);
+    runner.destroy();
     await settle();
-    expect(responses).toEqual([]);
+    expect(responses).toHaveLength(2);
+  });
+
+  it('destroy says "destroyed" when given no reason', () => {
+    const { runner, errors } = setup();
+    runner.run({ id: 'x', method: 'manual' });
+    runner.destroy();
+    expect(errors[0]?.message).toBe('[manual] not answered: the bridge was destroyed');
+  });
+
+  it('destroy leaves a command detached to the outbox unanswered: its message is followed, not failed', async () => {
+    const { runner, responses, calls } = setup();
+    runner.run({ id: 'queued', method: 'manual' });
+    runner.run({ id: 'live', method: 'manual' });
+    calls[0]?.context.detach();
+
+    runner.destroy('reinstalled');
+    calls[0]?.resolve('sent by a later page');
+    await settle();
+
+    expect(responses.map((response) => response.id)).toEqual(['live']);
+    expect(runner.pending).toBe(0);
   });
 });

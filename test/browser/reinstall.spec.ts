@@ -1,0 +1,101 @@
+/**
+ * A bridge that goes away answers what it leaves behind: the real bundle in Chromium, the
+ * reference backend hung (every API request accepted, never answered), and a command in
+ * flight when the page installs the bridge again or destroys it.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { requireChromium } from '../helpers/chromium.js';
+import { startBrowserHarness, waitForLog, type BridgePage, type BrowserHarness } from '../helpers/browser-harness.js';
+
+describe.skipIf(!requireChromium())('a command in flight when the bridge goes (real bundle in Chromium)', () => {
+  let harness: BrowserHarness;
+  let tab: BridgePage | undefined;
+
+  beforeAll(async () => {
+    harness = await startBrowserHarness();
+  });
+  afterAll(async () => {
+    await harness?.close();
+  });
+  afterEach(async () => {
+    await tab?.close();
+    tab = undefined;
+    harness.backend.reset();
+  });
+
+  /** Opens a page, hangs the backend and starts `method`; returns the command's id once its request is held. */
+  async function inFlight(method: string): Promise<{ page: BridgePage; id: string }> {
+    const page = await harness.open({ host: 'react-native' });
+    tab = page;
+    harness.backend.setFault('hang', true);
+    const id = await page.send(method);
+    await waitForLog(harness.backend, (log) => log.some((entry) => entry.path === '/config' && entry.status === null));
+    expect(await page.stats()).toMatchObject({ pendingCommands: 1 });
+    return { page, id };
+  }
+
+  it('a second install answers the command with network_error at once, before the new bridge says ready', async () => {
+    const { page, id } = await inFlight('init');
+    const since = await page.mark();
+
+    await page.install();
+
+    const after = (await page.messages()).slice(since);
+    expect(after).toEqual([
+      {
+        type: 'response',
+        id,
+        ok: false,
+        error: {
+          type: 'error',
+          code: 'network_error',
+          message: '[init] not answered: the bridge was reinstalled',
+        },
+      },
+      { type: 'error', code: 'network_error', message: '[init] not answered: the bridge was reinstalled' },
+      { type: 'ready' },
+    ]);
+    expect(await page.stats()).toMatchObject({ pendingCommands: 0 });
+
+    // The new bridge works, and the old command is never answered a second time.
+    harness.backend.setFault('hang', false);
+    const second = await page.call('init');
+    expect(second).toMatchObject({ ok: true });
+    expect((await page.messages()).filter((message) => message.type === 'response' && message.id === id)).toHaveLength(
+      1,
+    );
+  });
+
+  it('a message waiting in the outbox is not failed by a second install: it stays queued for the new bridge', async () => {
+    const page = await harness.open({ host: 'react-native' });
+    tab = page;
+    expect(await page.call('init')).toMatchObject({ ok: true });
+    harness.backend.setFault('hang', true);
+    const id = await page.send('sendMessage', { content: 'survives the reinstall' });
+    await waitForLog(harness.backend, (log) =>
+      log.some((entry) => entry.path === '/messages' && entry.status === null),
+    );
+    const since = await page.mark();
+
+    await page.install();
+
+    const after = (await page.messages()).slice(since);
+    expect(after.filter((message) => message.type === 'response' && message.id === id)).toEqual([]);
+    expect(after.filter((message) => message.type === 'error')).toEqual([]);
+    expect((await page.stats()).outbox).toBe(1);
+  });
+
+  it('ChatBridge.destroy answers the command with network_error saying the bridge was destroyed', async () => {
+    const { page, id } = await inFlight('getConversation');
+
+    await page.page.evaluate(() => (window as unknown as { ChatBridge: { destroy(): void } }).ChatBridge.destroy());
+
+    expect(await page.waitFor({ type: 'response', id }, { timeoutMs: 1_000 })).toMatchObject({
+      ok: false,
+      error: {
+        code: 'network_error',
+        message: '[getConversation] not answered: the bridge was destroyed',
+      },
+    });
+  });
+});
