@@ -13,6 +13,8 @@ import { createReactNativeHost } from '../../host-adapters/react-native-host.js'
 
 // In an app: import { bundleSource } from 'chat-bridge/bundle-source'; (dist/esm/bundle-source.d.ts)
 declare const bundleSource: string;
+// The app's own UI update for a message's state.
+declare function showState(messageId: string, state: 'queued' | 'sending' | 'sent' | 'failed'): void;
 
 export function ChatScreen({
   widgetUrl,
@@ -30,6 +32,7 @@ export function ChatScreen({
     webView: () => ref.current,
     onEvent(event) {
       if (event.type === 'error') console.warn(event.code, event.message);
+      if (event.type === 'message') showState(event.messageId, event.state); // queued, sending, sent, failed
     },
   });
 

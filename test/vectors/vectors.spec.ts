@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createBridge } from '../../bridge/bridge.js';
-import type { OutboundMessage } from '../../bridge/outbound/messages.js';
+import type { MessageState, OutboundMessage } from '../../bridge/outbound/messages.js';
 import { HOST_NAMES, normalizeOptions, type HostName } from '../../bridge/options.js';
 import { adapters } from '../../bridge/outbound/adapters/index.js';
 import { decodeMessage } from '../../host-adapters/react-native-host.js';
@@ -19,12 +19,23 @@ import { createInMemoryEnvironment } from '../../tools/testing/in-memory-environ
 
 /** The platform-neutral form of a native event, as the vectors write it. */
 type NativeError = { kind: 'error'; code: string; message: string; status?: number; errors?: Record<string, string[]> };
+interface NativeMessageState {
+  kind: 'message';
+  messageId: string;
+  state: MessageState;
+  attempt: number;
+  nextAttemptAt?: number;
+  result?: unknown;
+  error?: NativeError;
+  progress?: { sentBytes: number; totalBytes: number };
+}
 type NativeEvent =
   | { kind: 'ready' }
   | NativeError
   | { kind: 'response'; id: string; ok: true; result: unknown }
   | { kind: 'response'; id: string; ok: false; error: NativeError }
-  | { kind: 'widget'; event: string; data: Record<string, unknown> };
+  | { kind: 'widget'; event: string; data: Record<string, unknown> }
+  | NativeMessageState;
 
 interface Vector {
   name: string;
@@ -49,7 +60,15 @@ const DECODE_ERRORS = {
   badError: '[chat-bridge] an error event needs a string "code" and "message"',
   badResponse: '[chat-bridge] a response needs a string "id", a boolean "ok" and, when ok is false, an "error" event',
   badWidget: '[chat-bridge] a widget event needs a string "event"',
+  badMessage:
+    '[chat-bridge] a message event needs a string "messageId", a "state" (queued, sending, sent or failed) and a whole "attempt" of 0 or more',
 } as const;
+
+const MESSAGE_STATES: readonly string[] = ['queued', 'sending', 'sent', 'failed'] satisfies MessageState[];
+/** `attempt` fits a 32-bit Int (Kotlin); byte counts are whole numbers JavaScript holds exactly. */
+const MAX_ATTEMPT = 2 ** 31 - 1;
+/** The latest time a JavaScript Date (and a Dart DateTime) holds, in ms since the epoch. */
+const MAX_TIME = 8.64e15;
 
 /**
  * The reference receiver: the payload is JSON text (React Native, Android, Flutter) or an object
@@ -86,6 +105,8 @@ function decode(payload: unknown): NativeEvent {
       const data = value['data'];
       return { kind: 'widget', event, data: isRecord(data) ? data : {} };
     }
+    case 'message':
+      return decodeMessageState(value) ?? parseError(DECODE_ERRORS.badMessage);
     default:
       return parseError(`${DECODE_ERRORS.unknownType}${type}"`);
   }
@@ -106,6 +127,33 @@ function decodeError(value: Record<string, unknown>): NativeError | undefined {
     if (Object.keys(fields).length > 0) event.errors = fields;
   }
   return event;
+}
+
+/**
+ * `messageId`, `state` and `attempt` are required; a malformed optional field is left out, not
+ * fatal. `nextAttemptAt` is rounded down to a whole millisecond; a `null` result is no result.
+ */
+function decodeMessageState(value: Record<string, unknown>): NativeMessageState | undefined {
+  const { messageId, state, attempt, nextAttemptAt, result, error, progress } = value;
+  if (typeof messageId !== 'string' || typeof state !== 'string' || !MESSAGE_STATES.includes(state)) return undefined;
+  if (!isCount(attempt, MAX_ATTEMPT)) return undefined;
+  const event: NativeMessageState = { kind: 'message', messageId, state: state as MessageState, attempt };
+  if (typeof nextAttemptAt === 'number' && nextAttemptAt >= 0 && nextAttemptAt <= MAX_TIME)
+    event.nextAttemptAt = Math.floor(nextAttemptAt);
+  if (result !== undefined && result !== null) event.result = result;
+  const decodedError = isRecord(error) ? decodeError(error) : undefined;
+  if (decodedError !== undefined) event.error = decodedError;
+  if (isRecord(progress)) {
+    const { sentBytes, totalBytes } = progress;
+    if (isCount(sentBytes, Number.MAX_SAFE_INTEGER) && isCount(totalBytes, Number.MAX_SAFE_INTEGER))
+      event.progress = { sentBytes, totalBytes };
+  }
+  return event;
+}
+
+/** A whole number from 0 to `max`; booleans are not numbers here (Swift's NSNumber would say they are). */
+function isCount(value: unknown, max: number): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= max;
 }
 
 function parseError(message: string): NativeError {
@@ -179,7 +227,9 @@ describe('the vector files together', () => {
   it('cover every message type, status and field errors, failed responses, decode failures and hard characters', () => {
     const android = load('android');
     const messages = android.vectors.flatMap(({ message }) => (message === undefined ? [] : [message]));
-    expect(new Set(messages.map(({ type }) => type))).toEqual(new Set(['ready', 'error', 'response', 'widget']));
+    expect(new Set(messages.map(({ type }) => type))).toEqual(
+      new Set(['ready', 'error', 'response', 'widget', 'message']),
+    );
     expect(
       messages.some(
         (message) => message.type === 'error' && message.status !== undefined && message.errors !== undefined,
@@ -196,6 +246,15 @@ describe('the vector files together', () => {
           (event) => event.kind === 'error' && event.code === 'parse_error' && event.message.startsWith(text),
         ),
       ).toBe(true);
+    }
+  });
+
+  it('cover every message state, each optional field of a message event present and absent', () => {
+    const states = load('android').vectors.flatMap(({ message }) => (message?.type === 'message' ? [message] : []));
+    expect(new Set(states.map(({ state }) => state))).toEqual(new Set(MESSAGE_STATES));
+    for (const field of ['nextAttemptAt', 'result', 'error', 'progress'] as const) {
+      expect(states.some((message) => message[field] !== undefined)).toBe(true);
+      expect(states.some((message) => message[field] === undefined)).toBe(true);
     }
   });
 
@@ -241,9 +300,18 @@ describe('the vector files together', () => {
         'error',
         'event',
         'data',
+        'messageId',
+        'state',
+        'attempt',
+        'nextAttemptAt',
+        'progress',
+        'sentBytes',
+        'totalBytes',
       ]) {
         expect(source.includes(`"${field}"`) || source.includes(`'${field}'`), `reads "${field}"`).toBe(true);
       }
+      // Swift and Dart name the states as enum cases whose names are the wire spelling.
+      for (const state of MESSAGE_STATES) expect(source, `knows state ${state}`).toMatch(new RegExp(`\\b${state}\\b`));
     },
   );
 });
@@ -260,6 +328,8 @@ describe('the reference decoder', () => {
       '{',
       '{"type":null}',
       { type: 'error', code: 'x', message: 1 },
+      { type: 'message', messageId: 'm', state: 'sent', attempt: true },
+      { type: 'message', messageId: 'm', state: 'delivered', attempt: 1 },
     ]) {
       const event = decode(garbage);
       expect(event.kind === 'error' && event.code === 'parse_error').toBe(true);

@@ -47,6 +47,26 @@ sealed class ChatEvent {
     /** A chat widget event ("loaded", "unread", ...) with the widget's other fields. */
     data class Widget(val event: String, val data: Map<String, Any?>) : ChatEvent()
 
+    /**
+     * Where the outgoing message [messageId] stands, sent on every change, for messages of this
+     * page and of earlier pages alike. [attempt] counts the attempts made so far (0 before the
+     * first); [nextAttemptAt] (ms since the epoch, as System.currentTimeMillis) is when the next
+     * automatic one is due; [result] is the backend's message once [MessageState.SENT]; [error]
+     * says why it [MessageState.FAILED] (or why the last attempt did not get through).
+     */
+    data class Message(
+        val messageId: String,
+        val state: MessageState,
+        val attempt: Int,
+        val nextAttemptAt: Long? = null,
+        val result: Any? = null,
+        val error: Error? = null,
+        /** Upload progress of a message with attachments, while it is sending. */
+        val progress: Progress? = null
+    ) : ChatEvent() {
+        data class Progress(val sentBytes: Long, val totalBytes: Long)
+    }
+
     /** The platform-neutral form the shared test vectors use for "event". */
     fun toJson(): JSONObject = when (this) {
         is Ready -> JSONObject().put("kind", "ready")
@@ -58,6 +78,15 @@ sealed class ChatEvent {
             if (ok) json.put("result", toJsonValue(result)) else json.put("error", error?.toJson())
         }
         is Widget -> JSONObject().put("kind", "widget").put("event", event).put("data", toJsonValue(data))
+        is Message -> JSONObject().put("kind", "message").put("messageId", messageId).put("state", state.wire)
+            .put("attempt", attempt).also { json ->
+                if (nextAttemptAt != null) json.put("nextAttemptAt", nextAttemptAt)
+                if (result != null) json.put("result", toJsonValue(result))
+                if (error != null) json.put("error", error.toJson())
+                if (progress != null) {
+                    json.put("progress", JSONObject().put("sentBytes", progress.sentBytes).put("totalBytes", progress.totalBytes))
+                }
+            }
     }
 
     companion object {
@@ -90,6 +119,9 @@ sealed class ChatEvent {
                     val event = json.opt("event") as? String ?: return parseError("a widget event needs a string \"event\"")
                     Widget(event, json.optJSONObject("data")?.let(::toMap) ?: emptyMap())
                 }
+                "message" -> messageOf(json) ?: parseError(
+                    "a message event needs a string \"messageId\", a \"state\" (queued, sending, sent or failed) and a whole \"attempt\" of 0 or more"
+                )
                 else -> parseError("unknown message type \"$type\"")
             }
         }
@@ -110,6 +142,39 @@ sealed class ChatEvent {
             val error = json.optJSONObject("error")?.let(::errorOf) ?: return null
             return Response(id, false, error = error)
         }
+
+        /**
+         * messageId, state and attempt are required; a malformed optional field is left out, not
+         * fatal. nextAttemptAt is rounded down to a whole millisecond; a null result is no result.
+         */
+        private fun messageOf(json: JSONObject): Message? {
+            val messageId = json.opt("messageId") as? String ?: return null
+            val state = MessageState.of(json.opt("state")) ?: return null
+            val attempt = wholeNumber(json.opt("attempt"), Int.MAX_VALUE.toLong())?.toInt() ?: return null
+            val nextAttemptAt = (json.opt("nextAttemptAt") as? Number)?.toDouble()
+                ?.takeIf { it >= 0.0 && it <= MAX_TIME }?.let { Math.floor(it).toLong() }
+            val progress = json.optJSONObject("progress")?.let { fields ->
+                val sentBytes = wholeNumber(fields.opt("sentBytes"), MAX_SAFE_INTEGER)
+                val totalBytes = wholeNumber(fields.opt("totalBytes"), MAX_SAFE_INTEGER)
+                if (sentBytes != null && totalBytes != null) Message.Progress(sentBytes, totalBytes) else null
+            }
+            return Message(
+                messageId, state, attempt, nextAttemptAt,
+                result = toKotlin(json.opt("result")),
+                error = json.optJSONObject("error")?.let(::errorOf),
+                progress = progress
+            )
+        }
+
+        /** A whole number from 0 to [max], however org.json parsed it (Integer, Long or Double). */
+        private fun wholeNumber(value: Any?, max: Long): Long? {
+            val number = (value as? Number)?.toDouble() ?: return null
+            return if (number % 1.0 == 0.0 && number >= 0.0 && number <= max.toDouble()) number.toLong() else null
+        }
+
+        /** The latest time a JavaScript Date holds, in ms since the epoch. */
+        private const val MAX_TIME = 8.64e15
+        private const val MAX_SAFE_INTEGER = 9007199254740991L
 
         /** Keeps the fields whose problems are a list of strings, as the service sends them. */
         private fun fieldErrors(json: JSONObject): Map<String, List<String>> {
@@ -140,5 +205,23 @@ sealed class ChatEvent {
         }
 
         private fun parseError(detail: String) = Error("parse_error", "[chat-bridge] $detail")
+    }
+}
+
+/** The states of [ChatEvent.Message], as a chat UI shows them. */
+enum class MessageState(val wire: String) {
+    /** Waiting for its first attempt, or for the next one (a clock). */
+    QUEUED("queued"),
+    /** An attempt is under way (a spinner, or an upload bar with progress). */
+    SENDING("sending"),
+    /** The backend has it (a tick). */
+    SENT("sent"),
+    /** Final: no more automatic attempts (a retry button; the event's error says why). */
+    FAILED("failed");
+
+    companion object {
+        /** The state named [wire] as the bridge spells it, or null for anything else. */
+        @JvmStatic
+        fun of(wire: Any?): MessageState? = values().firstOrNull { it.wire == wire }
     }
 }

@@ -7,6 +7,7 @@
 //     final receiver = ChatBridgeReceiver(
 //       onError: (error) => showError(error.code, error.message),
 //       onResponse: (response) { ... },
+//       onMessageState: (status) { ... }, // an outgoing message's state: status.messageId, status.state
 //     );
 //     controller.addJavaScriptChannel(
 //       ChatBridgeReceiver.channelName,
@@ -43,6 +44,9 @@ sealed class ChatEvent {
       'response' => ChatResponse._decode(object) ??
           _parseError('a response needs a string "id", a boolean "ok" and, when ok is false, an "error" event'),
       'widget' => ChatWidgetEvent._decode(object) ?? _parseError('a widget event needs a string "event"'),
+      'message' => ChatMessageStatus._decode(object) ??
+          _parseError(
+              'a message event needs a string "messageId", a "state" (queued, sending, sent or failed) and a whole "attempt" of 0 or more'),
       _ => _parseError('unknown message type "$type"'),
     };
   }
@@ -81,6 +85,9 @@ final class ChatError extends ChatEvent {
     final message = object['message'];
     if (code is! String || message is! String) return null;
     final status = object['status'];
+    // jsonDecode gives 422.0 for "422.0"; JavaScript has one number type, so that is 422 too.
+    final statusCode =
+        status is double && status.abs() <= 9007199254740991 && status == status.truncateToDouble() ? status.toInt() : status;
     final fields = <String, List<String>>{};
     final errors = _stringKeyed(object['errors']);
     if (errors != null) {
@@ -91,7 +98,7 @@ final class ChatError extends ChatEvent {
         }
       }
     }
-    return ChatError(code: code, message: message, status: status is int ? status : null, errors: fields.isEmpty ? null : fields);
+    return ChatError(code: code, message: message, status: statusCode is int ? statusCode : null, errors: fields.isEmpty ? null : fields);
   }
 
   @override
@@ -149,6 +156,110 @@ final class ChatWidgetEvent extends ChatEvent {
   Map<String, Object?> toJson() => {'kind': 'widget', 'event': event, 'data': data};
 }
 
+/// How a chat UI shows a [ChatMessageStatus].
+enum MessageState {
+  /// Waiting for its first attempt, or for the next one at `nextAttemptAt` (a clock).
+  queued,
+
+  /// An attempt is under way (a spinner, or an upload bar with `progress`).
+  sending,
+
+  /// The backend has it; `result` is the backend's message (a tick).
+  sent,
+
+  /// Final: no more automatic attempts; `error` says why (a retry button).
+  failed,
+}
+
+/// Upload progress of a message with attachments, while it is sending.
+final class ChatUploadProgress {
+  const ChatUploadProgress({required this.sentBytes, required this.totalBytes});
+
+  final int sentBytes;
+  final int totalBytes;
+}
+
+/// Where the outgoing message [messageId] stands, sent on every change, for messages of this
+/// page and of earlier pages alike. [attempt] counts the attempts made so far (0 before the
+/// first); [nextAttemptAt] is when the next automatic one is due; [result] is the backend's
+/// message once [MessageState.sent]; [error] says why it [MessageState.failed] (or why the last
+/// attempt did not get through).
+final class ChatMessageStatus extends ChatEvent {
+  const ChatMessageStatus({
+    required this.messageId,
+    required this.state,
+    required this.attempt,
+    this.nextAttemptAt,
+    this.result,
+    this.error,
+    this.progress,
+  });
+
+  final String messageId;
+  final MessageState state;
+  final int attempt;
+  final DateTime? nextAttemptAt;
+  final Object? result;
+  final ChatError? error;
+  final ChatUploadProgress? progress;
+
+  /// The latest time a JavaScript Date (and a DateTime) holds, in ms since the epoch.
+  static const _maxTime = 8640000000000000;
+  static const _maxSafeInteger = 9007199254740991;
+
+  /// messageId, state and attempt are required; a malformed optional field is left out, not
+  /// fatal. nextAttemptAt is rounded down to a whole millisecond; a null result is no result.
+  static ChatMessageStatus? _decode(Map<String, Object?> object) {
+    final messageId = object['messageId'];
+    final stateName = object['state'];
+    final state = stateName is String ? MessageState.values.asNameMap()[stateName] : null;
+    final attempt = _wholeNumber(object['attempt'], 2147483647);
+    if (messageId is! String || state == null || attempt == null) return null;
+    final time = object['nextAttemptAt'];
+    final errorFields = _stringKeyed(object['error']);
+    final progressFields = _stringKeyed(object['progress']);
+    final sentBytes = progressFields == null ? null : _wholeNumber(progressFields['sentBytes'], _maxSafeInteger);
+    final totalBytes = progressFields == null ? null : _wholeNumber(progressFields['totalBytes'], _maxSafeInteger);
+    return ChatMessageStatus(
+      messageId: messageId,
+      state: state,
+      attempt: attempt,
+      nextAttemptAt: time is num && time >= 0 && time <= _maxTime
+          ? DateTime.fromMillisecondsSinceEpoch(time.floor(), isUtc: true)
+          : null,
+      result: object['result'],
+      error: errorFields == null ? null : ChatError._decode(errorFields),
+      progress: sentBytes == null || totalBytes == null
+          ? null
+          : ChatUploadProgress(sentBytes: sentBytes, totalBytes: totalBytes),
+    );
+  }
+
+  /// A whole number from 0 to [max]; jsonDecode gives a double for "1.0" or "1e3".
+  static int? _wholeNumber(Object? value, int max) {
+    if (value is int) return value >= 0 && value <= max ? value : null;
+    if (value is double && value.isFinite && value == value.truncateToDouble() && value >= 0 && value <= max) {
+      return value.toInt();
+    }
+    return null;
+  }
+
+  @override
+  Map<String, Object?> toJson() => {
+        'kind': 'message',
+        'messageId': messageId,
+        'state': state.name,
+        'attempt': attempt,
+        if (nextAttemptAt != null) 'nextAttemptAt': nextAttemptAt!.millisecondsSinceEpoch,
+        if (result != null) 'result': result,
+        if (error != null) 'error': error!.toJson(),
+        if (progress != null) 'progress': {'sentBytes': progress!.sentBytes, 'totalBytes': progress!.totalBytes},
+      };
+
+  @override
+  String toString() => 'ChatMessageStatus($messageId, ${state.name}, attempt $attempt)';
+}
+
 /// A JSON object as a `Map<String, Object?>`, or null when [value] is not one.
 Map<String, Object?>? _stringKeyed(Object? value) {
   if (value is Map<String, Object?>) return value;
@@ -159,7 +270,7 @@ Map<String, Object?>? _stringKeyed(Object? value) {
 /// Decodes each payload from the `ChatBridgeFlutter` JavaScript channel and calls the callback
 /// for its kind. [onError] receives every failure, and payloads that cannot be decoded.
 class ChatBridgeReceiver {
-  ChatBridgeReceiver({required this.onError, this.onReady, this.onResponse, this.onWidgetEvent});
+  ChatBridgeReceiver({required this.onError, this.onReady, this.onResponse, this.onWidgetEvent, this.onMessageState});
 
   /// The bridge's default `flutterChannel` option: the name to pass to addJavaScriptChannel.
   static const channelName = 'ChatBridgeFlutter';
@@ -168,6 +279,9 @@ class ChatBridgeReceiver {
   final void Function()? onReady;
   final void Function(ChatResponse response)? onResponse;
   final void Function(ChatWidgetEvent event)? onWidgetEvent;
+
+  /// Every change of an outgoing message's state: queued, sending, sent, failed.
+  final void Function(ChatMessageStatus status)? onMessageState;
 
   /// Decodes [payload], calls the matching callback and returns the event.
   ChatEvent handle(Object? payload) {
@@ -181,6 +295,8 @@ class ChatBridgeReceiver {
         onResponse?.call(response);
       case ChatWidgetEvent widget:
         onWidgetEvent?.call(widget);
+      case ChatMessageStatus status:
+        onMessageState?.call(status);
     }
     return event;
   }

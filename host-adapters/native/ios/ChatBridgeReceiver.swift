@@ -10,6 +10,7 @@
 //         case let .error(code, message, _, _): showError(code, message)
 //         case let .response(id, result): ...
 //         case let .widget(event, data): ...
+//         case let .message(status): ...   // an outgoing message's state: status.messageId, status.state
 //         case .ready: ...
 //         }
 //     }
@@ -53,6 +54,42 @@ public enum ChatEvent {
     case response(id: String, result: Result<Any?, ChatBridgeError>)
     /// A chat widget event ("loaded", "unread", ...) with the widget's other fields.
     case widget(event: String, data: [String: Any])
+    /// Where an outgoing message stands, sent on every change, for messages of this page and of
+    /// earlier pages alike.
+    case message(ChatMessageStatus)
+}
+
+/// The state of one outgoing message, as `.message` carries it.
+public struct ChatMessageStatus {
+    /// How a chat UI shows it.
+    public enum State: String {
+        /// Waiting for its first attempt, or for the next one at `nextAttemptAt` (a clock).
+        case queued
+        /// An attempt is under way (a spinner, or an upload bar with `progress`).
+        case sending
+        /// The backend has it; `result` is the backend's message (a tick).
+        case sent
+        /// Final: no more automatic attempts; `error` says why (a retry button).
+        case failed
+    }
+
+    /// Upload progress of a message with attachments, while it is sending.
+    public struct Progress: Equatable {
+        public let sentBytes: Int
+        public let totalBytes: Int
+    }
+
+    public let messageId: String
+    public let state: State
+    /// Attempts made so far (0 before the first).
+    public let attempt: Int
+    /// When the next automatic attempt is due, while one is scheduled.
+    public let nextAttemptAt: Date?
+    /// The backend's message once `.sent` (Foundation JSON values).
+    public let result: Any?
+    /// Why it failed, or why the last attempt did not get through.
+    public let error: ChatBridgeError?
+    public let progress: Progress?
 }
 
 extension ChatEvent {
@@ -74,6 +111,13 @@ extension ChatEvent {
         case "widget":
             guard let event = object["event"] as? String else { return parseError("a widget event needs a string \"event\"") }
             return .widget(event: event, data: object["data"] as? [String: Any] ?? [:])
+        case "message":
+            guard let status = ChatMessageStatus(object) else {
+                return parseError(
+                    "a message event needs a string \"messageId\", a \"state\" (queued, sending, sent or failed) and a whole \"attempt\" of 0 or more"
+                )
+            }
+            return .message(status)
         default:
             return parseError("unknown message type \"\(type)\"")
         }
@@ -92,6 +136,8 @@ extension ChatEvent {
             return ["kind": "response", "id": id, "ok": false, "error": error.jsonObject]
         case let .widget(event, data):
             return ["kind": "widget", "event": event, "data": data]
+        case let .message(status):
+            return status.jsonObject
         }
     }
 
@@ -124,7 +170,8 @@ extension ChatBridgeError {
         for (field, problems) in object["errors"] as? [String: Any] ?? [:] {
             if let texts = problems as? [String] { fields[field] = texts }
         }
-        self.init(code: code, message: message, status: object["status"] as? Int, errors: fields.isEmpty ? nil : fields)
+        let status = jsonNumber(object["status"]) == nil ? nil : object["status"] as? Int
+        self.init(code: code, message: message, status: status, errors: fields.isEmpty ? nil : fields)
     }
 
     /// The platform-neutral form the shared test vectors use for an error "event".
@@ -134,6 +181,63 @@ extension ChatBridgeError {
         if let errors = errors { form["errors"] = errors }
         return form
     }
+}
+
+extension ChatMessageStatus {
+    /// The latest time a JavaScript Date holds, in ms since the epoch.
+    private static let maxTime = 8.64e15
+
+    /// messageId, state and attempt are required; a malformed optional field is left out, not
+    /// fatal. nextAttemptAt is rounded down to a whole millisecond; a null result is no result.
+    init?(_ object: [String: Any]) {
+        guard let messageId = object["messageId"] as? String,
+              let state = (object["state"] as? String).flatMap(State.init(rawValue:)),
+              let attempt = ChatMessageStatus.wholeNumber(object["attempt"], max: Double(Int32.max))
+        else { return nil }
+        self.messageId = messageId
+        self.state = state
+        self.attempt = attempt
+        if let time = jsonNumber(object["nextAttemptAt"]), time >= 0, time <= ChatMessageStatus.maxTime {
+            nextAttemptAt = Date(timeIntervalSince1970: time.rounded(.down) / 1000)
+        } else {
+            nextAttemptAt = nil
+        }
+        let result = object["result"]
+        self.result = result is NSNull ? nil : result
+        error = (object["error"] as? [String: Any]).flatMap { ChatBridgeError($0) }
+        if let fields = object["progress"] as? [String: Any],
+           let sentBytes = ChatMessageStatus.wholeNumber(fields["sentBytes"], max: 9_007_199_254_740_991),
+           let totalBytes = ChatMessageStatus.wholeNumber(fields["totalBytes"], max: 9_007_199_254_740_991) {
+            progress = Progress(sentBytes: sentBytes, totalBytes: totalBytes)
+        } else {
+            progress = nil
+        }
+    }
+
+    /// The platform-neutral form the shared test vectors use for a message "event".
+    public var jsonObject: [String: Any] {
+        var form: [String: Any] = ["kind": "message", "messageId": messageId, "state": state.rawValue, "attempt": attempt]
+        if let time = nextAttemptAt { form["nextAttemptAt"] = Int64((time.timeIntervalSince1970 * 1000).rounded()) }
+        if let result = result { form["result"] = result }
+        if let error = error { form["error"] = error.jsonObject }
+        if let progress = progress { form["progress"] = ["sentBytes": progress.sentBytes, "totalBytes": progress.totalBytes] }
+        return form
+    }
+
+    /// A whole number from 0 to `max`.
+    private static func wholeNumber(_ value: Any?, max: Double) -> Int? {
+        guard let number = jsonNumber(value), number >= 0, number <= max, number.rounded(.towardZero) == number else {
+            return nil
+        }
+        return Int(number)
+    }
+}
+
+/// A JSON number. WebKit and JSONSerialization hand booleans over as NSNumber too, and
+/// `true as? Int` succeeds, so booleans are told apart by their CoreFoundation type.
+private func jsonNumber(_ value: Any?) -> Double? {
+    guard let number = value as? NSNumber, CFGetTypeID(number) != CFBooleanGetTypeID() else { return nil }
+    return number.doubleValue
 }
 
 /// The `WKScriptMessageHandler` to register under `ChatBridgeReceiver.handlerName`.

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { HostScope } from '../../../bridge/environment.js';
-import type { OutboundMessage } from '../../../bridge/outbound/messages.js';
+import type { MessageStateMessage, OutboundMessage } from '../../../bridge/outbound/messages.js';
 import { DEFAULTS, type ChannelNames, type HostName } from '../../../bridge/options.js';
 import type { HostAdapter } from '../../../bridge/outbound/channel.js';
 import { adapters, detectHost } from '../../../bridge/outbound/adapters/index.js';
@@ -245,5 +245,71 @@ describe('detectHost', () => {
     expect(
       detectHost({ ReactNativeWebView: poster(), ChatBridgeAndroid: poster(), ChatBridgeFlutter: poster() }, names),
     ).toBe('react-native');
+  });
+});
+
+describe('the message-state event on every platform', () => {
+  const failed: MessageStateMessage = {
+    type: 'message',
+    messageId: 'm-😀-"1"\n\u2028',
+    state: 'failed',
+    attempt: 5,
+    error: { type: 'error', code: 'rate_limited', message: '[POST /messages] 429: Too many requests', status: 429 },
+  };
+  const lifecycle: MessageStateMessage[] = [
+    { type: 'message', messageId: 'm-1', state: 'queued', attempt: 0 },
+    { type: 'message', messageId: 'm-1', state: 'sending', attempt: 1, progress: { sentBytes: 512, totalBytes: 2048 } },
+    { type: 'message', messageId: 'm-1', state: 'queued', attempt: 1, nextAttemptAt: 1763921234567 },
+    { type: 'message', messageId: 'm-1', state: 'sent', attempt: 2, result: { id: 42, content: 'Hi', echo_id: 'm-1' } },
+    failed,
+  ];
+
+  /** Where each text host's native object lives on window. */
+  const channelGlobal = {
+    'react-native': 'ReactNativeWebView',
+    android: DEFAULTS.androidChannel,
+    flutter: DEFAULTS.flutterChannel,
+  } as const;
+
+  /** Every payload one host's native API receives for `messages`, in order. */
+  function received(host: HostName, messages: OutboundMessage[]): unknown[] {
+    if (host === 'browser') {
+      const target = new EventTarget();
+      const details: unknown[] = [];
+      target.addEventListener('chatbridge', (event) => details.push((event as CustomEvent).detail));
+      const scope = Object.assign(target, { CustomEvent }) as unknown as HostScope;
+      for (const message of messages) send(adapters.browser, scope, message);
+      return details;
+    }
+    const { target, calls } = nativeObject();
+    const scope: HostScope =
+      host === 'ios' ? { webkit: { messageHandlers: { chatBridge: target } } } : { [channelGlobal[host]]: target };
+    for (const message of messages) send(adapters[host], scope, message);
+    expect(calls.every((call) => call.args.length === 1 && call.self === target)).toBe(true);
+    return calls.map((call) => call.args[0]);
+  }
+
+  it.each(['react-native', 'android', 'flutter'] as const)(
+    '%s receives each state change as JSON text that parses back to the very event, in order',
+    (host) => {
+      const payloads = received(host, lifecycle);
+      expect(payloads.every((payload) => typeof payload === 'string')).toBe(true);
+      expect(payloads.map((payload) => JSON.parse(payload as string))).toStrictEqual(lifecycle);
+    },
+  );
+
+  it.each(['ios', 'browser'] as const)('%s receives each state change as the event object itself, in order', (host) => {
+    expect(received(host, lifecycle)).toStrictEqual(lifecycle);
+  });
+
+  it('leaves absent optional fields out of the text instead of writing them as null', () => {
+    const [text] = received('android', [{ type: 'message', messageId: 'm-1', state: 'queued', attempt: 0 }]);
+    expect(text).toBe('{"type":"message","messageId":"m-1","state":"queued","attempt":0}');
+  });
+
+  it('keeps the failure, the unicode id and U+2028 intact through the text channels', () => {
+    const [text] = received('flutter', [failed]);
+    expect(text).toContain('"error":{"type":"error","code":"rate_limited"');
+    expect((JSON.parse(text as string) as MessageStateMessage).messageId).toBe(failed.messageId);
   });
 });
