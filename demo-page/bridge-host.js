@@ -20,8 +20,11 @@ const HOST_KEY = 'chat-bridge-demo:host';
 /** The host picked last time, for the host select at page load. */
 export const savedHost = () => localStorage.getItem(HOST_KEY);
 
-/** @param {{standIns: StandIns, log: EventLog}} deps */
-export function createBridgeHost({ standIns, log }) {
+/**
+ * @param {{standIns: StandIns, log: EventLog, watch?: import('./command-watch.js').CommandWatch}} deps
+ * `watch` sees each command sent and each message received (the outbox and timeline panels).
+ */
+export function createBridgeHost({ standIns, log, watch }) {
   /** @type {Host} */
   let currentHost = 'react-native';
   /** @type {import('../host-adapters/client.js').ChatClient | undefined} */
@@ -40,7 +43,10 @@ export function createBridgeHost({ standIns, log }) {
   /** A payload from the stand-in channel: answers the client's call, if it is a response, and shows it. */
   function received(/** @type {Host} */ host, /** @type {unknown} */ payload) {
     const message = decode(payload);
-    if (message !== undefined) client?.handle(/** @type {any} */ (message));
+    if (message !== undefined) {
+      client?.handle(/** @type {any} */ (message));
+      watch?.received(message);
+    }
     log.add({ at: Date.now(), host, dir: 'in', raw: payload });
   }
 
@@ -53,6 +59,7 @@ export function createBridgeHost({ standIns, log }) {
     const { label, sends } = PLATFORMS[currentHost];
     const who = sends ? `${label} side sent (${sends})` : 'The page sent';
     log.add({ at: Date.now(), host: currentHost, dir: 'out', who, text: `ChatBridge.receive('${shown}')` });
+    watch?.sent(command);
     /** @type {any} */ (window).ChatBridge.receive(text);
   }
 
@@ -80,6 +87,7 @@ export function createBridgeHost({ standIns, log }) {
       const picked = currentHost;
       standIns.use(picked, (payload) => received(picked, payload));
       client?.close();
+      watch?.reset();
       // Unique per page load: a message resent from a previous page's outbox answers its old id.
       const prefix = `${Math.random().toString(36).slice(2, 6)}-${++installs}.`;
       client = createClient({ send: sendToBridge }, prefix);

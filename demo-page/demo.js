@@ -13,14 +13,19 @@
  */
 import { backendDownMessage, createAdmin, findBackend } from './backend-admin.js';
 import { createBridgeHost, savedHost } from './bridge-host.js';
+import { createCommandWatch } from './command-watch.js';
 import { wireCommands } from './commands-panel.js';
 import { byId, input, messageOf, onClick, setStatus } from './dom.js';
 import { createEventLog } from './event-log.js';
 import { createEventStore } from './event-store.js';
 import { createFaultsPanel } from './faults-panel.js';
+import { createOutboxPanel } from './outbox-panel.js';
 import { isHost } from './platform-forms.js';
 import { createRequestLog } from './request-log.js';
+import { observeRequests } from './request-observer.js';
 import { installStandIns } from './stand-in-channels.js';
+import { createTimeline } from './timeline-model.js';
+import { createTimelineView } from './timeline-view.js';
 
 async function main() {
   // First, before the bridge can be injected: its channels and its fetch are the stand-ins'.
@@ -28,7 +33,13 @@ async function main() {
   let backendUrl = '';
   const admin = createAdmin(standIns.realFetch, () => backendUrl);
   const log = createEventLog(byId('events'), createEventStore(localStorage));
-  const host = createBridgeHost({ standIns, log });
+  const outbox = createOutboxPanel(byId('outbox'));
+  const watch = createCommandWatch(outbox);
+  const timeline = createTimeline();
+  const timelineView = createTimelineView(byId('timeline'), timeline);
+  // Also before the bridge: every request it makes goes through the observer.
+  observeRequests(timeline, watch.laneOf, timelineView.changed);
+  const host = createBridgeHost({ standIns, log, watch });
   const faults = createFaultsPanel(byId('faults'), admin);
   const requests = createRequestLog(byId('requests'), admin, {
     down: () => setStatus(backendDownMessage(backendUrl), 'error'),
@@ -57,6 +68,8 @@ async function main() {
   onClick('reset-backend', () => faults.reset());
   onClick('clear-requests', () => requests.clear());
   onClick('clear-events', () => log.clear());
+  onClick('list-outbox', () => host.command('listOutbox'));
+  onClick('clear-timeline', () => timelineView.clear());
 
   try {
     backendUrl = await findBackend(standIns.realFetch);
@@ -66,6 +79,8 @@ async function main() {
   }
   input('base-url').value = backendUrl;
   await host.install();
+  // What an earlier page left waiting shows at once; message events keep the list current.
+  host.command('listOutbox');
   try {
     await faults.refresh();
   } catch {

@@ -7,6 +7,7 @@
  * the values the receiver would decode.
  */
 
+import { BAD_MESSAGE, messageForm } from './message-forms.js';
 import { dart, dartString, kotlin, kotlinString, swift, swiftString } from './native-literals.js';
 
 /** How each platform's native side gets messages, and sends commands. */
@@ -28,7 +29,7 @@ export const PLATFORMS = {
   },
   flutter: {
     label: 'Flutter',
-    hint: 'window.ChatBridgeFlutter.postMessage(string), a JavaScriptChannel → onError / onReady / onResponse / onWidgetEvent.',
+    hint: 'window.ChatBridgeFlutter.postMessage(string), a JavaScriptChannel → onError / onReady / onResponse / onWidgetEvent / onMessageState.',
     sends: 'controller.runJavaScript',
   },
   browser: {
@@ -148,7 +149,7 @@ const unknownType = (/** @type {unknown} */ type) => ({
  * @param {Record<string, any>} m
  */
 export function nativeForm(host, m) {
-  const known = ['ready', 'error', 'response', 'widget'].includes(m['type']);
+  const known = ['ready', 'error', 'response', 'widget', 'message'].includes(m['type']);
   switch (host) {
     case 'react-native':
       return `onEvent(${js(m)})`;
@@ -156,6 +157,7 @@ export function nativeForm(host, m) {
       return `'chatbridge' event, detail = ${js(m)}`;
     case 'android':
       if (!known) return kotlinError(unknownType(m['type']));
+      if (m['type'] === 'message') return messageForm(host, m, kotlinError) ?? kotlinError(BAD_MESSAGE);
       if (m['type'] === 'error') return kotlinError(m);
       if (m['type'] === 'ready') return 'ChatEvent.Ready';
       if (m['type'] === 'widget')
@@ -165,6 +167,8 @@ export function nativeForm(host, m) {
         : `ChatEvent.Response(id = ${kotlin(m['id'])}, ok = false, error = ${kotlinError(m['error'] ?? {})})`;
     case 'ios':
       if (!known) return `.error(${swiftError(unknownType(m['type']))})`;
+      if (m['type'] === 'message')
+        return messageForm(host, m, (e) => `ChatBridgeError(${swiftError(e)})`) ?? `.error(${swiftError(BAD_MESSAGE)})`;
       if (m['type'] === 'error') return `.error(${swiftError(m)})`;
       if (m['type'] === 'ready') return '.ready';
       if (m['type'] === 'widget') return `.widget(event: ${swift(m['event'])}, data: ${swift(m['data'] ?? {})})`;
@@ -173,6 +177,7 @@ export function nativeForm(host, m) {
         : `.response(id: ${swift(m['id'])}, result: .failure(ChatBridgeError(${swiftError(m['error'] ?? {})})))`;
     case 'flutter':
       if (!known) return `onError(${dartError(unknownType(m['type']))})`;
+      if (m['type'] === 'message') return messageForm(host, m, dartError) ?? `onError(${dartError(BAD_MESSAGE)})`;
       if (m['type'] === 'error') return `onError(${dartError(m)})`;
       if (m['type'] === 'ready') return 'onReady()';
       if (m['type'] === 'widget')

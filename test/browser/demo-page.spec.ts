@@ -246,6 +246,64 @@ describe.skipIf(!requireChromium())('the demo page in Chromium', () => {
     await received(page, 'onResponse(ChatResponse(id: ').filter({ hasText: 'result:' }).waitFor(WAIT);
   });
 
+  it("draws each command's requests on the timeline: a rate-limit storm's Retry-After waits, an offline spell", async () => {
+    const { page } = await open('react-native');
+    await switchFault(page, 'rate-limited', true);
+    await page.click('#cmd-init');
+    // The bridge's four 429 retries, each after the server's Retry-After: 1.
+    await received(page, 'rate_limited').waitFor({ timeout: 20_000 });
+    const storm = page.locator('#timeline .lane', { hasText: 'init ' }).first();
+    await expect.poll(() => storm.locator('.bar.s4xx').count(), WAIT).toBe(5);
+    expect(await storm.locator('.lane-name').textContent()).toContain('5 requests');
+    expect((await storm.locator('.waits').textContent())?.match(/Retry-After: 1 → 1\.\d s/g)).toHaveLength(4);
+    await switchFault(page, 'rate-limited', false);
+
+    await page.locator('#offline').check();
+    await page.click('#cmd-get-conversation');
+    await received(page, 'network_error').waitFor(WAIT);
+    await page.locator('#offline').uncheck();
+    const offline = page.locator('#timeline .lane', { hasText: 'getConversation ' }).first();
+    await offline.locator('.bar.failed').first().waitFor(WAIT);
+    expect(await offline.locator('.offline').count()).toBe(1);
+    expect(await offline.locator('.bar').first().getAttribute('title')).toMatch(/^GET \/.*config → no answer$/);
+  });
+
+  it('lists the outbox from the message events it receives: state, attempt, countdown to the next try, then the tick', async () => {
+    const { page } = await open('android');
+    // What the bridge posts for a message waiting after a failed attempt, through the real stand-in channel.
+    const post = (message: object) =>
+      page.evaluate(
+        (text) =>
+          (
+            window as unknown as { ChatBridgeAndroid: { postMessage(text: string): void } }
+          ).ChatBridgeAndroid.postMessage(text),
+        JSON.stringify(message),
+      );
+    const error = { type: 'error', code: 'network_error', message: '[POST /messages] network error: no HTTP answer' };
+    await post({
+      type: 'message',
+      messageId: 'm-demo',
+      state: 'queued',
+      attempt: 1,
+      nextAttemptAt: Date.now() + 30_000,
+      error,
+    });
+
+    const row = page.locator('#outbox .outbox-row', { hasText: 'm-demo' });
+    await row.waitFor(WAIT);
+    expect(await row.textContent()).toMatch(/○ queued m-demo.*attempt 1 · next try in (29|30) s · last network_error/);
+    await received(page, 'ChatEvent.Message(messageId = "m-demo", state = MessageState.QUEUED, attempt = 1').waitFor(
+      WAIT,
+    );
+
+    await post({ type: 'message', messageId: 'm-demo', state: 'sending', attempt: 2 });
+    await page.locator('#outbox .outbox-row.sending', { hasText: 'm-demo' }).waitFor(WAIT);
+    await post({ type: 'message', messageId: 'm-demo', state: 'sent', attempt: 2, result: { id: 9 } });
+    await page.locator('#outbox .outbox-row.sent', { hasText: 'm-demo' }).waitFor(WAIT);
+    expect(await row.textContent()).toMatch(/✓ sent m-demo.*attempt 2$/);
+    expect(await page.locator('#outbox .outbox-row').count()).toBe(1);
+  });
+
   it('never inserts received text as HTML', async () => {
     const { page } = await open('browser');
 

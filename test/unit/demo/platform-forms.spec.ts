@@ -28,7 +28,7 @@ const failed = {
   error: { type: 'error', code: 'not_found', message: '[GET /x] 404', status: 404 },
 };
 const widget = { type: 'widget', event: 'loaded', data: { locale: 'en' } };
-const unknown = { type: 'message', messageId: 'm1', state: 'sent' };
+const unknown = { type: 'telemetry', data: {} };
 
 describe('nativeForm for Android (Kotlin, ChatEvent.kt)', () => {
   it('writes a response with its ok, as the data class requires, and empty collections with their types', () => {
@@ -48,7 +48,7 @@ describe('nativeForm for Android (Kotlin, ChatEvent.kt)', () => {
 
   it('writes what the decoder makes of a type it does not know: a parse_error', () => {
     expect(nativeForm('android', unknown)).toBe(
-      'ChatEvent.Error(code = "parse_error", message = "[chat-bridge] unknown message type \\"message\\"")',
+      'ChatEvent.Error(code = "parse_error", message = "[chat-bridge] unknown message type \\"telemetry\\"")',
     );
     expect(nativeForm('android', widget)).toBe('ChatEvent.Widget(event = "loaded", data = mapOf("locale" to "en"))');
   });
@@ -75,7 +75,7 @@ describe('nativeForm for iOS (Swift, ChatBridgeReceiver.swift)', () => {
       '.error(code: "validation_error", message: "Email \\"x\\" costs $5\\n\\u{1}", status: 422, errors: ["email": ["is invalid"]])',
     );
     expect(nativeForm('ios', unknown)).toBe(
-      '.error(code: "parse_error", message: "[chat-bridge] unknown message type \\"message\\"")',
+      '.error(code: "parse_error", message: "[chat-bridge] unknown message type \\"telemetry\\"")',
     );
   });
 });
@@ -93,7 +93,7 @@ describe('nativeForm for Flutter (Dart, chat_bridge_receiver.dart)', () => {
     );
     expect(nativeForm('flutter', { type: 'ready' })).toBe('onReady()');
     expect(nativeForm('flutter', unknown)).toBe(
-      "onError(ChatError(code: 'parse_error', message: '[chat-bridge] unknown message type \"message\"'))",
+      "onError(ChatError(code: 'parse_error', message: '[chat-bridge] unknown message type \"telemetry\"'))",
     );
   });
 });

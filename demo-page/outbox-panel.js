@@ -1,0 +1,100 @@
+// @ts-check
+/**
+ * The "Outbox" panel: each message the bridge is delivering, as its message-state events tell
+ * (`{type: "message", messageId, state, attempt, nextAttemptAt?, error?}`) and as `listOutbox`
+ * answers (what waits, an earlier page's messages included). Waiting messages first, with a
+ * countdown to the next retry; the last few finished ones stay below, dimmed.
+ */
+import { el } from './dom.js';
+
+// Shapes every font has: a clock and an hourglass emoji show as boxes in many WebViews' fonts.
+const SYMBOLS = { queued: '○ queued', sending: '◐ sending', sent: '✓ sent', failed: '✗ failed' };
+/** Finished messages kept in view. */
+const KEEP_FINISHED = 5;
+
+/**
+ * @typedef {keyof typeof SYMBOLS} State
+ * @typedef {{messageId: string, state: State, attempt: number, nextAttemptAt: number | undefined, error: {code: string} | undefined, content: string | undefined, changed: number}} Row
+ */
+
+/** @param {HTMLElement} list the panel's `<ol>` */
+export function createOutboxPanel(list) {
+  /** @type {Map<string, Row>} */
+  const rows = new Map();
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let ticker;
+
+  function render() {
+    clearTimeout(ticker);
+    const now = Date.now();
+    const ordered = [...rows.values()].sort((a, b) => rank(a) - rank(b) || a.changed - b.changed);
+    list.replaceChildren(
+      ...(ordered.length > 0 ? ordered.map((row) => rowItem(row, now)) : [el('li', 'empty', 'Nothing waiting.')]),
+    );
+    if (ordered.some((row) => row.state === 'queued' && row.nextAttemptAt !== undefined))
+      ticker = setTimeout(render, 1000);
+  }
+
+  /** Drops the oldest finished rows past KEEP_FINISHED. */
+  function prune() {
+    const finished = [...rows.values()].filter((row) => rank(row) === 1).sort((a, b) => b.changed - a.changed);
+    for (const row of finished.slice(KEEP_FINISHED)) rows.delete(row.messageId);
+  }
+
+  render();
+  return {
+    /** A message-state event from the bridge. @param {Record<string, any>} message */
+    seen(message) {
+      if (typeof message['messageId'] !== 'string' || !Object.hasOwn(SYMBOLS, message['state'])) return;
+      const before = rows.get(message['messageId']);
+      rows.set(message['messageId'], {
+        messageId: message['messageId'],
+        state: message['state'],
+        attempt: Number(message['attempt']) || 0,
+        nextAttemptAt: typeof message['nextAttemptAt'] === 'number' ? message['nextAttemptAt'] : undefined,
+        error: message['error'] ?? (message['state'] === 'sent' ? undefined : before?.error),
+        content: before?.content,
+        changed: Date.now(),
+      });
+      prune();
+      render();
+    },
+    /** `listOutbox`'s result: `{messages: [{messageId, state, attempt, nextAttemptAt, content}]}`. @param {any} result */
+    listed(result) {
+      for (const message of Array.isArray(result?.messages) ? result.messages : []) {
+        this.seen(message);
+        const row = rows.get(message.messageId);
+        if (row && typeof message.content === 'string') row.content = message.content;
+      }
+      render();
+    },
+    clear() {
+      rows.clear();
+      render();
+    },
+  };
+}
+
+/** @typedef {ReturnType<typeof createOutboxPanel>} OutboxPanel */
+
+/** Waiting (queued, sending) before finished. @param {Row} row */
+const rank = (row) => (row.state === 'sent' || row.state === 'failed' ? 1 : 0);
+
+/** @param {Row} row @param {number} now */
+function rowItem(row, now) {
+  const details = [`attempt ${row.attempt}`];
+  if (row.state === 'queued' && row.nextAttemptAt !== undefined) {
+    const seconds = Math.max(0, Math.ceil((row.nextAttemptAt - now) / 1000));
+    details.push(seconds > 0 ? `next try in ${seconds} s` : 'next try now');
+  }
+  if (row.error?.code) details.push(`${row.state === 'failed' ? 'failed with' : 'last'} ${row.error.code}`);
+  return el(
+    'li',
+    `outbox-row ${row.state}`,
+    el('span', 'outbox-state', SYMBOLS[row.state]),
+    ' ',
+    el('code', 'outbox-id', row.messageId),
+    row.content === undefined ? '' : el('span', 'outbox-content', ` “${row.content.slice(0, 60)}”`),
+    el('div', 'outbox-details', details.join(' · ')),
+  );
+}
