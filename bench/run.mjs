@@ -3,7 +3,7 @@
  * one run and prints them, each with what it is compared with in the same run and its goal.
  * Also writes the table as Markdown to bench/results/latest.md.
  *
- *   node bench/run.mjs [--fuzz] [--only=bundle,throughput,round-trip,startup,memory]
+ *   node bench/run.mjs [--fuzz] [--only=bundle,throughput,round-trip,startup,memory,outbox]
  *
  * --fuzz adds the opt-in row: test/fuzz with FUZZ_RUNS=1000000 (takes minutes).
  */
@@ -18,11 +18,12 @@ import { FUZZ_RUNS, runFuzz } from './fuzz.mjs';
 import { runIsolated } from './isolated.mjs';
 import { COMMANDS, HEAP_LIMIT, REFRESH_HEAP_LIMIT } from './memory.mjs';
 import { measureRoundTrip, ROUNDS } from './round-trip.mjs';
+import { MESSAGES, measureOutbox } from './outbox.mjs';
 import { measureStartup } from './startup.mjs';
 import { quantile } from './stats.mjs';
 import { markdownTable, number, textTable } from './table.mjs';
 
-const FIGURES = ['bundle', 'throughput', 'round-trip', 'startup', 'memory'];
+const FIGURES = ['bundle', 'throughput', 'round-trip', 'startup', 'memory', 'outbox'];
 const args = process.argv.slice(2);
 const onlyArg = args.find((arg) => arg.startsWith('--only='));
 const only = onlyArg === undefined ? FIGURES : onlyArg.slice('--only='.length).split(',');
@@ -179,6 +180,40 @@ try {
       note(
         `round trip: ${ROUNDS} consecutive rounds of ${r.samples} each, interleaved, after warm-up; round ratios ${r.rounds.map((round) => times(round.ratio)).join(', ')}; all rounds: bridge p25–p75 ${ms(quantile(r.bridgeAll, 0.25))}–${ms(quantile(r.bridgeAll, 0.75))}, bare fetch ${ms(quantile(r.bareAll, 0.25))}–${ms(quantile(r.bareAll, 0.75))}; ${r.isolated ? 'cross-origin isolated (5 µs timer)' : 'NOT cross-origin isolated (100 µs timer)'}`,
       );
+    }
+  }
+
+  if (wants('outbox')) {
+    console.log(`\noutbox: ${MESSAGES} messages queued offline in Chromium…`);
+    if (browser === undefined)
+      rows.push({
+        figure: `Outbox: ${MESSAGES} messages queued offline`,
+        value: 'not measured: no Chromium',
+        compared: '—',
+        ratio: '—',
+        goal: '< 0.1 ms each, flat',
+        met: false,
+      });
+    else {
+      const o = await measureOutbox(browser);
+      const flat = o.lastMs / o.firstMs;
+      rows.push({
+        figure: `Outbox: ${number(MESSAGES, 0)} messages queued offline, per enqueue (mean)`,
+        value: ms(o.meanMs),
+        compared: `first 1,000: ${ms(o.firstMs)} each; last 1,000: ${ms(o.lastMs)}`,
+        ratio: number(flat, 2),
+        goal: '< 0.1 ms each, last/first ≤ 1.5',
+        met: o.meanMs < 0.1 && flat <= 1.5,
+      });
+      rows.push({
+        figure: '  heap after all were sent',
+        value: `${kib(o.heapAfter - o.heapBefore)} after GC`,
+        compared: `heap before: ${number(o.heapBefore / 1024 / 1024, 2)} MiB`,
+        ratio: '—',
+        goal: '< 1 MiB growth',
+        met: o.heapAfter - o.heapBefore < 1024 * 1024,
+      });
+      note(`outbox: all ${MESSAGES} sent in ${number(o.sendSeconds, 1)} s once online`);
     }
   }
 

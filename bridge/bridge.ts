@@ -11,9 +11,10 @@ import { errorEvent, type ErrorEvent } from './outbound/errors.js';
 import { createHttp } from './backend/http.js';
 import { classifyHostData, classifyPosted, type Verdict } from './inbound/classify.js';
 import type { OutboundMessage, Outcome } from './outbound/messages.js';
-import { createHostCommands, unwrapOutcome } from './dispatch/host-commands.js';
+import { createHostCommands } from './dispatch/host-commands.js';
 import { OptionsError, type HostName, type ResolvedOptions } from './options.js';
-import { createOutbox, type OutboxEntry } from './backend/outbox.js';
+import { createOutbox } from './backend/outbox.js';
+import { inboxPrefix } from './backend/outbox-record.js';
 import type { RecorderFactory } from './recording/plug-in.js';
 import { createRedactor } from './outbound/redact.js';
 import { widgetErrorEvent } from './inbound/widget-error.js';
@@ -122,42 +123,30 @@ export function createBridge(
     },
   );
 
-  // Keyed by the entry itself, not its messageId: a host resending a queued message under the
-  // same messageId must not take over the first command's answer (which would then never come).
-  const waiting = new Map<OutboxEntry, { resolve(value: unknown): void; reject(error: unknown): void }>();
-  const outbox = createOutbox(env.storage, `chat-bridge:outbox:${options.baseUrl}`, {
-    send: (entry) => api.sendMessage(entry),
-    settled(entry, outcome: Outcome) {
-      const live = waiting.get(entry);
-      waiting.delete(entry);
-      if (live !== undefined) {
-        try {
-          live.resolve(unwrapOutcome(outcome));
-        } catch (error) {
-          live.reject(error);
-        }
-        return;
-      }
-      // Sent from a previous page's outbox: its command is gone, so answer its id directly.
-      answer(entry.commandId, outcome);
-    },
-    stalled(error, count) {
-      emitError({
-        ...error,
-        message: `${error.message}; ${count} message(s) wait in the outbox for the next online event, message or reload`,
-      });
-    },
+  // This page's id: in its record keys and its lock, and the start of the message ids it makes.
+  const page = `${env.now().toString(36)}${Math.floor(env.random() * 2 ** 32).toString(36)}`;
+  // A window `offline` event means offline even where navigator.onLine stays true (some WebViews).
+  let offline = false;
+  const outbox = createOutbox({
+    ...env,
+    ...timers,
+    isOnline: () => !offline && env.isOnline(),
+    prefix: inboxPrefix(options.baseUrl, options.websiteToken),
+    page,
+    maxFileSize: options.maxFileSize,
+    send: (record) => api.sendMessage(record),
+    emit,
+    restored: (count) => recorder?.restored(count),
   });
 
   let messageCounter = 0;
+  const newMessageId = () => `${page}-${(messageCounter++).toString(36)}`;
   const runner = createCommandRunner({
     commands: createHostCommands({
       api,
       outbox,
       maxFileSize: options.maxFileSize,
-      newMessageId: () =>
-        `${env.now().toString(36)}-${Math.floor(env.random() * 2 ** 32).toString(36)}-${(messageCounter++).toString(36)}`,
-      awaitSettled: (entry) => new Promise((resolve, reject) => waiting.set(entry, { resolve, reject })),
+      newMessageId,
     }),
     timeoutMs: options.commandTimeout,
     timers,
@@ -203,18 +192,17 @@ export function createBridge(
     ),
     env.onConnectivityChange((online) =>
       guarded(() => {
-        if (online) void outbox.drain();
+        offline = !online;
+        if (online) outbox.drain(true);
       }),
     ),
+    env.onVisible?.(() => outbox.drain(true)) ?? (() => {}),
   ];
 
   let destroyed = false;
   emit({ type: 'ready' });
   // Messages a previous page left in the outbox go out now, in order.
-  if (outbox.size > 0) {
-    recorder?.restored(outbox.size);
-    void outbox.drain();
-  }
+  outbox.drain();
 
   return {
     version: VERSION,
@@ -223,6 +211,9 @@ export function createBridge(
       if (destroyed) return;
       guarded(() => {
         const verdict = classifyHostData(data, options);
+        // The message id a sendMessage gets is part of the command, so a recording replays with it.
+        if (verdict.kind === 'command' && verdict.command.method === 'sendMessage')
+          verdict.command.params = { messageId: newMessageId(), ...verdict.command.params };
         recorder?.host(data, verdict);
         handle(verdict);
       });
@@ -245,7 +236,6 @@ export function createBridge(
       runner.destroy(why);
       outbox.destroy();
       channels.forEach((channel) => channel.destroy());
-      waiting.clear();
       timers.clearAll();
       inFlight.forEach((controller) => controller.abort());
       listeners.clear();

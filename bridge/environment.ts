@@ -5,6 +5,7 @@
  * virtual clock and scripted HTTP; unit tests fill it with fakes. Nothing else in `bridge/`
  * touches `window`, `fetch`, timers or storage directly, so the very same code runs in all three.
  */
+import { browserLocks, browserRecords } from './browser-storage.js';
 
 /** The part of a fetch `Response` the bridge reads. Kept small so scripted answers are easy. */
 export interface HttpResponse {
@@ -29,10 +30,26 @@ export interface Timers {
   clearTimeout(handle: TimerHandle): void;
 }
 
-export interface KeyValueStorage {
-  getItem(key: string): string | null;
-  setItem(key: string, value: string): void;
-  removeItem(key: string): void;
+/**
+ * Where outbox records survive a reload, one record per key, shared by every WebView of the
+ * origin: IndexedDB in a browser (binary attachments as ArrayBuffers), localStorage where
+ * IndexedDB cannot be opened. Every method may reject (quota, storage disabled, private mode).
+ */
+export interface RecordStore {
+  /** The keys that start with `prefix`, in ascending order. */
+  keys(prefix: string): Promise<string[]>;
+  /** The value under `key`, or undefined. */
+  get(key: string): Promise<unknown>;
+  put(key: string, value: unknown): Promise<void>;
+  remove(key: string): Promise<void>;
+}
+
+/** Exclusive locks shared by every WebView of the origin (the Web Locks API, or a lease in storage). */
+export interface Locks {
+  /** Runs `work` once the lock `name` is held, and releases it when `work` settles. */
+  request<T>(name: string, work: () => Promise<T>): Promise<T>;
+  /** The names of the locks held now, by any WebView. */
+  held(): Promise<string[]>;
 }
 
 /** A `message` event as the bridge sees it: the posted data and the sender's origin. */
@@ -49,7 +66,11 @@ export interface Environment {
   /** A number in [0, 1). Seeded in replays so jitter is reproducible. */
   random(): number;
   /** Where the outbox survives a reload; undefined when the WebView has no usable storage. */
-  storage: KeyValueStorage | undefined;
+  records?: RecordStore | undefined;
+  /** Locks across WebViews; undefined where there is nothing to share them with. */
+  locks?: Locks | undefined;
+  /** Calls back when the page becomes visible again. Returns the unsubscribe. */
+  onVisible?(listener: () => void): () => void;
   isOnline(): boolean;
   /** Calls back on the window's `online` / `offline` events. Returns the unsubscribe. */
   onConnectivityChange(listener: (online: boolean) => void): () => void;
@@ -91,13 +112,19 @@ export function trackedTimers(env: Environment): Timers & { clearAll(): void } {
 export function browserEnvironment(win: Window & typeof globalThis): Environment {
   const storage = usableStorage(win);
   return {
+    records: browserRecords(win, storage),
+    locks: browserLocks(win, storage),
+    onVisible(listener) {
+      const visible = () => win.document.visibilityState === 'visible' && listener();
+      win.document.addEventListener('visibilitychange', visible);
+      return () => win.document.removeEventListener('visibilitychange', visible);
+    },
     // Bound: some WebViews throw "Illegal invocation" for a detached fetch.
     fetch: (url, request) => win.fetch(url, request),
     now: () => Date.now(),
     setTimeout: (callback, ms) => win.setTimeout(callback, ms),
     clearTimeout: (handle) => win.clearTimeout(handle as number),
     random: () => Math.random(),
-    storage,
     isOnline: () => win.navigator.onLine !== false,
     onConnectivityChange(listener) {
       const online = () => listener(true);
@@ -132,7 +159,7 @@ export function browserEnvironment(win: Window & typeof globalThis): Environment
 }
 
 /** Reading `localStorage` throws in some sandboxed WebViews; writes over quota are handled by the outbox. */
-function usableStorage(win: Window): KeyValueStorage | undefined {
+function usableStorage(win: Window): Storage | undefined {
   try {
     return win.localStorage ?? undefined;
   } catch {

@@ -11,21 +11,16 @@ import { bridgeError } from '../outbound/errors.js';
 import { route, type ApiRequest, type ApiResponse, type Http } from './http.js';
 import { httpError } from '../outbound/http-errors.js';
 import { authTokenOf } from './backend-bodies.js';
-import type { Attachment, Contact } from '../inbound/schemas.js';
-
-export interface OutgoingMessage {
-  messageId: string;
-  content?: string;
-  attachments?: Attachment[];
-  contact?: Contact;
-}
+import type { Contact } from '../inbound/schemas.js';
+import type { OutboxRecord } from './outbox-record.js';
 
 export interface Api {
   /** Fetches the config (one fetch shared by concurrent callers) and keeps its auth token. */
   init(): Promise<Record<string, unknown>>;
-  getConversation(contact: Contact): Promise<unknown>;
-  createConversation(contact: Contact): Promise<unknown>;
-  sendMessage(message: OutgoingMessage): Promise<unknown>;
+  /** `signal`: the command was answered; its requests stop and none is made after. */
+  getConversation(contact: Contact, signal?: AbortSignal): Promise<unknown>;
+  createConversation(contact: Contact, signal?: AbortSignal): Promise<unknown>;
+  sendMessage(message: OutboxRecord): Promise<unknown>;
 }
 
 interface ApiSettings {
@@ -112,17 +107,18 @@ export function createApi(http: Http, settings: ApiSettings): Api {
 
   // The contact was checked against the service's rules by the host command (dispatch/service-rules.ts),
   // once: a 404 recovery that creates the conversation does not check it again.
-  async function createConversation(contact: Contact): Promise<unknown> {
+  async function createConversation(contact: Contact, signal?: AbortSignal): Promise<unknown> {
     // Absent fields are undefined and JSON leaves them out.
-    return call({ method: 'POST', path: '/conversations', json: { contact } });
+    return call({ method: 'POST', path: '/conversations', json: { contact }, signal });
   }
 
-  async function getConversation(contact: Contact): Promise<unknown> {
-    // The contract's own recovery: a contact without a conversation gets one, silently.
-    return call({ method: 'GET', path: '/conversations' }, () => createConversation(contact));
+  async function getConversation(contact: Contact, signal?: AbortSignal): Promise<unknown> {
+    // The contract's own recovery: a contact without a conversation gets one, silently (and not
+    // at all once the command was answered: http refuses a request whose signal was aborted).
+    return call({ method: 'GET', path: '/conversations', signal }, () => createConversation(contact, signal));
   }
 
-  async function sendMessage(message: OutgoingMessage): Promise<unknown> {
+  async function sendMessage(message: OutboxRecord): Promise<unknown> {
     // Every attempt of one message carries the same echo_id, so the backend can drop a repeat
     // and a retry never duplicates a chat message. A 404 means the contact has no conversation
     // yet: create one and retry once.
@@ -136,9 +132,9 @@ export function createApi(http: Http, settings: ApiSettings): Api {
   return { init, getConversation, createConversation, sendMessage };
 }
 
-function messageRequest(message: OutgoingMessage): ApiRequest {
+function messageRequest(message: OutboxRecord): ApiRequest {
   const content = message.content ?? '';
-  const attachments = message.attachments ?? [];
+  const attachments = message.files ?? [];
   if (attachments.length === 0) {
     return { method: 'POST', path: '/messages', json: { message: { content, echo_id: message.messageId } } };
   }
@@ -146,14 +142,10 @@ function messageRequest(message: OutgoingMessage): ApiRequest {
   form.append('message[content]', content);
   form.append('message[echo_id]', message.messageId);
   for (const file of attachments)
-    form.append('attachments[]', new Blob([bytesOf(file)], { type: file.type }), file.name);
+    form.append(
+      'attachments[]',
+      new Blob([file.data ?? new ArrayBuffer(file.size ?? 0)], { type: file.type }),
+      file.name,
+    );
   return { method: 'POST', path: '/messages', form };
-}
-
-function bytesOf(file: Attachment): Uint8Array<ArrayBuffer> {
-  if (file.data === undefined) return new Uint8Array(file.size ?? 0);
-  const binary = atob(file.data);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
 }

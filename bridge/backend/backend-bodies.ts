@@ -28,6 +28,6 @@ export function fieldErrorsOf(body: unknown): FieldErrors | undefined {
   return Object.keys(result).length > 0 ? result : undefined;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
+export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

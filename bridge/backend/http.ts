@@ -24,6 +24,8 @@ export interface ApiRequest {
   json?: unknown;
   form?: FormData;
   authToken?: string;
+  /** Aborted when the command that made the request was answered. */
+  signal?: AbortSignal | undefined;
 }
 
 export interface ApiResponse {
@@ -60,16 +62,21 @@ export function createHttp(env: HttpEnvironment, options: HttpOptions, inFlight 
     if (request.authToken !== undefined) init.headers['Authorization'] = `Bearer ${request.authToken}`;
 
     const controller = new AbortController();
+    const stop = () => controller.abort();
     inFlight.add(controller);
     init.signal = controller.signal;
+    request.signal?.addEventListener('abort', stop);
     let timedOut = false;
     const timer = env.setTimeout(() => {
       timedOut = true;
-      controller.abort();
+      stop();
     }, options.requestTimeout);
+    // Raced, not only signalled: a WebView's fetch may ignore its AbortSignal and never settle.
+    const aborted = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', reject));
     try {
-      const response = await env.fetch(url, init);
-      const text = await response.text();
+      if (request.signal?.aborted) throw 0;
+      const response = await Promise.race([env.fetch(url, init), aborted]);
+      const text = await Promise.race([response.text(), aborted]);
       const parsed = text === '' ? undefined : parseJson(text);
       return { status: response.status, body: parsed?.ok ? parsed.value : undefined, text, headers: response.headers };
     } catch {
@@ -82,6 +89,7 @@ export function createHttp(env: HttpEnvironment, options: HttpOptions, inFlight 
     } finally {
       env.clearTimeout(timer);
       inFlight.delete(controller);
+      request.signal?.removeEventListener('abort', stop);
     }
   };
 
@@ -99,6 +107,8 @@ export function createHttp(env: HttpEnvironment, options: HttpOptions, inFlight 
         );
       }
       await new Promise<void>((resolve) => env.setTimeout(resolve, decision.delay));
+      if (request.signal?.aborted)
+        throw bridgeError('network_error', `[${route(request)}] stopped: the command was answered`);
     }
   };
 }

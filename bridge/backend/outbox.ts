@@ -1,130 +1,277 @@
 /**
- * The persisted queue of outgoing chat messages.
+ * The outbox: every chat message goes through it, as one durable record, until the backend
+ * has answered it for good.
  *
- * Every `sendMessage` goes through it, so messages leave in the order they were sent even when
- * some wait for the network. An entry is removed only once the backend answered it; one that
- * failed at the network level stays at the head and is tried again when the device comes back
- * online or the bridge is installed again (after a reload). Because each entry keeps its
- * client-generated `echo_id`, a resend after an answer that was lost on the way cannot
- * duplicate the message.
+ * - `enqueue` writes the message's own record and returns the promise of its outcome: a live
+ *   command awaits exactly that. A message that cannot be stored is still sent, from memory,
+ *   and the host is told (`storage_error`).
+ * - One sender at a time for each inbox, across every WebView of the app (a lock): it sends its
+ *   own records in the order they were queued, and the records of pages that are gone (those
+ *   are reported by message state events only; their commands died with their page).
+ * - Transient failures keep the message and retry on a timer while online (capped, jittered
+ *   exponential backoff), at once on `online`, when the page is visible again and on the next
+ *   message. Final failures leave the outbox as `failed`. A message never overtakes one queued
+ *   before it, and every attempt carries its one `echo_id`, so a backend that drops repeated
+ *   echo_ids shows each message once (delivery is at least once).
  */
-import type { OutgoingMessage } from './api.js';
-import type { KeyValueStorage } from '../environment.js';
-import { isBridgeError, toErrorEvent, type ErrorEvent } from '../outbound/errors.js';
-import type { Outcome } from '../outbound/messages.js';
+import type { Locks, RecordStore, Timers } from '../environment.js';
+import { BridgeError, errorEvent, isBridgeError, toErrorEvent, type ErrorEvent } from '../outbound/errors.js';
+import type { MessageState, MessageStateMessage, Outcome } from '../outbound/messages.js';
+import { retryDelay } from './retry-timing.js';
+import { isRecord, pageOf, recordKey, type OutboxRecord } from './outbox-record.js';
 
-export interface OutboxEntry extends OutgoingMessage {
-  /** The host command that sent it; its response goes out when the message is finally sent. */
-  commandId: string;
+export interface OutboxSettings extends Timers {
+  records?: RecordStore | undefined;
+  locks?: Locks | undefined;
+  /** This inbox's key prefix (`inboxPrefix`). */
+  prefix: string;
+  /** This page's id: in its record keys and its liveness lock. */
+  page: string;
+  maxFileSize: number;
+  now(): number;
+  random(): number;
+  isOnline(): boolean;
+  send(record: OutboxRecord): Promise<unknown>;
+  emit(message: MessageStateMessage | ErrorEvent): void;
+  /** Told how many records of pages that are gone this page took in (for the recording's note). */
+  restored?(count: number): void;
 }
 
-export interface OutboxHooks {
-  send(entry: OutboxEntry): Promise<unknown>;
-  /** Every entry ends here exactly once, with the backend's answer or its final failure. */
-  settled(entry: OutboxEntry, outcome: Outcome): void;
-  /** The head failed at the network level; it and everything behind it keep waiting. */
-  stalled(error: ErrorEvent, waiting: number): void;
+/** A waiting message as `listOutbox` shows it: no attachment bytes. */
+export interface OutboxListing {
+  messageId: string;
+  state: MessageState;
+  attempt: number;
+  nextAttemptAt: number | undefined;
+  content: string | undefined;
+  files: Array<{ name: string; type: string; size: number | undefined }> | undefined;
 }
 
 export interface Outbox {
-  enqueue(entry: OutboxEntry): void;
-  /** Sends what is waiting, in order; concurrent calls share one pass. */
-  drain(): Promise<void>;
+  /** Queues a message; resolves with the backend's answer once sent, rejects with its final failure. */
+  enqueue(record: Omit<OutboxRecord, 'v'>): Promise<unknown>;
+  /** Sends what waits; `now` skips the backoff wait (online, visible again, a new message). */
+  drain(now?: boolean): void;
+  list(): Promise<OutboxListing[]>;
+  /** Removes a waiting message that is not being sent this moment; false when there is none. */
+  cancel(messageId: string): Promise<boolean>;
+  /** Messages this page knows are waiting. */
   readonly size: number;
   destroy(): void;
 }
 
-export function createOutbox(storage: KeyValueStorage | undefined, key: string, hooks: OutboxHooks): Outbox {
-  const entries: OutboxEntry[] = load(storage, key);
-  let pass: Promise<void> | undefined;
+interface Entry {
+  key: string;
+  record: OutboxRecord;
+  attempt: number;
+  state: MessageState;
+  next?: number | undefined;
+  /** The write of its record (false: failed): a removal waits for it, so a late write cannot bring a sent message back. */
+  written?: Promise<boolean>;
+  /** This page's command waiting for it. */
+  settle?: (outcome: Outcome) => void;
+}
+
+/** Retries of transient failures: the first within 2 s, none more than a minute apart. */
+const BACKOFF = { limit: Infinity, baseDelay: 1_000, maxDelay: 60_000 };
+const TRANSIENT = [408, 502, 503, 504];
+const PAGE_LOCK = 'chat-bridge:page:';
+const noop = () => {};
+
+export function createOutbox(s: OutboxSettings): Outbox {
+  const { records, locks, prefix } = s;
+  const entries = new Map<string, Entry>();
+  const locked = <T>(work: () => Promise<T>) => (locks ? locks.request(prefix, work) : work());
+  let counter = 0;
+  let last = 0;
+  let timer: unknown;
   let running = false;
   let again = false;
+  let skipWait = false;
+  /** A failure burst is under way: its first failure was reported, the next ones are not. */
+  let burst = false;
   let destroyed = false;
+  let release = noop;
+  // Held while this page lives: other pages leave its records to it.
+  if (locks) locks.request(PAGE_LOCK + s.page, () => new Promise<void>((resolve) => (release = resolve))).catch(noop);
 
-  const persist = () => {
-    if (storage === undefined) return;
-    try {
-      if (entries.length === 0) storage.removeItem(key);
-      else storage.setItem(key, JSON.stringify(entries));
-    } catch {
-      // Over quota (large attachments in localStorage): the queue still works in memory for
-      // this page; only survival across a reload is lost.
-    }
+  const setState = (entry: Entry, state: MessageState, extra?: object) => {
+    entry.state = state;
+    s.emit({ type: 'message', messageId: entry.record.messageId, state, attempt: entry.attempt, ...extra });
   };
+  const storageError = (what: string) => s.emit(errorEvent('storage_error', `[outbox] ${what}`));
+  const keys = async () => (records ? records.keys(prefix).catch(() => []) : []);
 
-  async function run(): Promise<void> {
-    running = true;
-    try {
-      // A drain asked for while this pass ran (an `online` event while a send was failing) gets
-      // a pass of its own: the running one may be about to give up on the network.
-      do {
-        again = false;
-        await sendAll();
-      } while (again && !destroyed);
-    } finally {
-      running = false;
+  async function finish(entry: Entry, outcome: Outcome): Promise<void> {
+    entries.delete(entry.key);
+    // A record whose removal fails stays behind under this page's id, which this page never
+    // sends again; after a reload it is sent once more under its echo_id.
+    if (records && (await entry.written) !== false)
+      await records.remove(entry.key).catch(() => storageError(`${entry.record.messageId} stays stored`));
+    setState(entry, outcome.ok ? 'sent' : 'failed', outcome.ok ? { result: outcome.result } : { error: outcome.error });
+    if (entry.settle) entry.settle(outcome);
+    else if (!outcome.ok) s.emit(outcome.error);
+  }
+
+  /** Takes in the valid records of pages that are gone; drops invalid ones. */
+  async function adoptOrphans(): Promise<void> {
+    const alive = new Set(locks && (await locks.held()));
+    let adopted = 0;
+    for (const key of await keys()) {
+      const page = pageOf(key);
+      if (entries.has(key) || page === s.page || alive.has(PAGE_LOCK + page)) continue;
+      const record = await (records as RecordStore).get(key).catch(noop);
+      if (isRecord(record, s.maxFileSize)) {
+        entries.set(key, { key, record, attempt: 0, state: 'queued' });
+        adopted++;
+      } else if (record !== undefined) {
+        storageError('dropped an invalid stored message');
+        await (records as RecordStore).remove(key).catch(noop);
+      }
+    }
+    if (adopted > 0 && s.restored) s.restored(adopted);
+  }
+
+  async function pass(): Promise<void> {
+    let skip = skipWait;
+    skipWait = false;
+    if (burst && !s.isOnline()) return;
+    await adoptOrphans();
+    for (const key of [...entries.keys()].sort()) {
+      const entry = entries.get(key);
+      if (destroyed) return;
+      if (!entry) continue;
+      const wait = (entry.next || 0) - s.now();
+      if (wait > 0 && !skip) return schedule(wait);
+      skip = false;
+      if (!(await attempt(entry))) return;
     }
   }
 
-  async function sendAll(): Promise<void> {
-    while (entries.length > 0 && !destroyed) {
-      const head = entries[0] as OutboxEntry;
-      let outcome: Outcome;
-      try {
-        outcome = { ok: true, result: await hooks.send(head) };
-      } catch (thrown) {
-        const error = toErrorEvent(thrown, 'network_error', '[POST /messages]');
-        if (isBridgeError(thrown) && error.code === 'network_error') {
-          if (!destroyed) hooks.stalled(error, entries.length);
-          return;
-        }
+  /** One attempt; false when the message stays (a transient failure), so nothing behind it may go. */
+  async function attempt(entry: Entry): Promise<boolean> {
+    entry.attempt++;
+    entry.next = undefined;
+    setState(entry, 'sending');
+    let outcome: Outcome;
+    try {
+      outcome = { ok: true, result: await s.send(entry.record) };
+      burst = false;
+    } catch (thrown) {
+      const error = toErrorEvent(thrown, 'server_error', '[POST /messages]');
+      if (!isBridgeError(thrown) || (error.code !== 'network_error' && !TRANSIENT.includes(error.status as number))) {
         outcome = { ok: false, error };
+      } else {
+        if (destroyed) return false;
+        const delay = (retryDelay(entry.attempt, null, BACKOFF, s.random(), 0) as { delay: number }).delay;
+        const online = s.isOnline();
+        entry.next = s.now() + delay;
+        setState(entry, 'queued', online ? { nextAttemptAt: entry.next } : {});
+        if (!burst) s.emit({ ...error, message: `${error.message}; ${entries.size} message(s) wait in the outbox` });
+        burst = true;
+        if (online) schedule(delay);
+        return false;
       }
-      if (destroyed) return;
-      entries.shift();
-      persist();
-      hooks.settled(head, outcome);
     }
+    await finish(entry, outcome);
+    return true;
+  }
+
+  function schedule(ms: number): void {
+    s.clearTimeout(timer);
+    timer = s.setTimeout(() => drain(), ms);
+  }
+
+  function drain(now = false): void {
+    if (destroyed) return;
+    skipWait ||= now;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    void (async () => {
+      try {
+        do {
+          again = false;
+          await locked(pass);
+        } while (again && !destroyed);
+      } catch (thrown) {
+        s.emit(toErrorEvent(thrown, 'storage_error', '[outbox]'));
+      } finally {
+        running = false;
+      }
+    })();
   }
 
   return {
-    enqueue(entry) {
-      entries.push(entry);
-      persist();
+    enqueue(message) {
+      last = Math.max(last, s.now());
+      const key = recordKey(prefix, last, s.page, counter++);
+      const record: OutboxRecord = { v: 1, ...message };
+      return new Promise((resolve, reject) => {
+        const entry: Entry = {
+          key,
+          record,
+          attempt: 0,
+          state: 'queued',
+          settle: (outcome) => (outcome.ok ? resolve(outcome.result) : reject(new BridgeError(outcome.error))),
+        };
+        entry.written = Promise.resolve()
+          .then(() => (records as RecordStore).put(key, record))
+          .then(
+            () => true,
+            () => {
+              storageError(`${record.messageId} could not be stored; it is sent from memory, lost if the page closes`);
+              return false;
+            },
+          );
+        entries.set(key, entry);
+        setState(entry, 'queued');
+        drain(true);
+      });
     },
-    drain() {
-      if (running && pass !== undefined) {
-        again = true;
-        return pass;
+    drain,
+    async list() {
+      const listing: OutboxListing[] = [];
+      for (const key of [...new Set([...(await keys()), ...entries.keys()])].sort()) {
+        const entry = entries.get(key);
+        // Without an entry, a key of this page is a message answered whose removal failed.
+        const record = entry
+          ? entry.record
+          : pageOf(key) !== s.page && (await (records as RecordStore).get(key).catch(noop));
+        if (isRecord(record, s.maxFileSize))
+          listing.push({
+            messageId: record.messageId,
+            state: entry ? entry.state : 'queued',
+            attempt: entry ? entry.attempt : 0,
+            nextAttemptAt: entry && entry.next,
+            content: record.content,
+            files:
+              record.files &&
+              record.files.map(({ name, type, data, size }) => ({ name, type, size: data ? data.byteLength : size })),
+          });
       }
-      pass = run();
-      return pass;
+      return listing;
     },
+    cancel: (messageId) =>
+      locked(async () => {
+        await adoptOrphans();
+        const entry = [...entries.values()].find((candidate) => candidate.record.messageId === messageId);
+        if (!entry || entry.state === 'sending') return false;
+        await finish(entry, {
+          ok: false,
+          error: errorEvent('cancelled', `[cancelMessage] ${messageId} was cancelled`),
+        });
+        return true;
+      }),
     get size() {
-      return entries.length;
+      return entries.size;
     },
     destroy() {
       destroyed = true;
+      s.clearTimeout(timer);
+      release();
     },
   };
-}
-
-function load(storage: KeyValueStorage | undefined, key: string): OutboxEntry[] {
-  try {
-    const stored = storage?.getItem(key);
-    const parsed: unknown = stored ? JSON.parse(stored) : [];
-    return Array.isArray(parsed) ? parsed.filter(isEntry) : [];
-  } catch {
-    return [];
-  }
-}
-
-function isEntry(value: unknown): value is OutboxEntry {
-  const entry = value as Partial<OutboxEntry> | null;
-  return (
-    typeof entry === 'object' &&
-    entry !== null &&
-    typeof entry.commandId === 'string' &&
-    typeof entry.messageId === 'string'
-  );
 }

@@ -12,16 +12,18 @@ import type { HostCommand } from '../inbound/schemas.js';
 
 export interface CommandContext {
   readonly id: string;
-  /**
-   * The command now waits on something with its own guarantees (the outbox, whose every
-   * request has a timeout): the command timeout no longer applies.
-   */
-  detach(): void;
+  /** Aborted once the command is answered (result, error or timeout): its remaining work stops. */
+  readonly signal: AbortSignal;
 }
 
 export interface CommandSpec<Params> {
   params: z.ZodMiniType<Params>;
   run(params: Params, context: CommandContext): Promise<unknown>;
+  /**
+   * Answered by something with its own guarantees, not by the command timeout: `sendMessage`
+   * is answered when its message is sent or fails for good, however long that takes.
+   */
+  untimed?: boolean | undefined;
 }
 
 export type CommandTable = Record<string, CommandSpec<any>>;
@@ -32,7 +34,7 @@ export interface CommandRunner {
   readonly pending: number;
   /**
    * Answers every pending command with `network_error` ("the bridge was <why>"), so no host call
-   * waits for an answer that will never come, then stops. Commands detached to the outbox are
+   * waits for an answer that will never come, then stops. Untimed commands (`sendMessage`) are
    * left out: their message stays queued and is reported by its message-state events.
    */
   destroy(why?: string): void;
@@ -47,12 +49,25 @@ interface RunnerSettings {
   answer(id: string, outcome: Outcome): void;
 }
 
+interface Pending {
+  timer: unknown;
+  finish(outcome: Outcome): void;
+  name: string;
+  untimed: boolean | undefined;
+  controller: AbortController;
+}
+
 export function createCommandRunner({ commands, timeoutMs, timers, answer }: RunnerSettings): CommandRunner {
   /** Pending commands by a unique key (ids come from the host and may repeat). */
-  const pending = new Map<number, { timer: unknown; finish(outcome: Outcome): void; name: string; detached?: true }>();
+  const pending = new Map<number, Pending>();
   let nextKey = 0;
 
   const fail = (id: string, error: ErrorEvent) => answer(id, { ok: false, error });
+  /** Clears the timeout and aborts the command's signal: its requests stop, no new one is made. */
+  const stop = (entry: Pending) => {
+    timers.clearTimeout(entry.timer);
+    entry.controller.abort();
+  };
 
   return {
     run(command) {
@@ -78,28 +93,20 @@ export function createCommandRunner({ commands, timeoutMs, timers, answer }: Run
       const finish = (outcome: Outcome) => {
         const entry = pending.get(key);
         if (entry === undefined) return; // already answered (timed out, or the bridge was destroyed)
-        if (entry.timer !== undefined) timers.clearTimeout(entry.timer);
+        stop(entry);
         pending.delete(key);
         answer(id, outcome);
       };
-      const timer = timers.setTimeout(
-        () => finish({ ok: false, error: errorEvent('network_error', `[${name}] no answer within ${timeoutMs} ms`) }),
-        timeoutMs,
-      );
-      pending.set(key, { timer, finish, name });
-
-      const context: CommandContext = {
-        id,
-        detach() {
-          const entry = pending.get(key);
-          if (entry === undefined) return;
-          entry.detached = true;
-          if (entry.timer !== undefined) {
-            timers.clearTimeout(entry.timer);
-            entry.timer = undefined;
-          }
-        },
-      };
+      const timer = spec.untimed
+        ? undefined
+        : timers.setTimeout(
+            () =>
+              finish({ ok: false, error: errorEvent('network_error', `[${name}] no answer within ${timeoutMs} ms`) }),
+            timeoutMs,
+          );
+      const controller = new AbortController();
+      pending.set(key, { timer, finish, name, untimed: spec.untimed, controller });
+      const context: CommandContext = { id, signal: controller.signal };
       let running: Promise<unknown>;
       try {
         running = spec.run(params.data, context);
@@ -116,11 +123,11 @@ export function createCommandRunner({ commands, timeoutMs, timers, answer }: Run
     },
     destroy(why = 'destroyed') {
       for (const entry of [...pending.values()]) {
-        if (entry.detached) continue;
+        if (entry.untimed) continue;
         const message = `[${entry.name}] not answered: the bridge was ${why}`;
         entry.finish({ ok: false, error: errorEvent('network_error', message) });
       }
-      for (const entry of pending.values()) if (entry.timer !== undefined) timers.clearTimeout(entry.timer);
+      pending.forEach(stop);
       pending.clear();
     },
   };

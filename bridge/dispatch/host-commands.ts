@@ -3,10 +3,9 @@
  */
 import type { Api } from '../backend/api.js';
 import type { CommandSpec, CommandTable } from './command-runner.js';
-import { BridgeError } from '../outbound/errors.js';
-import type { Outcome } from '../outbound/messages.js';
-import type { Outbox, OutboxEntry } from '../backend/outbox.js';
+import type { Outbox } from '../backend/outbox.js';
 import {
+  CancelMessageSchema,
   ContactSchema,
   EmptyParamsSchema,
   SendMessageSchema,
@@ -14,6 +13,7 @@ import {
   type SendMessageParams,
 } from '../inbound/schemas.js';
 import { validateContact, validateMessage } from './service-rules.js';
+import { unbase64 } from '../bytes.js';
 
 interface HostCommandDeps {
   api: Api;
@@ -21,8 +21,6 @@ interface HostCommandDeps {
   maxFileSize: number;
   /** A fresh client-side message id (`echo_id`). */
   newMessageId(): string;
-  /** Where `sendMessage` waits for its outbox entry (this very object) to be settled. */
-  awaitSettled(entry: OutboxEntry): Promise<unknown>;
 }
 
 export function createHostCommands(deps: HostCommandDeps): CommandTable {
@@ -32,38 +30,39 @@ export function createHostCommands(deps: HostCommandDeps): CommandTable {
   };
   const getConversation: CommandSpec<Contact> = {
     params: ContactSchema,
-    async run(contact) {
+    async run(contact, { signal }) {
       validateContact(contact, '[getConversation]');
-      return deps.api.getConversation(contact);
+      return deps.api.getConversation(contact, signal);
     },
   };
   const createConversation: CommandSpec<Contact> = {
     params: ContactSchema,
-    async run(contact) {
+    async run(contact, { signal }) {
       validateContact(contact, '[POST /conversations]');
-      return deps.api.createConversation(contact);
+      return deps.api.createConversation(contact, signal);
     },
   };
   const sendMessage: CommandSpec<SendMessageParams> = {
     params: SendMessageSchema,
-    async run(params, context) {
+    untimed: true,
+    async run(params) {
       validateMessage(params, deps.maxFileSize);
       const { content, attachments, messageId = deps.newMessageId(), ...contact } = params;
       validateContact(contact, '[sendMessage]');
-      // JSON (storage, the wire) leaves out the fields that are undefined.
-      const entry = { commandId: context.id, messageId, content, attachments, contact } as OutboxEntry;
-      const settled = deps.awaitSettled(entry);
-      deps.outbox.enqueue(entry);
-      context.detach();
-      void deps.outbox.drain();
-      return settled;
+      // Attachments are stored and uploaded as bytes; base64 is only how commands carry them.
+      const files = attachments?.map(({ name, type, data, size }) =>
+        data === undefined ? { name, type, size: size ?? 0 } : { name, type, data: unbase64(data) },
+      );
+      return deps.outbox.enqueue({ messageId, content, contact, files });
     },
   };
-  return { init, getConversation, createConversation, sendMessage };
-}
-
-/** Turns an outbox outcome into what `awaitSettled` resolves or rejects with. */
-export function unwrapOutcome(outcome: Outcome): unknown {
-  if (outcome.ok) return outcome.result;
-  throw new BridgeError(outcome.error);
+  const listOutbox: CommandSpec<Record<string, never>> = {
+    params: EmptyParamsSchema,
+    run: async () => ({ messages: await deps.outbox.list() }),
+  };
+  const cancelMessage: CommandSpec<{ messageId: string }> = {
+    params: CancelMessageSchema,
+    run: async ({ messageId }) => ({ cancelled: await deps.outbox.cancel(messageId) }),
+  };
+  return { init, getConversation, createConversation, sendMessage, listOutbox, cancelMessage };
 }

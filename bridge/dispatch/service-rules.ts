@@ -8,7 +8,8 @@
 import { BridgeError, bridgeError, errorEvent, type ErrorEvent, type FieldErrors } from '../outbound/errors.js';
 import type { Attachment, Contact, SendMessageParams } from '../inbound/schemas.js';
 
-const ACCEPTED_TYPES = /^(image|audio|video|text)\/[^\s/]+$|^application\/pdf$/i;
+/** The MIME types the service accepts. */
+export const ACCEPTED_TYPES = /^(image|audio|video|text)\/[^\s/]+$|^application\/pdf$/i;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const BASE64URL = /^[A-Za-z0-9_-]*={0,2}$/;

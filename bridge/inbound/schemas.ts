@@ -63,6 +63,9 @@ export type SendMessageParams = z.infer<typeof SendMessageSchema>;
 
 export const EmptyParamsSchema = z.object({});
 
+/** `cancelMessage`: the message to take out of the outbox. */
+export const CancelMessageSchema = z.object({ messageId: idString });
+
 /** The widget's string protocol: `'<prefix>:' + JSON.stringify({event, ...})`. */
 export const WidgetMessageSchema = z.looseObject({
   event: text(NAME_MAX),

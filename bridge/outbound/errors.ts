@@ -33,6 +33,13 @@ export const ErrorCode = {
   ServerError: 'server_error',
   /** The widget posted its `error` event. */
   WidgetError: 'widget_error',
+  /**
+   * A message could not be stored (quota, storage disabled, private mode): it is sent from
+   * memory and lost if the page closes first. Also: a stored message that was not valid, dropped.
+   */
+  StorageError: 'storage_error',
+  /** The host cancelled the message (`cancelMessage`) before it was sent. */
+  Cancelled: 'cancelled',
   /** A host command's `method` names no command the bridge has. */
   UnknownMethod: 'unknown_method',
 } as const;

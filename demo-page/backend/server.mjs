@@ -100,6 +100,9 @@ export async function startReferenceBackend(options = {}) {
     // Preflights are logged but never faulted or limited: a browser sends them on its own.
     const reply = req.method === 'OPTIONS' ? { status: 204 } : await answerApi(req, url);
     if (reply === undefined) return; // hang: the socket stays open until the client gives up or close()
+    if (reply === null) return void res.destroy(); // drop-connection: no answer at all
+    if (req.method !== 'OPTIONS' && faults.isOn('slow'))
+      await new Promise((resolve) => setTimeout(resolve, Number(faults.detail('slow') ?? 1000)));
     entry.status = reply.status;
     send(res, reply, apiCors());
   }
@@ -107,10 +110,12 @@ export async function startReferenceBackend(options = {}) {
   /**
    * @param {import('node:http').IncomingMessage} req
    * @param {URL} url
-   * @returns {Promise<Reply | undefined>} undefined when the request must never be answered
+   * @returns {Promise<Reply | undefined | null>} undefined when the request must never be answered, null when its connection is dropped
    */
   async function answerApi(req, url) {
     if (faults.isOn('hang')) return undefined;
+    if (faults.isOn('drop-connection')) return null;
+    if (faults.isOn('service-unavailable')) return errorReply(503, 'Service unavailable');
     if (faults.isOn('server-error')) return errorReply(500, 'Internal server error');
     if (faults.isOn('rate-limited'))
       return errorReply(429, 'Too many requests: retry later', undefined, { 'retry-after': '1' });

@@ -292,7 +292,11 @@ async function runScenario({ host, batches }: Scenario, settings: Settings = {})
 }
 
 /** What an input produced before the next input went in; returns what the input turned out to be. */
-function checkImmediate(input: Input, expected: Expected, produced: Message[], settings: Settings): Expected {
+function checkImmediate(input: Input, expected: Expected, all: Message[], settings: Settings): Expected {
+  // A sendMessage's state events (checked in checkResponses) come beside its answer.
+  const produced = all.filter((message) => message.type !== 'message');
+  if (produced.length < all.length && expected.kind !== 'command')
+    fail(`message state events for ${describeInput(input)} (${expected.kind})`);
   const wrong = (why: string) => fail(`${why}, for ${describeInput(input)} (${expected.kind}); got ${shown(produced)}`);
   const [first, second] = produced;
   const isParseError =
@@ -358,11 +362,21 @@ function checkResponses(outcomes: Expected[], messages: Message[], synchronous: 
     ),
   );
   const got = count(messages.flatMap((message) => (message.type === 'response' ? [String(message['id'])] : [])));
+  for (const message of messages) {
+    if (
+      message.type === 'message' &&
+      (typeof message['messageId'] !== 'string' ||
+        !['queued', 'sending', 'sent', 'failed'].includes(String(message['state'])) ||
+        typeof message['attempt'] !== 'number')
+    )
+      fail(`a malformed message state event: ${shown(message)}`);
+  }
   if (!isDeepStrictEqual(got, wanted)) fail(`responses per command id ${shown(got)}, expected ${shown(wanted)}`);
 
   for (let i = 0; i < messages.length; i++) {
     if (synchronous.has(i)) continue;
     const message = messages[i] as Message;
+    if (message.type === 'message') continue;
     if (message.type !== 'response') fail(`a later message that is not a response: ${shown(message)}`);
     if (message['ok'] === false) {
       if (!isDeepStrictEqual(messages[i + 1], message['error']))

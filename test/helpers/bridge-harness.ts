@@ -72,7 +72,7 @@ export interface HarnessSetup {
   /** Bridge options over the defaults below (baseUrl and websiteToken are filled in; undefined removes one). */
   options?: { [Name in keyof BridgeOptions]?: BridgeOptions[Name] | undefined };
   /** Storage of an earlier environment, to model a reload. */
-  storage?: Map<string, string>;
+  storage?: Map<string, unknown>;
 }
 
 export interface BackendSuite {

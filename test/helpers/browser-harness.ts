@@ -39,6 +39,8 @@ export const STRING_HOSTS: ReadonlySet<HostName> = new Set(['react-native', 'and
 
 /** A website token no message may ever contain. */
 export const WEBSITE_TOKEN = 'wt_e2e_website_token_must_stay_secret';
+/** A second inbox's website token, on the same backend. */
+export const OTHER_WEBSITE_TOKEN = 'wt_e2e_other_inbox_token_also_secret';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const BUNDLE_PATH = join(ROOT, 'dist', 'chat-bridge.js');
@@ -162,6 +164,8 @@ export interface OpenOptions {
   strictCsp?: boolean;
   /** Another page path: '/bridge-debug.html' (the debug bundle, for `record: true`), '/csp-control.html'. */
   path?: string;
+  /** Open the page in this browser context (a second WebView of the same app: shared storage) instead of a new one. */
+  context?: BrowserContext;
 }
 
 export interface BridgePage extends ScenarioPage {
@@ -208,7 +212,7 @@ export interface BrowserHarness {
   readonly authTokens: Set<string>;
   open(options: OpenOptions): Promise<BridgePage>;
   /** The contact's stored messages, read from the backend's own API (adds a GET /config and GET /conversations to the log). */
-  storedMessages(): Promise<StoredMessage[]>;
+  storedMessages(websiteToken?: string): Promise<StoredMessage[]>;
   close(): Promise<void>;
 }
 
@@ -237,7 +241,7 @@ export async function startBrowserHarness(): Promise<BrowserHarness> {
   // Served, so Chromium's own favicon request does not log a 404 among the page's console errors.
   await writeFile(join(folder, 'favicon.ico'), '');
 
-  const backend = await startReferenceBackend({ websiteTokens: [WEBSITE_TOKEN] });
+  const backend = await startReferenceBackend({ websiteTokens: [WEBSITE_TOKEN, OTHER_WEBSITE_TOKEN] });
   const csp = `default-src 'self'; script-src 'self'; connect-src ${backend.url}`;
   const mounts = { '/dist/': join(ROOT, 'dist'), '/harness/': folder, '/favicon.ico': join(folder, 'favicon.ico') };
   const plain = await startStaticServer({ mounts, pages: PAGES });
@@ -257,9 +261,10 @@ export async function startBrowserHarness(): Promise<BrowserHarness> {
     settings = {},
     strictCsp = false,
     path = '/bridge.html',
+    context: shared,
   }: OpenOptions): Promise<BridgePage> {
     // A context each: its own storage and its own preflight cache, so tests do not see each other.
-    const context = await launched.browser.newContext();
+    const context = shared ?? (await launched.browser.newContext());
     const tab = await context.newPage();
     const consoleErrors: string[] = [];
     tab.on('console', (message) => {
@@ -335,7 +340,7 @@ export async function startBrowserHarness(): Promise<BrowserHarness> {
       },
       async close() {
         pages.delete(bridgePage);
-        await context.close().catch(() => undefined);
+        await (shared ? tab.close() : context.close()).catch(() => undefined);
       },
     };
     pages.add(bridgePage);
@@ -344,8 +349,8 @@ export async function startBrowserHarness(): Promise<BrowserHarness> {
     return bridgePage;
   }
 
-  async function storedMessages(): Promise<StoredMessage[]> {
-    const config = (await (await fetch(`${backend.url}/config?website_token=${WEBSITE_TOKEN}`)).json()) as {
+  async function storedMessages(websiteToken = WEBSITE_TOKEN): Promise<StoredMessage[]> {
+    const config = (await (await fetch(`${backend.url}/config?website_token=${websiteToken}`)).json()) as {
       authToken: string;
     };
     const response = await fetch(`${backend.url}/conversations`, {

@@ -163,9 +163,14 @@ describe('a session recorded from an install while offline', () => {
       .map((line) => JSON.parse(line) as { kind: string; host?: string; payload?: unknown })
       .filter((line) => line.kind === 'deliver')
       .map(({ host, payload }) => ({ host, payload }));
-    expect(live.messages().map((message) => message['code'] ?? message['type'])).toEqual([
+    expect(live.messages().map((message) => message['code'] ?? message['state'] ?? message['type'])).toEqual([
       'ready',
+      'queued',
+      'sending',
+      'queued',
       'network_error',
+      'sending',
+      'sent',
       'response',
     ]);
     expect(replayed).toEqual(live.deliveries);
@@ -349,10 +354,16 @@ describe('a session recorded while navigator.onLine stays true across an offline
     // itself, so no `fail` is written for it to leave behind.
     expect(parseFixture(recording, 'recording').map((step) => step.step)).not.toContain('fail');
     const { deliveries, warnings } = await replayedDeliveries(recording, 'react-native');
-    expect(live.messages().map((message) => message['code'] ?? message['type'])).toEqual([
+    expect(live.messages().map((message) => message['code'] ?? message['state'] ?? message['type'])).toEqual([
       'ready',
       'response',
+      'queued',
+      'sending',
+      // Offline by the window's event: no retry timer, so no nextAttemptAt; it goes at `online`.
+      'queued',
       'network_error',
+      'sending',
+      'sent',
       'response',
     ]);
     expect(deliveries).toEqual(live.deliveries);

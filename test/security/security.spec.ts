@@ -146,8 +146,14 @@ const sentRoutes = (test: InMemoryEnvironment) =>
   test.requests.map(({ method, url }) => `${method} ${new URL(url).pathname}`);
 const kinds = (messages: Message[]) =>
   messages.map((message) =>
-    message['type'] === 'error' ? `error:${String(message['code'])}` : String(message['type']),
+    message['type'] === 'error'
+      ? `error:${String(message['code'])}`
+      : message['type'] === 'message'
+        ? `message:${String(message['state'])}`
+        : String(message['type']),
   );
+/** A message's state events from queued to sent, then its command's response. */
+const SENT = ['message:queued', 'message:sending', 'message:sent', 'response'];
 
 /** What a hostile frame might post: host commands in all three spellings, widget events, garbage. */
 function hostileMessages(tag: string): unknown[] {
@@ -180,7 +186,7 @@ describe('messages from disallowed origins', () => {
     test.post({ id: 'probe', method: 'sendMessage', params: { content: 'probe' } }, PAGE_ORIGIN);
     expect(await response('probe')).toMatchObject({ ok: true });
 
-    expect(kinds(messages())).toEqual(['ready', 'response']);
+    expect(kinds(messages())).toEqual(['ready', ...SENT]);
     const probeRoutes = ['GET /config', 'POST /messages', 'POST /conversations', 'POST /messages'];
     expect(sentRoutes(test)).toEqual(probeRoutes);
     expect(routes(backend.requests)).toEqual(probeRoutes);
@@ -198,6 +204,9 @@ describe('messages from disallowed origins', () => {
         'error:parse_error',
         'error:widget_error',
         'ready',
+        'message:queued',
+        'message:sending',
+        'message:sent',
         'response',
         'response',
         'response',
@@ -216,7 +225,7 @@ describe('messages from disallowed origins', () => {
     test.post({ id: 'probe', method: 'sendMessage', params: { content: 'probe' } }, 'https://widget.example');
     await response('probe');
 
-    expect(kinds(messages())).toEqual(['ready', 'response']);
+    expect(kinds(messages())).toEqual(['ready', ...SENT]);
     expect(routes(backend.requests).filter((route) => route === 'POST /messages')).toHaveLength(2); // the probe's 404, then its retry
   });
 
@@ -226,7 +235,7 @@ describe('messages from disallowed origins', () => {
     test.post({ id: 'probe', method: 'sendMessage', params: { content: 'probe' } }, '');
     await response('probe');
 
-    expect(kinds(messages())).toEqual(['ready', 'response']);
+    expect(kinds(messages())).toEqual(['ready', ...SENT]);
     expect(routes(backend.requests)).toEqual([
       'GET /config',
       'POST /messages',
@@ -491,7 +500,7 @@ describe('the payload size caps', () => {
     // have reached the backend before it.
     receive(command('at-cap', cap));
     expect(await response('at-cap')).toMatchObject({ ok: true });
-    expect(kinds(messages())).toEqual(['ready', ...Array(5).fill(refused).flat(), 'response']);
+    expect(kinds(messages())).toEqual(['ready', ...Array(5).fill(refused).flat(), ...SENT]);
     expect(routes(backend.requests)).toEqual([
       'GET /config',
       'POST /messages',

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { OutboundMessage } from '../../bridge/outbound/messages.js';
 import { ChatBridgeError } from '../../host-adapters/client.js';
 import { createReactNativeHost } from '../../host-adapters/react-native-host.js';
-import { logLines } from '../helpers/browser-harness.js';
+import { logLines, WEBSITE_TOKEN, type StoredMessage } from '../helpers/browser-harness.js';
 import { CASES, expectProduced, produce } from '../helpers/error-cases.js';
 import { requireWebKit } from '../helpers/webkit.js';
 import {
@@ -21,6 +21,15 @@ import {
 } from '../helpers/webkit-harness.js';
 
 const HELLO_BASE64 = Buffer.from('hello, attachment').toString('base64');
+
+/** The contact's messages as the backend stored them, read through its own API. */
+async function storedMessages(backendUrl: string): Promise<StoredMessage[]> {
+  const { authToken } = (await (await fetch(`${backendUrl}/config?website_token=${WEBSITE_TOKEN}`)).json()) as {
+    authToken: string;
+  };
+  const response = await fetch(`${backendUrl}/conversations`, { headers: { authorization: `Bearer ${authToken}` } });
+  return response.status === 404 ? [] : ((await response.json()) as { messages: StoredMessage[] }).messages;
+}
 
 describe.skipIf(!requireWebKit())('chat-bridge.js in WebKit', () => {
   let harness: WebKitHarness;
@@ -138,42 +147,44 @@ describe.skipIf(!requireWebKit())('chat-bridge.js in WebKit', () => {
       expect(await tab.consoleErrors()).toEqual([]);
     });
 
-    it('keeps messages sent offline through a reload, then sends each exactly once, in order', async () => {
+    it('keeps messages (a photo too) sent offline through a reload in IndexedDB, then sends each exactly once, in order', async () => {
       tab = await harness.open({ host });
       expect(await tab.call('getConversation')).toMatchObject({ ok: true });
       await tab.setOffline(true);
-      const ids: string[] = [];
-      for (const content of ['first', 'second']) {
-        const since = await tab.mark();
-        ids.push(await tab.send('sendMessage', { content }));
-        await tab.waitFor({ type: 'error', code: 'network_error' }, { since });
-      }
+      const photo = Buffer.alloc(40_000, 9).toString('base64');
+      const ids = [
+        await tab.send('sendMessage', { content: 'first', messageId: 'first' }),
+        await tab.send('sendMessage', {
+          content: 'second',
+          messageId: 'second',
+          attachments: [{ name: 'photo.jpg', type: 'image/jpeg', data: photo }],
+        }),
+      ];
+      await tab.waitFor({ type: 'message', messageId: 'second', state: 'queued' });
       expect((await tab.stats()).outbox).toBe(2);
 
       await tab.reload();
-      expect(await tab.waitFor({ type: 'error', code: 'network_error' })).toMatchObject({
-        message: expect.stringContaining('2 message(s)'),
-      });
-      expect((await tab.stats()).outbox).toBe(2);
+      // The new page finds both records (WebKit's IndexedDB, bytes as an ArrayBuffer) and tries the first.
+      await tab.waitFor({ type: 'message', messageId: 'first', state: 'sending' });
       await tab.setOffline(false);
-      for (const [index, id] of ids.entries()) {
-        expect(await tab.waitFor({ type: 'response', id })).toMatchObject({
-          ok: true,
-          result: { content: ['first', 'second'][index] },
+      for (const messageId of ['first', 'second'])
+        expect(await tab.waitFor({ type: 'message', messageId, state: 'sent' })).toMatchObject({
+          result: { content: messageId },
         });
-      }
-      const order = (await tab.messages()).flatMap((message) => (message.type === 'response' ? [message.id] : []));
-      expect(order).toEqual(ids);
+      // An earlier page's messages are reported by messageId, never as responses to its command ids.
+      const responded = (await tab.messages()).flatMap((message) => (message.type === 'response' ? [message.id] : []));
+      expect(responded.filter((id) => ids.includes(id))).toEqual([]);
       expect(logLines(harness.backend).filter((line) => line.startsWith('POST /messages'))).toEqual([
         'POST /messages 200',
         'POST /messages 200',
       ]);
       expect((await tab.stats()).outbox).toBe(0);
-      expect(
-        await tab.evaluate(
-          "return Object.keys(localStorage).filter((key) => key.startsWith('chat-bridge:outbox:')).length;",
-        ),
-      ).toBe(0);
+      const stored = await storedMessages(harness.backend.url);
+      expect(stored.map((message) => [message.content, message.attachments.length])).toEqual([
+        ['first', 0],
+        ['second', 1],
+      ]);
+      expect(stored[1]?.attachments[0]?.size).toBe(40_000);
     });
   });
 
@@ -199,7 +210,13 @@ describe.skipIf(!requireWebKit())('chat-bridge.js in WebKit', () => {
       expect(failed).toBeInstanceOf(ChatBridgeError);
       expect(failed).toMatchObject({ code: 'empty_message' });
       // Answered calls settle the client; only the bridge's own events reach onEvent.
-      expect(events.map((event) => event.type)).toEqual(['ready', 'error']);
+      expect(events.map((event) => (event.type === 'message' ? `message:${event.state}` : event.type))).toEqual([
+        'ready',
+        'message:queued',
+        'message:sending',
+        'message:sent',
+        'error',
+      ]);
     } finally {
       stop();
       await page.close();

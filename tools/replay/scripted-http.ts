@@ -18,6 +18,8 @@ export interface RequestLine {
   headers: Record<string, string>;
   body?: unknown;
   offline?: true;
+  /** Made by the bridge on its own after the last step, with no answer queued: it failed as a network error. */
+  unanswered?: true;
 }
 
 export interface ScriptedHttp {
@@ -25,6 +27,8 @@ export interface ScriptedHttp {
   fetch(url: string, request: HttpRequest): Promise<HttpResponse>;
   /** The first request that found no answer, if any: it ends the replay. */
   readonly unmatched: string | undefined;
+  /** Set once the last step has played: from then on a request without an answer fails as `unanswered`. */
+  afterLastStep: boolean;
   /** Answers queued and never used, as "METHOD /path" (often a typo in a fixture). */
   unused(): string[];
 }
@@ -38,7 +42,14 @@ export function createScriptedHttp(
   const answers = new Map<string, Answer[]>();
   let unmatched: string | undefined;
 
+  let afterLastStep = false;
   return {
+    get afterLastStep() {
+      return afterLastStep;
+    },
+    set afterLastStep(value) {
+      afterLastStep = value;
+    },
     queue(method, path, answer) {
       const key = `${method} ${path}`;
       const list = answers.get(key) ?? [];
@@ -66,10 +77,11 @@ export function createScriptedHttp(
         output(line);
         throw new TypeError('Failed to fetch');
       }
-      output(line);
       const answer = answers.get(`${request.method} ${path}`)?.shift();
+      if (answer === undefined && afterLastStep) line.unanswered = true;
+      output(line);
       if (answer === undefined) {
-        unmatched ??= `${request.method} ${path}`;
+        if (!afterLastStep) unmatched ??= `${request.method} ${path}`;
         throw new TypeError('Failed to fetch');
       }
       if (answer.kind === 'fail') throw new TypeError('Failed to fetch');

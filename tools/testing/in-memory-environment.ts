@@ -1,6 +1,7 @@
 /**
- * The one in-memory Environment, for the replay and the Node tests: storage over a Map that can
- * outlive a bridge (a "reload"), a switchable connectivity flag, a message source to post into,
+ * The one in-memory Environment, for the replay and the Node tests: outbox records over a Map
+ * that can outlive a bridge (a "reload") and locks shared by every environment given that Map (a
+ * second WebView of the app), a switchable connectivity flag, page visibility, a message source to post into,
  * and a plain-object window holding the stand-in channels (stand-in-channels.ts), whose
  * deliveries are kept in order. Fetch, clock and randomness are the caller's choice: by default
  * the real ones (tests against a real backend use the network for real); the replay gives
@@ -16,7 +17,8 @@ import {
   type HttpRequest,
   type HttpResponse,
   type InboundMessage,
-  type KeyValueStorage,
+  type Locks,
+  type RecordStore,
 } from '../../bridge/index.js';
 import { installStandIns } from './stand-in-channels.js';
 
@@ -35,7 +37,10 @@ export interface InMemoryEnvironment {
   post(data: unknown, origin?: string): void;
   /** Switches connectivity and fires the `online` / `offline` event. */
   setOnline(online: boolean): void;
-  storage: Map<string, string>;
+  /** Fires the page's `visibilitychange` to visible. */
+  setVisible(): void;
+  /** The outbox records, shared with any environment given the same Map. */
+  storage: Map<string, unknown>;
   /** Requests the bridge made through `env.fetch`. */
   requests: Array<{ url: string; method: string; headers: Record<string, string> }>;
 }
@@ -43,8 +48,8 @@ export interface InMemoryEnvironment {
 export interface InMemoryEnvironmentOptions {
   /** @default "https://app.example.test" */
   pageOrigin?: string;
-  /** Storage shared with an earlier environment, to model a reload. */
-  storage?: Map<string, string>;
+  /** Records (and locks) shared with another environment, to model a reload or a second WebView. */
+  storage?: Map<string, unknown>;
   /** @default the global fetch */
   fetch?: (url: string, request: HttpRequest) => Promise<HttpResponse>;
   /**
@@ -74,7 +79,8 @@ const realClock: Pick<Environment, 'now' | 'setTimeout' | 'clearTimeout'> = {
 export function createInMemoryEnvironment(options: InMemoryEnvironmentOptions = {}): InMemoryEnvironment {
   const deliveries: Delivery[] = [];
   const requests: InMemoryEnvironment['requests'] = [];
-  const storage = options.storage ?? new Map<string, string>();
+  const storage = options.storage ?? new Map<string, unknown>();
+  const visibility = listeners<void>();
   const messageEvents = listeners<InboundMessage>();
   const connectivity = listeners<boolean>();
   let online = true;
@@ -100,7 +106,9 @@ export function createInMemoryEnvironment(options: InMemoryEnvironmentOptions = 
     },
     ...(options.clock ?? realClock),
     random: options.random ?? (() => Math.random()),
-    storage: mapStorage(storage),
+    records: mapRecords(storage),
+    locks: memoryLocks(storage),
+    onVisible: (listener) => visibility.subscribe(() => listener()),
     isOnline: () => online,
     onConnectivityChange: connectivity.subscribe,
     onMessage: messageEvents.subscribe,
@@ -120,6 +128,7 @@ export function createInMemoryEnvironment(options: InMemoryEnvironmentOptions = 
     post(data, origin = env.pageOrigin) {
       messageEvents.fire({ data, origin });
     },
+    setVisible: () => visibility.fire(),
     setOnline(value) {
       online = value;
       connectivity.fire(value);
@@ -127,12 +136,45 @@ export function createInMemoryEnvironment(options: InMemoryEnvironmentOptions = 
   };
 }
 
-function mapStorage(map: Map<string, string>): KeyValueStorage {
+/** Records as IndexedDB keeps them: structured clones (ArrayBuffers stay binary), keys in order. */
+export function mapRecords(map: Map<string, unknown>): RecordStore {
   return {
-    getItem: (key) => map.get(key) ?? null,
-    setItem: (key, value) => void map.set(key, value),
-    removeItem: (key) => void map.delete(key),
+    keys: async (prefix) => [...map.keys()].filter((key) => key.startsWith(prefix)).sort(),
+    get: async (key) => structuredClone(map.get(key)),
+    put: async (key, value) => void map.set(key, structuredClone(value)),
+    remove: async (key) => void map.delete(key),
   };
+}
+
+const sharedLocks = new WeakMap<object, Locks>();
+
+/** Locks as the Web Locks API gives them, shared by everything that passes the same `scope` object. */
+export function memoryLocks(scope: object = {}): Locks {
+  const existing = sharedLocks.get(scope);
+  if (existing) return existing;
+  const queues = new Map<string, Promise<unknown>>();
+  const held = new Map<string, number>();
+  const locks: Locks = {
+    request(name, work) {
+      const run = (queues.get(name) ?? Promise.resolve()).then(async () => {
+        held.set(name, (held.get(name) ?? 0) + 1);
+        try {
+          return await work();
+        } finally {
+          held.set(name, (held.get(name) ?? 1) - 1);
+          if (held.get(name) === 0) held.delete(name);
+        }
+      });
+      queues.set(
+        name,
+        run.catch(() => undefined),
+      );
+      return run;
+    },
+    held: async () => [...held.keys()],
+  };
+  sharedLocks.set(scope, locks);
+  return locks;
 }
 
 /** A listener list: `subscribe` is the Environment's side, `fire` the driver's. */

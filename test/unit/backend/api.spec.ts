@@ -156,7 +156,7 @@ describe('conversations', () => {
 describe('messages', () => {
   it('sends a text message as JSON carrying its id as echo_id', async () => {
     const { api: client, requests } = api([CONFIG, { status: 200, body: { id: 1 } }]);
-    await client.sendMessage({ messageId: 'm-1', content: 'Hello' });
+    await client.sendMessage({ v: 1, messageId: 'm-1', content: 'Hello' });
     expect(requests[1]).toMatchObject({
       method: 'POST',
       path: '/messages',
@@ -164,10 +164,10 @@ describe('messages', () => {
     });
   });
 
-  it('sends attachments as multipart with the decoded bytes, the type and the name', async () => {
+  it('sends attachments as multipart with their bytes, the type and the name', async () => {
     const { api: client, requests } = api([CONFIG, { status: 200, body: { id: 1 } }]);
-    const data = Buffer.from('hello').toString('base64');
-    await client.sendMessage({ messageId: 'm-2', attachments: [{ name: 'a.txt', type: 'text/plain', data }] });
+    const data = new TextEncoder().encode('hello').buffer as ArrayBuffer;
+    await client.sendMessage({ v: 1, messageId: 'm-2', files: [{ name: 'a.txt', type: 'text/plain', data }] });
     const form = requests[1]?.form as FormData;
     expect(form.get('message[echo_id]')).toBe('m-2');
     expect(form.get('message[content]')).toBe('');
@@ -182,7 +182,9 @@ describe('messages', () => {
       { status: 201, body: { id: 9 } },
       { status: 200, body: { id: 1 } },
     ]);
-    expect(await client.sendMessage({ messageId: 'm-3', content: 'Hi', contact: { name: 'Ada' } })).toEqual({ id: 1 });
+    expect(await client.sendMessage({ v: 1, messageId: 'm-3', content: 'Hi', contact: { name: 'Ada' } })).toEqual({
+      id: 1,
+    });
     expect(requests.map((request) => `${request.method} ${request.path}`)).toEqual([
       'GET /config',
       'POST /messages',
@@ -195,7 +197,7 @@ describe('messages', () => {
 
   it('answers not_found when the message still finds no conversation after creating one', async () => {
     const { api: client } = api([CONFIG, { status: 404 }, { status: 201, body: {} }, { status: 404 }]);
-    expect(await failure(client.sendMessage({ messageId: 'm-4', content: 'Hi' }))).toMatchObject({
+    expect(await failure(client.sendMessage({ v: 1, messageId: 'm-4', content: 'Hi' }))).toMatchObject({
       code: 'not_found',
       message: '[POST /messages] 404: not found',
     });

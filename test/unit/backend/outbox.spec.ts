@@ -1,249 +1,457 @@
 import { describe, expect, it } from 'vitest';
-import type { KeyValueStorage } from '../../../bridge/environment.js';
 import { bridgeError, type ErrorEvent } from '../../../bridge/outbound/errors.js';
-import type { Outcome } from '../../../bridge/outbound/messages.js';
-import { createOutbox, type OutboxEntry, type OutboxHooks } from '../../../bridge/backend/outbox.js';
+import type { MessageStateMessage } from '../../../bridge/outbound/messages.js';
+import { createOutbox, type OutboxSettings } from '../../../bridge/backend/outbox.js';
+import { inboxPrefix, recordKey, type OutboxRecord } from '../../../bridge/backend/outbox-record.js';
+import type { RecordStore } from '../../../bridge/environment.js';
+import { mapRecords, memoryLocks } from '../../../tools/testing/in-memory-environment.js';
+import { createVirtualClock as createFakeClock } from '../../../tools/testing/virtual-clock.js';
 
-const KEY = 'chat-bridge:outbox:https://chat.example.test/api/v1';
+const PREFIX = inboxPrefix('https://chat.example.test/api/v1', 'wt_outbox_secret_token');
 
-function memoryStorage(initial: Record<string, string> = {}): KeyValueStorage & { map: Map<string, string> } {
-  const map = new Map(Object.entries(initial));
-  return {
-    map,
-    getItem: (key) => map.get(key) ?? null,
-    setItem: (key, value) => void map.set(key, value),
-    removeItem: (key) => void map.delete(key),
-  };
-}
+/** Lets every promise that can settle now settle (store calls, sends), without moving the clock. */
+const flush = async () => {
+  for (let i = 0; i < 30; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+};
 
-const entry = (n: number): OutboxEntry => ({ commandId: `cmd-${n}`, messageId: `msg-${n}`, content: `message ${n}` });
+const networkError = () => bridgeError('network_error', '[POST /messages] network error');
+const httpFailure = (status: number, code: 'server_error' | 'validation_error' = 'server_error') =>
+  bridgeError(code, `[POST /messages] ${status}: failed`, { status });
 
-const stored = (storage: { map: Map<string, string> }): OutboxEntry[] =>
-  JSON.parse(storage.map.get(KEY) ?? '[]') as OutboxEntry[];
+type Answer = (record: OutboxRecord, attempt: number) => Promise<unknown>;
 
-/** Hooks that record every call; `send` answers with whatever `answer` decides. */
-function recordingHooks(answer: (entry: OutboxEntry) => Promise<unknown> = async (e) => ({ id: e.messageId })) {
+/** One page's outbox over a shared Map (another page, or the page after a reload, passes the same Map). */
+function page(
+  options: {
+    map?: Map<string, unknown>;
+    answer?: Answer;
+    records?: RecordStore | undefined;
+    clock?: ReturnType<typeof createFakeClock>;
+    id?: string;
+  } = {},
+) {
+  const map = options.map ?? new Map<string, unknown>();
+  const clock = options.clock ?? createFakeClock(1_700_000_000_000);
   const sent: string[] = [];
-  const settled: Array<{ messageId: string; outcome: Outcome }> = [];
-  const stalled: Array<{ error: ErrorEvent; waiting: number }> = [];
-  const hooks: OutboxHooks = {
-    send: (e) => {
-      sent.push(e.messageId);
-      return answer(e);
+  const events: Array<MessageStateMessage | ErrorEvent> = [];
+  const attempts = new Map<string, number>();
+  let online = true;
+  const answer: Answer = options.answer ?? (async (record) => ({ id: record.messageId }));
+  const settings: OutboxSettings = {
+    records: 'records' in options ? options.records : mapRecords(map),
+    locks: memoryLocks(map),
+    prefix: PREFIX,
+    page: options.id ?? 'pageA',
+    maxFileSize: 1024,
+    now: clock.now,
+    setTimeout: clock.setTimeout,
+    clearTimeout: clock.clearTimeout,
+    random: () => 0.5,
+    isOnline: () => online,
+    send(record) {
+      sent.push(record.messageId);
+      const n = (attempts.get(record.messageId) ?? 0) + 1;
+      attempts.set(record.messageId, n);
+      // As the real fetch does: offline, every request fails at the network level.
+      return online ? answer(record, n) : Promise.reject(networkError());
     },
-    settled: (e, outcome) => void settled.push({ messageId: e.messageId, outcome }),
-    stalled: (error, waiting) => void stalled.push({ error, waiting }),
+    emit: (message) => void events.push(message),
   };
-  return { hooks, sent, settled, stalled };
+  const outbox = createOutbox(settings);
+  return {
+    outbox,
+    map,
+    clock,
+    sent,
+    events,
+    states: (messageId?: string) =>
+      events.flatMap((e) =>
+        e.type === 'message' && (messageId === undefined || e.messageId === messageId) ? [e] : [],
+      ),
+    errors: () => events.filter((e): e is ErrorEvent => e.type === 'error'),
+    setOnline(value: boolean) {
+      online = value;
+    },
+    send: (n: number | string, extra: Partial<OutboxRecord> = {}) => {
+      const messageId = typeof n === 'number' ? `msg-${n}` : n;
+      const outcome = outbox.enqueue({ messageId, content: `message ${n}`, ...extra });
+      outcome.catch(() => undefined);
+      return outcome;
+    },
+  };
 }
 
-const offline = () => Promise.reject(bridgeError('network_error', '[POST /messages] network error'));
-
-describe('order and settling', () => {
-  it('sends entries one at a time in the order they were enqueued', async () => {
-    const { hooks, sent, settled } = recordingHooks();
-    const outbox = createOutbox(memoryStorage(), KEY, hooks);
-    [1, 2, 3].forEach((n) => outbox.enqueue(entry(n)));
-    await outbox.drain();
-    expect(sent).toEqual(['msg-1', 'msg-2', 'msg-3']);
-    expect(settled.map((s) => s.messageId)).toEqual(['msg-1', 'msg-2', 'msg-3']);
-    expect(settled[0]?.outcome).toEqual({ ok: true, result: { id: 'msg-1' } });
-    expect(outbox.size).toBe(0);
+describe('one way through a send', () => {
+  it("resolves each message's own promise with the backend's answer, sending one at a time in queue order", async () => {
+    const p = page();
+    const outcomes = [p.send(1), p.send(2), p.send(3)];
+    await flush();
+    expect(await Promise.all(outcomes)).toEqual([{ id: 'msg-1' }, { id: 'msg-2' }, { id: 'msg-3' }]);
+    expect(p.sent).toEqual(['msg-1', 'msg-2', 'msg-3']);
+    expect(p.outbox.size).toBe(0);
+    expect(p.map.size).toBe(0);
   });
 
-  it('settles an entry the backend refused with its error and goes on with the next', async () => {
-    const refused = bridgeError('validation_error', '[POST /messages] 422: invalid', { status: 422 });
-    const { hooks, sent, settled, stalled } = recordingHooks(async (e) => {
-      if (e.messageId === 'msg-1') throw refused;
-      return 'sent';
+  it('rejects a message the backend refused for good with its error, leaves it as failed, and goes on', async () => {
+    const p = page({
+      answer: async (r) => (r.messageId === 'msg-1' ? Promise.reject(httpFailure(422, 'validation_error')) : 'ok'),
     });
-    const outbox = createOutbox(memoryStorage(), KEY, hooks);
-    outbox.enqueue(entry(1));
-    outbox.enqueue(entry(2));
-    await outbox.drain();
-    expect(sent).toEqual(['msg-1', 'msg-2']);
-    expect(settled).toEqual([
-      { messageId: 'msg-1', outcome: { ok: false, error: refused.event } },
-      { messageId: 'msg-2', outcome: { ok: true, result: 'sent' } },
-    ]);
-    expect(stalled).toEqual([]);
+    const first = p.send(1);
+    const second = p.send(2);
+    await flush();
+    await expect(first).rejects.toMatchObject({ event: { code: 'validation_error', status: 422 } });
+    await expect(second).resolves.toBe('ok');
+    expect(p.states('msg-1').map((s) => s.state)).toEqual(['queued', 'sending', 'failed']);
+    expect(p.states('msg-1').at(-1)?.error).toMatchObject({ code: 'validation_error' });
+    expect(p.map.size).toBe(0);
   });
 
-  it('settles an entry whose send threw a non-bridge error, instead of stalling on it forever', async () => {
-    const { hooks, settled, stalled } = recordingHooks(async () => {
-      throw new TypeError('cannot read x of undefined');
-    });
-    const outbox = createOutbox(memoryStorage(), KEY, hooks);
-    outbox.enqueue(entry(1));
-    await outbox.drain();
-    expect(stalled).toEqual([]);
-    expect(settled).toHaveLength(1);
-    expect(settled[0]?.outcome.ok).toBe(false);
-    expect(outbox.size).toBe(0);
+  it.each([400, 413, 500])('treats %i as final: answered at once, never retried', async (status) => {
+    const p = page({ answer: async () => Promise.reject(httpFailure(status)) });
+    const outcome = p.send(1);
+    await flush();
+    await expect(outcome).rejects.toMatchObject({ event: { status } });
+    p.clock.advance(120_000);
+    await flush();
+    expect(p.sent).toEqual(['msg-1']);
+  });
+
+  it('treats an error that is not a bridge error (a bug) as final rather than retrying it forever', async () => {
+    const p = page({ answer: async () => Promise.reject(new TypeError('x is undefined')) });
+    const outcome = p.send(1);
+    await flush();
+    await expect(outcome).rejects.toMatchObject({ event: { code: 'server_error' } });
   });
 });
 
-describe('network failures', () => {
-  it('stalls on a network failure, keeping the entry and everything behind it', async () => {
-    const storage = memoryStorage();
-    const { hooks, sent, settled, stalled } = recordingHooks(offline);
-    const outbox = createOutbox(storage, KEY, hooks);
-    outbox.enqueue(entry(1));
-    outbox.enqueue(entry(2));
-    await outbox.drain();
-    expect(sent).toEqual(['msg-1']);
-    expect(settled).toEqual([]);
-    expect(stalled).toHaveLength(1);
-    expect(stalled[0]?.error.code).toBe('network_error');
-    expect(stalled[0]?.waiting).toBe(2);
-    expect(outbox.size).toBe(2);
-    expect(stored(storage).map((e) => e.messageId)).toEqual(['msg-1', 'msg-2']);
+describe('durable records', () => {
+  it('writes one record per message under a key that names the inbox by hash, never the token', async () => {
+    const p = page();
+    p.setOnline(false);
+    const outcome = p.send(1);
+    p.send(2);
+    p.send(3);
+    await flush();
+    expect([...p.map.keys()]).toHaveLength(3);
+    for (const key of p.map.keys()) {
+      expect(key.startsWith(PREFIX)).toBe(true);
+      expect(key).not.toContain('wt_outbox_secret_token');
+    }
+    expect([...p.map.values()].map((r) => (r as OutboxRecord).messageId)).toEqual(['msg-1', 'msg-2', 'msg-3']);
+    expect(inboxPrefix('https://chat.example.test/api/v1', 'another_token')).not.toBe(PREFIX);
+    p.setOnline(true);
+    p.outbox.drain(true);
+    await flush();
+    await expect(outcome).resolves.toEqual({ id: 'msg-1' });
+    expect(p.map.size).toBe(0);
   });
 
-  it('resends the stalled head first on the next drain, with the same messageId', async () => {
-    let online = false;
-    const { hooks, sent, settled } = recordingHooks(async (e) => (online ? e.messageId : offline()));
-    const outbox = createOutbox(memoryStorage(), KEY, hooks);
-    outbox.enqueue(entry(1));
-    await outbox.drain();
-    outbox.enqueue(entry(2));
-    online = true;
-    await outbox.drain();
-    expect(sent).toEqual(['msg-1', 'msg-1', 'msg-2']);
-    expect(settled.map((s) => s.messageId)).toEqual(['msg-1', 'msg-2']);
+  it('keeps attachment bytes binary in the record', async () => {
+    const p = page();
+    p.setOnline(false);
+    const bytes = new Uint8Array([1, 2, 3, 250]).buffer;
+    p.send(1, { files: [{ name: 'a.png', type: 'image/png', data: bytes }] });
+    await flush();
+    const record = [...p.map.values()][0] as OutboxRecord;
+    expect(record.files?.[0]?.data).toBeInstanceOf(ArrayBuffer);
+    expect([...new Uint8Array(record.files?.[0]?.data as ArrayBuffer)]).toEqual([1, 2, 3, 250]);
+  });
+
+  it('sends, after a reload, what the previous page left, reporting it by state events only', async () => {
+    const map = new Map<string, unknown>();
+    const before = page({ map, id: 'old' });
+    before.setOnline(false);
+    before.send(1);
+    before.send(2);
+    await flush();
+    before.outbox.destroy();
+
+    const after = page({ map, id: 'new' });
+    after.outbox.drain();
+    await flush();
+    expect(after.sent).toEqual(['msg-1', 'msg-2']);
+    expect(after.states().map((s) => `${s.messageId} ${s.state}`)).toEqual([
+      'msg-1 sending',
+      'msg-1 sent',
+      'msg-2 sending',
+      'msg-2 sent',
+    ]);
+    expect(after.states('msg-1').at(-1)?.result).toEqual({ id: 'msg-1' });
+    expect(map.size).toBe(0);
+  });
+
+  it('drops a corrupt or hostile stored record with a storage_error, and never uploads it', async () => {
+    const map = new Map<string, unknown>();
+    const key = (n: number) => recordKey(PREFIX, 1000 + n, 'gone', n);
+    map.set(key(1), { v: 1, messageId: 'good' });
+    map.set(key(2), { v: 1, messageId: 'x'.repeat(500) });
+    map.set(key(3), { v: 1, messageId: 'big', files: [{ name: 'f', type: 'image/png', size: 10 ** 9 }] });
+    map.set(key(4), { v: 1, messageId: 'exe', files: [{ name: 'f', type: 'application/x-msdownload', size: 1 }] });
+    map.set(key(5), { v: 1, messageId: 'contact', contact: { email: 'a@b.c', admin: 'true' } });
+    map.set(key(6), 'not an object');
+    map.set(key(7), { v: 1, messageId: 'strdata', files: [{ name: 'f', type: 'image/png', data: 'AAAA' }] });
+    const p = page({ map, id: 'new' });
+    p.outbox.drain();
+    await flush();
+    expect(p.sent).toEqual(['good']);
+    expect(p.errors().map((e) => e.code)).toEqual(Array(6).fill('storage_error'));
+    expect(map.size).toBe(0);
+  });
+
+  it('never reads records of another inbox', async () => {
+    const map = new Map<string, unknown>();
+    const other = inboxPrefix('https://chat.example.test/api/v1', 'another_inbox_token');
+    map.set(recordKey(other, 1000, 'gone', 0), { v: 1, messageId: 'theirs' });
+    const p = page({ map, id: 'new' });
+    p.outbox.drain();
+    await flush();
+    expect(p.sent).toEqual([]);
+    expect(map.size).toBe(1);
   });
 });
 
-describe('persistence', () => {
-  it('persists the queue to storage as JSON and removes the key once empty', async () => {
-    const storage = memoryStorage();
-    let release: () => void = () => {};
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    const { hooks } = recordingHooks(async () => gate);
-    const outbox = createOutbox(storage, KEY, hooks);
-    outbox.enqueue(entry(1));
-    outbox.enqueue({ ...entry(2), attachments: [{ name: 'a.txt', type: 'text/plain', data: 'AAAA' }] });
-    expect(stored(storage)).toEqual([
-      entry(1),
-      { ...entry(2), attachments: [{ name: 'a.txt', type: 'text/plain', data: 'AAAA' }] },
-    ]);
-    const draining = outbox.drain();
-    release();
-    await draining;
-    expect(storage.map.has(KEY)).toBe(false);
-  });
-
-  it('restores the queue from storage in a new outbox (a reload), in order', async () => {
-    const storage = memoryStorage();
-    const first = createOutbox(storage, KEY, recordingHooks(offline).hooks);
-    [1, 2, 3].forEach((n) => first.enqueue(entry(n)));
-    await first.drain();
-    first.destroy();
-
-    const { hooks, sent, settled } = recordingHooks();
-    const second = createOutbox(storage, KEY, hooks);
-    expect(second.size).toBe(3);
-    await second.drain();
-    expect(sent).toEqual(['msg-1', 'msg-2', 'msg-3']);
-    expect(settled.map((s) => s.messageId)).toEqual(['msg-1', 'msg-2', 'msg-3']);
-    expect(storage.map.has(KEY)).toBe(false);
-  });
-
-  it('keeps working in memory when storage refuses to write (quota exceeded)', async () => {
-    const storage = memoryStorage();
-    storage.setItem = () => {
-      throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
-    };
-    const { hooks, sent, settled } = recordingHooks();
-    const outbox = createOutbox(storage, KEY, hooks);
-    expect(() => outbox.enqueue(entry(1))).not.toThrow();
-    outbox.enqueue(entry(2));
-    expect(outbox.size).toBe(2);
-    await outbox.drain();
-    expect(sent).toEqual(['msg-1', 'msg-2']);
-    expect(settled).toHaveLength(2);
-  });
-
-  it('works without storage at all', async () => {
-    const { hooks, sent } = recordingHooks();
-    const outbox = createOutbox(undefined, KEY, hooks);
-    outbox.enqueue(entry(1));
-    await outbox.drain();
-    expect(sent).toEqual(['msg-1']);
-  });
+describe('nothing lost silently', () => {
+  const failing: RecordStore = {
+    keys: async () => Promise.reject(new Error('SecurityError')),
+    get: async () => Promise.reject(new Error('SecurityError')),
+    put: async () => Promise.reject(new DOMException('quota', 'QuotaExceededError')),
+    remove: async () => Promise.reject(new Error('SecurityError')),
+  };
 
   it.each([
-    ['not JSON', '{oops'],
-    ['JSON that is not an array', '{"commandId":"c","messageId":"m"}'],
-    ['null', 'null'],
-  ])('ignores stored data that is %s', async (_name, text) => {
-    const outbox = createOutbox(memoryStorage({ [KEY]: text }), KEY, recordingHooks().hooks);
-    expect(outbox.size).toBe(0);
+    ['a store that throws on every call', failing],
+    ['no storage at all', undefined],
+  ])('with %s, still sends the message from memory and tells the host once, at queue time', async (_, records) => {
+    const p = page({
+      records,
+      answer: async (r) => (p.clock.now() > 1_700_000_000_000 ? { id: r.messageId } : Promise.reject(networkError())),
+    });
+    const outcome = p.send(1);
+    await flush();
+    expect(p.errors().filter((e) => e.code === 'storage_error')).toHaveLength(1);
+    expect(p.errors()[0]?.message).toMatch(/msg-1 could not be stored/);
+    p.clock.advance(2_000);
+    await flush();
+    await expect(outcome).resolves.toEqual({ id: 'msg-1' });
+    expect(p.errors().filter((e) => e.code === 'storage_error')).toHaveLength(1);
   });
 
-  it('keeps only well-formed stored entries', () => {
-    const text = JSON.stringify([entry(1), { commandId: 'c' }, null, 'x', { messageId: 'm', commandId: 7 }, entry(2)]);
-    const { hooks } = recordingHooks();
-    const outbox = createOutbox(memoryStorage({ [KEY]: text }), KEY, hooks);
-    expect(outbox.size).toBe(2);
-  });
-
-  it('ignores storage whose read throws (a sandboxed WebView)', () => {
-    const storage = memoryStorage();
-    storage.getItem = () => {
-      throw new DOMException('denied', 'SecurityError');
+  it('waits for a slow write before removing the record, so a sent message never comes back', async () => {
+    const map = new Map<string, unknown>();
+    const inner = mapRecords(map);
+    let releaseWrite = () => {};
+    const slow: RecordStore = {
+      ...inner,
+      put: (key, value) =>
+        new Promise<void>((resolve) => (releaseWrite = () => void inner.put(key, value).then(resolve))),
     };
-    expect(createOutbox(storage, KEY, recordingHooks().hooks).size).toBe(0);
+    const p = page({ map, records: slow });
+    const outcome = p.send(1);
+    await flush();
+    expect(p.sent).toEqual(['msg-1']);
+    releaseWrite();
+    await flush();
+    await expect(outcome).resolves.toEqual({ id: 'msg-1' });
+    expect(map.size).toBe(0);
   });
 });
 
-describe('drains', () => {
-  it('shares one pass between concurrent drains, sending each entry once', async () => {
-    let release: () => void = () => {};
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    const { hooks, sent } = recordingHooks(async (e) => {
-      await gate;
-      return e.messageId;
-    });
-    const outbox = createOutbox(memoryStorage(), KEY, hooks);
-    outbox.enqueue(entry(1));
-    outbox.enqueue(entry(2));
-    const a = outbox.drain();
-    const b = outbox.drain();
-    expect(b).toBe(a);
-    release();
-    await Promise.all([a, b]);
-    expect(sent).toEqual(['msg-1', 'msg-2']);
+describe('retries on its own', () => {
+  it.each([
+    ['a network failure', networkError],
+    ['a 503', () => httpFailure(503)],
+    ['a 502', () => httpFailure(502)],
+    ['a 504', () => httpFailure(504)],
+    ['a 408', () => httpFailure(408)],
+  ])(
+    'keeps the message after %s and retries it within 2 s while online, under the same messageId',
+    async (_, failure) => {
+      const p = page({ answer: async (r, n) => (n < 3 ? Promise.reject(failure()) : { id: r.messageId }) });
+      const outcome = p.send(1);
+      await flush();
+      expect(p.sent).toEqual(['msg-1']);
+      const queued = p.states('msg-1').at(-1);
+      expect(queued).toMatchObject({ state: 'queued', attempt: 1 });
+      expect((queued?.nextAttemptAt ?? Infinity) - p.clock.now()).toBeLessThanOrEqual(2_000);
+      p.clock.advance(2_000);
+      await flush();
+      p.clock.advance(4_000);
+      await flush();
+      await expect(outcome).resolves.toEqual({ id: 'msg-1' });
+      expect(p.sent).toEqual(['msg-1', 'msg-1', 'msg-1']);
+      // One error event for the burst, not one per attempt.
+      expect(p.errors()).toHaveLength(1);
+      expect(p.errors()[0]?.message).toMatch(/1 message\(s\) wait in the outbox/);
+    },
+  );
+
+  it('backs off exponentially with jitter, never waiting more than 60 s', async () => {
+    const p = page({ answer: async () => Promise.reject(networkError()) });
+    p.send(1);
+    await flush();
+    const waits: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const last = p.states('msg-1').at(-1) as MessageStateMessage;
+      waits.push((last.nextAttemptAt as number) - p.clock.now());
+      p.clock.advance((last.nextAttemptAt as number) - p.clock.now());
+      await flush();
+    }
+    expect(waits[0]).toBeLessThanOrEqual(2_000);
+    expect(waits.every((w, i) => i === 0 || w >= (waits[i - 1] as number) || w >= 30_000)).toBe(true);
+    expect(Math.max(...waits)).toBeLessThanOrEqual(60_000);
+    expect(waits.at(-1)).toBeGreaterThanOrEqual(30_000);
+    expect(p.sent).toHaveLength(13);
   });
 
-  it('sends an entry enqueued during a pass in that same pass', async () => {
-    const { hooks, sent } = recordingHooks();
-    const outbox = createOutbox(memoryStorage(), KEY, {
-      ...hooks,
-      settled(e, outcome) {
-        hooks.settled(e, outcome);
-        if (e.messageId === 'msg-1') outbox.enqueue(entry(2));
-      },
-    });
-    outbox.enqueue(entry(1));
-    await outbox.drain();
-    expect(sent).toEqual(['msg-1', 'msg-2']);
+  it('never lets a message overtake one queued before it, and retries at once on the next message', async () => {
+    let down = true;
+    const p = page({ answer: async (r) => (down ? Promise.reject(networkError()) : { id: r.messageId }) });
+    const first = p.send(1);
+    await flush();
+    expect(p.sent).toEqual(['msg-1']);
+    down = false;
+    const second = p.send(2);
+    await flush();
+    expect(p.sent).toEqual(['msg-1', 'msg-1', 'msg-2']);
+    await expect(first).resolves.toEqual({ id: 'msg-1' });
+    await expect(second).resolves.toEqual({ id: 'msg-2' });
   });
 
-  it('stops after destroy: the in-flight entry is neither settled nor removed', async () => {
-    const storage = memoryStorage();
-    let release: () => void = () => {};
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    const { hooks, sent, settled } = recordingHooks(async () => gate);
-    const outbox = createOutbox(storage, KEY, hooks);
-    outbox.enqueue(entry(1));
-    outbox.enqueue(entry(2));
-    const draining = outbox.drain();
-    outbox.destroy();
-    release();
-    await draining;
-    expect(sent).toEqual(['msg-1']);
-    expect(settled).toEqual([]);
-    expect(stored(storage)).toHaveLength(2);
+  it('waits for the online event while offline (no timer spins), then sends at once', async () => {
+    let down = true;
+    const p = page({ answer: async (r) => (down ? Promise.reject(networkError()) : { id: r.messageId }) });
+    p.setOnline(false);
+    const outcome = p.send(1);
+    p.send(2);
+    await flush();
+    expect(p.sent).toEqual(['msg-1']);
+    expect(p.clock.pending).toBe(0);
+    p.clock.advance(600_000);
+    await flush();
+    expect(p.sent).toEqual(['msg-1']);
+    down = false;
+    p.setOnline(true);
+    p.outbox.drain(true);
+    await flush();
+    await expect(outcome).resolves.toEqual({ id: 'msg-1' });
+    expect(p.sent).toEqual(['msg-1', 'msg-1', 'msg-2']);
+  });
+
+  it('reports a new burst with a new error event after a success', async () => {
+    let fail = true;
+    const p = page({ answer: async (r) => (fail ? Promise.reject(networkError()) : { id: r.messageId }) });
+    p.send(1);
+    await flush();
+    fail = false;
+    p.clock.advance(2_000);
+    await flush();
+    fail = true;
+    p.send(2);
+    await flush();
+    expect(p.errors()).toHaveLength(2);
+  });
+});
+
+describe('one sender for all WebViews', () => {
+  it('delivers the messages two live pages queue offline, each once, each under its own echo_id, in each page order', async () => {
+    const map = new Map<string, unknown>();
+    const log: string[] = [];
+    const answer: Answer = async (r) => {
+      log.push(r.messageId);
+      return { id: r.messageId };
+    };
+    const a = page({ map, id: 'pageA', answer });
+    const b = page({ map, id: 'pageB', answer, clock: a.clock });
+    a.setOnline(false);
+    b.setOnline(false);
+    const outcomes = [a.send('a1'), b.send('b1'), a.send('a2'), b.send('b2')];
+    await flush();
+    expect(map.size).toBe(4);
+    a.setOnline(true);
+    b.setOnline(true);
+    a.outbox.drain(true);
+    b.outbox.drain(true);
+    await flush();
+    expect(await Promise.all(outcomes)).toEqual([{ id: 'a1' }, { id: 'b1' }, { id: 'a2' }, { id: 'b2' }]);
+    expect([...log].sort()).toEqual(['a1', 'a2', 'b1', 'b2']);
+    expect(log.filter((id) => id.startsWith('a'))).toEqual(['a1', 'a2']);
+    expect(log.filter((id) => id.startsWith('b'))).toEqual(['b1', 'b2']);
+    expect(map.size).toBe(0);
+  });
+
+  it('leaves the records of another live page to that page, and sends them itself once that page is gone', async () => {
+    const map = new Map<string, unknown>();
+    const a = page({ map, id: 'pageA' });
+    const b = page({ map, id: 'pageB', clock: a.clock });
+    a.setOnline(false);
+    a.send('a1');
+    await flush();
+    b.outbox.drain(true);
+    await flush();
+    expect(b.sent).toEqual([]);
+    a.outbox.destroy();
+    await flush();
+    b.outbox.drain(true);
+    await flush();
+    expect(b.sent).toEqual(['a1']);
+    expect(map.size).toBe(0);
+  });
+
+  it('never has two pages sending at once', async () => {
+    const map = new Map<string, unknown>();
+    let inFlight = 0;
+    let most = 0;
+    const answer: Answer = async (r) => {
+      most = Math.max(most, ++inFlight);
+      await new Promise((resolve) => setImmediate(resolve));
+      inFlight--;
+      return r.messageId;
+    };
+    const a = page({ map, id: 'pageA', answer });
+    const b = page({ map, id: 'pageB', answer, clock: a.clock });
+    const all = [1, 2, 3].flatMap((n) => [a.send(`a${n}`), b.send(`b${n}`)]);
+    await flush();
+    await Promise.all(all);
+    expect(most).toBe(1);
+  });
+});
+
+describe('listOutbox and cancelMessage', () => {
+  it('lists the waiting messages with their state and attachment sizes, no bytes', async () => {
+    const p = page({ answer: async () => Promise.reject(networkError()) });
+    p.send(1, { files: [{ name: 'a.png', type: 'image/png', data: new ArrayBuffer(7) }] });
+    p.send(2);
+    await flush();
+    const listing = await p.outbox.list();
+    expect(listing).toEqual([
+      expect.objectContaining({
+        messageId: 'msg-1',
+        state: 'queued',
+        attempt: 1,
+        nextAttemptAt: expect.any(Number),
+        files: [{ name: 'a.png', type: 'image/png', size: 7 }],
+      }),
+      expect.objectContaining({ messageId: 'msg-2', state: 'queued', attempt: 0, content: 'message 2' }),
+    ]);
+    expect(JSON.stringify(listing)).not.toContain('ArrayBuffer');
+  });
+
+  it('cancels a waiting message: its send is answered cancelled, its record goes, the next one is sent', async () => {
+    let down = true;
+    const p = page({ answer: async (r) => (down ? Promise.reject(networkError()) : { id: r.messageId }) });
+    const first = p.send(1);
+    const second = p.send(2);
+    await flush();
+    expect(await p.outbox.cancel('msg-1')).toBe(true);
+    await expect(first).rejects.toMatchObject({ event: { code: 'cancelled' } });
+    expect(p.states('msg-1').at(-1)).toMatchObject({ state: 'failed', error: { code: 'cancelled' } });
+    expect(await p.outbox.cancel('msg-1')).toBe(false);
+    expect(await p.outbox.cancel('unknown')).toBe(false);
+    down = false;
+    p.outbox.drain(true);
+    await flush();
+    await expect(second).resolves.toEqual({ id: 'msg-2' });
+    expect(p.sent.filter((id) => id === 'msg-1')).toHaveLength(1);
+    expect(p.map.size).toBe(0);
   });
 });

@@ -41,6 +41,12 @@ function setup() {
         throw new TypeError('x is not a function');
       },
     },
+    untimed: {
+      params: z.object({}),
+      untimed: true,
+      run: (_params: unknown, context: CommandContext) =>
+        new Promise((resolve, reject) => calls.push({ resolve, reject, context })),
+    },
     rejectsString: { params: z.object({}), run: () => Promise.reject('plain string failure') },
     rejectsNumber: { params: z.object({}), run: () => Promise.reject(42) },
     rejectsBridge: {
@@ -194,10 +200,9 @@ describe('timeouts', () => {
     expect(responses).toEqual([{ type: 'response', id: 'quick', ok: true, result: 'done' }]);
   });
 
-  it('stops the timeout once the command detaches, and still answers when it finishes', async () => {
+  it('sets no timeout for an untimed command, and answers it whenever it finishes', async () => {
     const { clock, runner, responses, calls } = setup();
-    runner.run({ id: 'send', method: 'manual' });
-    calls[0]?.context.detach();
+    runner.run({ id: 'send', method: 'untimed' });
     expect(clock.pending).toBe(0);
     clock.advance(TIMEOUT * 3);
     expect(responses).toEqual([]);
@@ -206,6 +211,27 @@ describe('timeouts', () => {
     await settle();
     expect(responses).toEqual([{ type: 'response', id: 'send', ok: true, result: { sent: true } }]);
     expect(runner.pending).toBe(0);
+  });
+
+  it("aborts the command's signal when it times out, so its remaining work stops", () => {
+    const { clock, runner, calls } = setup();
+    runner.run({ id: 'slow', method: 'manual' });
+    const signal = calls[0]?.context.signal;
+    expect(signal?.aborted).toBe(false);
+    clock.advance(TIMEOUT);
+    expect(signal?.aborted).toBe(true);
+  });
+
+  it("aborts the command's signal once it is answered, and when the runner is destroyed", async () => {
+    const { runner, calls } = setup();
+    runner.run({ id: 'a', method: 'manual' });
+    runner.run({ id: 'b', method: 'manual' });
+    calls[0]?.resolve('done');
+    await settle();
+    expect(calls[0]?.context.signal.aborted).toBe(true);
+    expect(calls[1]?.context.signal.aborted).toBe(false);
+    runner.destroy();
+    expect(calls[1]?.context.signal.aborted).toBe(true);
   });
 
   it('gives the command its command id in the context', () => {
@@ -275,11 +301,10 @@ describe('bookkeeping', () => {
     expect(errors[0]?.message).toBe('[manual] not answered: the bridge was destroyed');
   });
 
-  it('destroy leaves a command detached to the outbox unanswered: its message is followed, not failed', async () => {
+  it('destroy leaves an untimed command (sendMessage) unanswered: its message is followed, not failed', async () => {
     const { runner, responses, calls } = setup();
-    runner.run({ id: 'queued', method: 'manual' });
+    runner.run({ id: 'queued', method: 'untimed' });
     runner.run({ id: 'live', method: 'manual' });
-    calls[0]?.context.detach();
 
     runner.destroy('reinstalled');
     calls[0]?.resolve('sent by a later page');

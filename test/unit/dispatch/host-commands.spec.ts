@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Api, OutgoingMessage } from '../../../bridge/backend/api.js';
-import type { Outbox, OutboxEntry } from '../../../bridge/backend/outbox.js';
+import type { Api } from '../../../bridge/backend/api.js';
+import type { Outbox } from '../../../bridge/backend/outbox.js';
+import type { OutboxRecord } from '../../../bridge/backend/outbox-record.js';
 import type { CommandContext } from '../../../bridge/dispatch/command-runner.js';
 import { createHostCommands } from '../../../bridge/dispatch/host-commands.js';
 import { isBridgeError } from '../../../bridge/outbound/errors.js';
@@ -12,33 +13,29 @@ function recordingApi() {
     init: async () => (calls.push(['init', undefined]), { inbox: 'Support' }),
     getConversation: async (contact) => (calls.push(['getConversation', contact]), { id: 1 }),
     createConversation: async (contact) => (calls.push(['createConversation', contact]), { id: 2 }),
-    sendMessage: async (message: OutgoingMessage) => (calls.push(['sendMessage', message]), { id: 3 }),
+    sendMessage: async (message: OutboxRecord) => (calls.push(['sendMessage', message]), { id: 3 }),
   };
   return { api, calls };
 }
 
 function setup() {
   const { api, calls } = recordingApi();
-  const queued: OutboxEntry[] = [];
-  let drains = 0;
+  const queued: Array<Omit<OutboxRecord, 'v'>> = [];
+  const cancelled: string[] = [];
   const outbox: Outbox = {
-    enqueue: (entry) => void queued.push(entry),
-    drain: async () => void drains++,
+    // The command's answer is the message's own outcome: here, at once.
+    enqueue: async (message) => (queued.push(message), { delivered: message.messageId }),
+    drain: () => undefined,
+    list: async () => [],
+    cancel: async (messageId) => (cancelled.push(messageId), messageId === 'waiting'),
     get size() {
       return queued.length;
     },
     destroy: () => undefined,
   };
-  const settled: OutboxEntry[] = [];
-  const commands = createHostCommands({
-    api,
-    outbox,
-    maxFileSize: 1000,
-    newMessageId: () => 'generated-1',
-    awaitSettled: async (entry) => (settled.push(entry), { delivered: entry.messageId }),
-  });
-  let detached = 0;
-  const context: CommandContext = { id: 'cmd-1', detach: () => void detached++ };
+  const commands = createHostCommands({ api, outbox, maxFileSize: 1000, newMessageId: () => 'generated-1' });
+  const controller = new AbortController();
+  const context: CommandContext = { id: 'cmd-1', signal: controller.signal };
   /** Runs a command as the runner does: params through the schema first. */
   const run = (name: string, params: unknown = {}) => {
     const spec = commands[name];
@@ -47,7 +44,7 @@ function setup() {
     if (!parsed.success) throw new Error(`params refused: ${parsed.error.message}`);
     return spec.run(parsed.data, context);
   };
-  return { run, calls, queued, settled, commands, drains: () => drains, detached: () => detached };
+  return { run, calls, queued, cancelled, commands, controller };
 }
 
 async function refusal(promise: Promise<unknown>) {
@@ -60,8 +57,28 @@ async function refusal(promise: Promise<unknown>) {
 }
 
 describe('host commands', () => {
-  it('are exactly init, getConversation, createConversation and sendMessage', () => {
-    expect(Object.keys(setup().commands)).toEqual(['init', 'getConversation', 'createConversation', 'sendMessage']);
+  it('are exactly init, getConversation, createConversation, sendMessage, listOutbox and cancelMessage', () => {
+    expect(Object.keys(setup().commands)).toEqual([
+      'init',
+      'getConversation',
+      'createConversation',
+      'sendMessage',
+      'listOutbox',
+      'cancelMessage',
+    ]);
+  });
+
+  it('sendMessage is untimed: it is answered when its message is, not by the command timeout', () => {
+    expect(setup().commands['sendMessage']?.untimed).toBe(true);
+    expect(setup().commands['getConversation']?.untimed).toBeUndefined();
+  });
+
+  it('listOutbox answers {messages}; cancelMessage answers {cancelled}', async () => {
+    const t = setup();
+    expect(await t.run('listOutbox')).toEqual({ messages: [] });
+    expect(await t.run('cancelMessage', { messageId: 'waiting' })).toEqual({ cancelled: true });
+    expect(await t.run('cancelMessage', { messageId: 'gone' })).toEqual({ cancelled: false });
+    expect(t.cancelled).toEqual(['waiting', 'gone']);
   });
 
   it('init answers {config} with what the API gives', async () => {
@@ -99,22 +116,34 @@ describe('host commands', () => {
     expect(t.queued).toEqual([]);
   });
 
-  it('sendMessage queues one entry under the command id with a generated messageId, then drains', async () => {
+  it("sendMessage enqueues one message with a generated messageId and answers with that message's own outcome", async () => {
     const t = setup();
     const result = await t.run('sendMessage', { content: 'Hello', name: 'Ada' });
     expect(t.queued).toEqual([
-      {
-        commandId: 'cmd-1',
-        messageId: 'generated-1',
-        content: 'Hello',
-        attachments: undefined,
-        contact: { name: 'Ada' },
-      },
+      { messageId: 'generated-1', content: 'Hello', files: undefined, contact: { name: 'Ada' } },
     ]);
-    expect(t.settled[0]).toBe(t.queued[0]);
     expect(result).toEqual({ delivered: 'generated-1' });
-    expect(t.drains()).toBe(1);
-    expect(t.detached()).toBe(1);
+  });
+
+  it('sendMessage turns base64 attachments into bytes for storage and upload', async () => {
+    const t = setup();
+    await t.run('sendMessage', { attachments: [{ name: 'a.txt', type: 'text/plain', data: 'aGk=' }] });
+    const file = t.queued[0]?.files?.[0];
+    expect(file?.data).toBeInstanceOf(ArrayBuffer);
+    expect(new TextDecoder().decode(file?.data as ArrayBuffer)).toBe('hi');
+  });
+
+  it('getConversation hands the API the command signal, so its work stops once the command is answered', async () => {
+    const t = setup();
+    let seen: AbortSignal | undefined;
+    const commands = createHostCommands({
+      api: { ...recordingApi().api, getConversation: async (_contact, signal) => ((seen = signal), {}) },
+      outbox: {} as Outbox,
+      maxFileSize: 1,
+      newMessageId: () => 'x',
+    });
+    await commands['getConversation']?.run({}, { id: 'c', signal: t.controller.signal });
+    expect(seen).toBe(t.controller.signal);
   });
 
   it('sendMessage keeps a messageId the host gave, so a resend carries the same echo_id', async () => {

@@ -1,0 +1,121 @@
+/**
+ * The WebView's side of the outbox's storage and locks, for `browserEnvironment`:
+ * - records: IndexedDB (one object store; values are structured clones, so attachment bytes stay
+ *   ArrayBuffers), or one localStorage key per record where IndexedDB cannot be opened (private
+ *   modes, old WebViews), with ArrayBuffers written as base64.
+ * - locks: the Web Locks API where present; otherwise a lease in localStorage (an owner and an
+ *   expiry, renewed while held), which keeps two WebViews from sending at once as long as their
+ *   clocks agree to within the lease.
+ * Our own few lines instead of `idb`/`idb-keyval`: we need four calls, and a wrapper would cost
+ * more bytes of the injected bundle than they do.
+ */
+import type { Locks, RecordStore } from './environment.js';
+import { base64, unbase64 } from './bytes.js';
+
+const STORE = 'outbox';
+const LEASE = 'chat-bridge:lease:';
+
+type Op = (store: IDBObjectStore) => IDBRequest;
+
+export function browserRecords(win: Window, storage: Storage | undefined): RecordStore | undefined {
+  const local = storage && localRecords(storage);
+  let db: Promise<IDBDatabase | void> | undefined;
+  /** One transaction, settled when it completes (so a write is on disk); localStorage when IndexedDB cannot open. */
+  const run = (writes: boolean, op: Op, fallback: (store: RecordStore) => Promise<any>) =>
+    (db ||= new Promise<IDBDatabase | void>((resolve) => {
+      const request = win.indexedDB.open('chat-bridge', 1);
+      request.onupgradeneeded = () => request.result.createObjectStore(STORE);
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => resolve();
+    }).catch(() => {})).then((database) =>
+      database
+        ? new Promise((resolve, reject) => {
+            const transaction = database.transaction(STORE, writes ? 'readwrite' : 'readonly');
+            const request = op(transaction.objectStore(STORE));
+            transaction.oncomplete = () => resolve(request.result);
+            transaction.onerror = transaction.onabort = () => reject(transaction.error);
+          })
+        : fallback(local as RecordStore),
+    );
+  return win.indexedDB
+    ? {
+        keys: (prefix) =>
+          run(
+            false,
+            (store) => store.getAllKeys(IDBKeyRange.bound(prefix, `${prefix}\uffff`)),
+            (l) => l.keys(prefix),
+          ),
+        get: (key) =>
+          run(
+            false,
+            (store) => store.get(key),
+            (l) => l.get(key),
+          ),
+        put: (key, value) =>
+          run(
+            true,
+            (store) => store.put(value, key),
+            (l) => l.put(key, value),
+          ),
+        remove: (key) =>
+          run(
+            true,
+            (store) => store.delete(key),
+            (l) => l.remove(key),
+          ),
+      }
+    : local;
+}
+
+/** One localStorage key per record; a write over quota throws and leaves nothing behind. */
+const localRecords = (storage: Storage): RecordStore => ({
+  keys: async (prefix) =>
+    Object.keys(storage)
+      .filter((key) => key.startsWith(prefix))
+      .sort(),
+  get: async (key) =>
+    JSON.parse(storage.getItem(key) || 'null', (_, value) => (value && value.$b ? unbase64(value.$b) : value)) ||
+    undefined,
+  put: async (key, value) =>
+    storage.setItem(
+      key,
+      JSON.stringify(value, (_, v) => (v instanceof ArrayBuffer ? { $b: base64(v) } : v)),
+    ),
+  remove: async (key) => storage.removeItem(key),
+});
+
+export function browserLocks(win: Window, storage: Storage | undefined): Locks | undefined {
+  const native = win.navigator && win.navigator.locks;
+  if (native)
+    return {
+      request: (name, work) => native.request(name, work) as never,
+      held: async () => ((await native.query()).held || []).map((lock) => lock.name as string),
+    };
+  if (!storage) return;
+  const me = Math.random().toString(36);
+  const holder = (name: string) => {
+    const [owner, until] = (storage.getItem(LEASE + name) || '').split(' ');
+    return Number(until) > Date.now() ? owner : undefined;
+  };
+  const claim = (name: string) => storage.setItem(LEASE + name, `${me} ${Date.now() + 10_000}`);
+  return {
+    async request(name, work) {
+      while (holder(name) !== me) {
+        if (!holder(name)) claim(name);
+        // Read back after a pause: of two WebViews that wrote at once, the later write wins.
+        await new Promise((resolve) => win.setTimeout(resolve, 99));
+      }
+      const renew = win.setInterval(() => claim(name), 3_000);
+      try {
+        return await work();
+      } finally {
+        win.clearInterval(renew);
+        storage.removeItem(LEASE + name);
+      }
+    },
+    held: async () =>
+      Object.keys(storage)
+        .filter((key) => key.startsWith(LEASE) && holder(key.slice(LEASE.length)))
+        .map((key) => key.slice(LEASE.length)),
+  };
+}

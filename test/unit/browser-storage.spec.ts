@@ -1,0 +1,83 @@
+// @vitest-environment happy-dom
+/**
+ * The WebView storage fallbacks, in happy-dom's window: records in localStorage (one key each,
+ * bytes as base64) where IndexedDB cannot be used, and the localStorage lease that stands in for
+ * the Web Locks API. IndexedDB and navigator.locks themselves run in the Chromium tests.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { browserLocks, browserRecords } from '../../bridge/browser-storage.js';
+
+/** A window without IndexedDB or Web Locks: an old or locked-down WebView. */
+const oldWebView = () =>
+  ({
+    setTimeout: window.setTimeout.bind(window),
+    setInterval: window.setInterval.bind(window),
+    clearInterval: window.clearInterval.bind(window),
+    navigator: {},
+  }) as unknown as Window;
+
+afterEach(() => localStorage.clear());
+
+describe('records in localStorage', () => {
+  it('keeps one key per record, lists keys by prefix in order, and gives ArrayBuffers back binary', async () => {
+    const records = browserRecords(oldWebView(), localStorage);
+    const bytes = new Uint8Array([0, 1, 254, 255]).buffer;
+    await records?.put('p:2', { v: 1, files: [{ name: 'a', data: bytes }] });
+    await records?.put('p:1', { v: 1 });
+    await records?.put('other:1', { v: 1 });
+    expect(await records?.keys('p:')).toEqual(['p:1', 'p:2']);
+    const back = (await records?.get('p:2')) as { files: Array<{ data: ArrayBuffer }> };
+    expect(back.files[0]?.data).toBeInstanceOf(ArrayBuffer);
+    expect([...new Uint8Array(back.files[0]?.data as ArrayBuffer)]).toEqual([0, 1, 254, 255]);
+    await records?.remove('p:2');
+    expect(await records?.get('p:2')).toBeUndefined();
+  });
+
+  it('rejects a write over quota and leaves nothing behind', async () => {
+    const full = {
+      getItem: () => null,
+      setItem: () => {
+        throw new DOMException('full', 'QuotaExceededError');
+      },
+      removeItem: () => undefined,
+    } as unknown as Storage;
+    const records = browserRecords(oldWebView(), full);
+    await expect(records?.put('p:1', { v: 1 })).rejects.toThrow('full');
+    expect(await records?.keys('p:')).toEqual([]);
+  });
+
+  it('has no record store at all without IndexedDB and localStorage', () => {
+    expect(browserRecords(oldWebView(), undefined)).toBeUndefined();
+  });
+});
+
+describe('the lease that stands in for Web Locks', () => {
+  it('lets one holder at a time run, across two WebViews sharing localStorage, and lists the held lease', async () => {
+    const first = browserLocks(oldWebView(), localStorage);
+    const second = browserLocks(oldWebView(), localStorage);
+    const log: string[] = [];
+    let release = () => {};
+    const held = first?.request('send', async () => {
+      log.push('first in');
+      await new Promise<void>((resolve) => (release = resolve));
+      log.push('first out');
+    });
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const waiting = second?.request('send', async () => void log.push('second in'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(log).toEqual(['first in']);
+    expect(await second?.held()).toEqual(['send']);
+    release();
+    await held;
+    await waiting;
+    expect(log).toEqual(['first in', 'first out', 'second in']);
+    expect(await first?.held()).toEqual([]);
+  });
+
+  it('takes over a lease whose holder went away without releasing it (expired)', async () => {
+    localStorage.setItem('chat-bridge:lease:send', `gone ${Date.now() - 1}`);
+    const locks = browserLocks(oldWebView(), localStorage);
+    expect(await locks?.held()).toEqual([]);
+    await expect(locks?.request('send', async () => 'ran')).resolves.toBe('ran');
+  });
+});
