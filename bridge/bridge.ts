@@ -1,6 +1,6 @@
 /**
- * One running bridge: wires the environment to the pipeline
- * channel → parse → dispatch → (API) → normalize → adapter, in that one direction.
+ * One running bridge, wiring the environment to the pipeline in one direction: inbound →
+ * dispatch (command runner, host commands) → backend (outbox, api, http) → outbound (channel, adapter).
  */
 import { adapters, detectHost } from './outbound/adapters/index.js';
 import { createChannel } from './outbound/channel.js';

@@ -69,7 +69,7 @@ export const skippedFor = (exchange: Exchange, gate: Unusable, owner: string): S
 });
 
 /** "GET /config and GET /config with a wrong token got no answer (...), see "GET /config"": one statement a cause. */
-export function describeSkipped(skipped: readonly Skipped[]): string {
+function describeSkipped(skipped: readonly Skipped[]): string {
   const bySaid = new Map<string, Skipped[]>();
   for (const entry of skipped) bySaid.set(entry.said, [...(bySaid.get(entry.said) ?? []), entry]);
   return [...bySaid]

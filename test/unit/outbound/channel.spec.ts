@@ -9,6 +9,7 @@ import { DEFAULTS, type ChannelNames } from '../../../bridge/options.js';
 import { CHANNEL_POLL_MS, createChannel } from '../../../bridge/outbound/channel.js';
 import type { Timers } from '../../../bridge/environment.js';
 import { adapters } from '../../../bridge/outbound/adapters/index.js';
+import { createVirtualClock } from '../../../tools/testing/virtual-clock.js';
 
 const names: ChannelNames = {
   androidChannel: DEFAULTS.androidChannel,
@@ -16,35 +17,6 @@ const names: ChannelNames = {
   flutterChannel: DEFAULTS.flutterChannel,
   browserEvent: DEFAULTS.browserEvent,
 };
-
-/** Timers run by hand: `tick()` fires what is due, so the poll is observable without waiting. */
-function manualTimers() {
-  let nextHandle = 1;
-  const scheduled = new Map<number, { callback: () => void; ms: number }>();
-  const cleared: unknown[] = [];
-  const timers: Timers = {
-    setTimeout(callback, ms) {
-      const handle = nextHandle++;
-      scheduled.set(handle, { callback, ms });
-      return handle;
-    },
-    clearTimeout(handle) {
-      cleared.push(handle);
-      scheduled.delete(handle as number);
-    },
-  };
-  return {
-    timers,
-    scheduled,
-    cleared,
-    /** Runs every timer scheduled so far (new ones they schedule wait for the next tick). */
-    tick() {
-      const due = [...scheduled.entries()];
-      scheduled.clear();
-      due.forEach(([, { callback }]) => callback());
-    },
-  };
-}
 
 const message = (n: number): OutboundMessage => ({ type: 'widget', event: 'message', data: { n } });
 
@@ -55,21 +27,21 @@ function recorder() {
 
 describe('createChannel', () => {
   it('delivers at once, without scheduling a poll, when the native channel exists', () => {
-    const clock = manualTimers();
+    const clock = createVirtualClock();
     const native = recorder();
-    const channel = createChannel(adapters['react-native'], { ReactNativeWebView: native.target }, names, clock.timers);
+    const channel = createChannel(adapters['react-native'], { ReactNativeWebView: native.target }, names, clock);
 
     channel.deliver({ type: 'ready' });
 
     expect(native.payloads).toEqual(['{"type":"ready"}']);
     expect(channel.pending).toBe(0);
-    expect(clock.scheduled.size).toBe(0);
+    expect(clock.pending).toBe(0);
   });
 
   it('queues messages raised before the channel exists and delivers them in order once it appears', () => {
-    const clock = manualTimers();
+    const clock = createVirtualClock();
     const scope: HostScope = {};
-    const channel = createChannel(adapters['react-native'], scope, names, clock.timers);
+    const channel = createChannel(adapters['react-native'], scope, names, clock);
 
     channel.deliver(message(1));
     channel.deliver(message(2));
@@ -77,12 +49,12 @@ describe('createChannel', () => {
     expect(channel.pending).toBe(3);
 
     // Still missing at the first poll: nothing is lost and the poll goes on.
-    clock.tick();
+    clock.advance(CHANNEL_POLL_MS);
     expect(channel.pending).toBe(3);
 
     const native = recorder();
     scope['ReactNativeWebView'] = native.target;
-    clock.tick();
+    clock.advance(CHANNEL_POLL_MS);
 
     expect(native.payloads.map((payload) => JSON.parse(payload as string))).toEqual([
       message(1),
@@ -90,48 +62,49 @@ describe('createChannel', () => {
       message(3),
     ]);
     expect(channel.pending).toBe(0);
-    expect(clock.scheduled.size).toBe(0);
+    expect(clock.pending).toBe(0);
   });
 
   it(`polls for the missing channel every ${CHANNEL_POLL_MS} ms with a single timer however many messages wait`, () => {
-    const clock = manualTimers();
-    const channel = createChannel(adapters.android, {}, names, clock.timers);
+    const clock = createVirtualClock();
+    const channel = createChannel(adapters.android, {}, names, clock);
 
     for (let n = 0; n < 5; n++) channel.deliver(message(n));
 
     expect(CHANNEL_POLL_MS).toBe(50);
-    expect([...clock.scheduled.values()].map(({ ms }) => ms)).toEqual([50]);
+    expect(clock.pending).toBe(1);
+    expect(clock.nextDue()).toBe(50);
   });
 
   it('keeps a message raised while others wait behind them, even if the channel appeared in between', () => {
-    const clock = manualTimers();
+    const clock = createVirtualClock();
     const scope: HostScope = {};
-    const channel = createChannel(adapters.flutter, scope, names, clock.timers);
+    const channel = createChannel(adapters.flutter, scope, names, clock);
     channel.deliver(message(1));
 
     const native = recorder();
     scope['ChatBridgeFlutter'] = native.target;
     channel.deliver(message(2));
-    clock.tick();
+    clock.advance(CHANNEL_POLL_MS);
 
     expect(native.payloads.map((payload) => JSON.parse(payload as string))).toEqual([message(1), message(2)]);
   });
 
   it('delivers queued messages as the platform expects them: objects for iOS', () => {
-    const clock = manualTimers();
+    const clock = createVirtualClock();
     const scope: HostScope = {};
-    const channel = createChannel(adapters.ios, scope, names, clock.timers);
+    const channel = createChannel(adapters.ios, scope, names, clock);
     channel.deliver(message(1));
 
     const native = recorder();
     scope['webkit'] = { messageHandlers: { chatBridge: native.target } };
-    clock.tick();
+    clock.advance(CHANNEL_POLL_MS);
 
     expect(native.payloads).toEqual([message(1)]);
   });
 
   it('keeps the payload when the native postMessage throws and delivers it, once, on the next poll', () => {
-    const clock = manualTimers();
+    const clock = createVirtualClock();
     const payloads: unknown[] = [];
     let refuse = true;
     const scope: HostScope = {
@@ -142,25 +115,25 @@ describe('createChannel', () => {
         },
       },
     };
-    const channel = createChannel(adapters['react-native'], scope, names, clock.timers);
+    const channel = createChannel(adapters['react-native'], scope, names, clock);
 
     channel.deliver(message(1));
     channel.deliver(message(2));
     expect(payloads).toEqual([]);
     expect(channel.pending).toBe(2);
-    expect(clock.scheduled.size).toBe(1);
+    expect(clock.pending).toBe(1);
 
-    clock.tick(); // still refusing
+    clock.advance(CHANNEL_POLL_MS); // still refusing
     expect(channel.pending).toBe(2);
 
     refuse = false;
-    clock.tick();
+    clock.advance(CHANNEL_POLL_MS);
     expect(payloads.map((payload) => JSON.parse(payload as string))).toEqual([message(1), message(2)]);
     expect(channel.pending).toBe(0);
   });
 
   it('does not throw out of deliver when the native channel throws', () => {
-    const clock = manualTimers();
+    const clock = createVirtualClock();
     const scope: HostScope = {
       ChatBridgeAndroid: {
         postMessage() {
@@ -168,37 +141,40 @@ describe('createChannel', () => {
         },
       },
     };
-    const channel = createChannel(adapters.android, scope, names, clock.timers);
+    const channel = createChannel(adapters.android, scope, names, clock);
     expect(() => channel.deliver({ type: 'ready' })).not.toThrow();
     expect(channel.pending).toBe(1);
   });
 
   it('destroy clears the poll timer and drops what waits', () => {
-    const clock = manualTimers();
+    const clock = createVirtualClock();
     const scope: HostScope = {};
-    const channel = createChannel(adapters['react-native'], scope, names, clock.timers);
+    const channel = createChannel(adapters['react-native'], scope, names, clock);
+    const clear = vi.spyOn(clock, 'clearTimeout');
+    const schedule = vi.spyOn(clock, 'setTimeout');
     channel.deliver(message(1));
-    const [handle] = [...clock.scheduled.keys()];
+    const handle = schedule.mock.results[0]?.value;
 
     channel.destroy();
 
-    expect(clock.cleared).toEqual([handle]);
-    expect(clock.scheduled.size).toBe(0);
+    expect(clear.mock.calls).toEqual([[handle]]);
+    expect(clock.pending).toBe(0);
     expect(channel.pending).toBe(0);
 
     // The channel appearing later finds nothing to deliver.
     const native = recorder();
     scope['ReactNativeWebView'] = native.target;
-    clock.tick();
+    clock.advance(CHANNEL_POLL_MS);
     expect(native.payloads).toEqual([]);
   });
 
   it('destroy may be called twice and without a pending poll', () => {
-    const clock = manualTimers();
-    const channel = createChannel(adapters['react-native'], {}, names, clock.timers);
+    const clock = createVirtualClock();
+    const clear = vi.spyOn(clock, 'clearTimeout');
+    const channel = createChannel(adapters['react-native'], {}, names, clock);
     channel.destroy();
     channel.destroy();
-    expect(clock.cleared).toEqual([]);
+    expect(clear).not.toHaveBeenCalled();
   });
 });
 
