@@ -89,20 +89,33 @@ function parseCommandText(text: string, options: InboundOptions): Verdict {
 function parseCommandObject(data: object, options: InboundOptions): Verdict {
   // Serializing first gives objects the same size cap and prototype-key stripping as text.
   const text = toJsonText(data);
-  if (text === undefined) return invalid('[host command] is not serializable as JSON');
+  if (text === undefined) return withId(invalid('[host command] is not serializable as JSON'), data);
   return parseCommandText(text, options);
 }
 
 function validateCommand(value: unknown): Verdict {
   const result = HostCommandSchema.safeParse(value);
   if (!result.success) {
-    const verdict = invalid(`[host command] does not match {id, method, params?}: ${describeIssues(result.error)}`);
-    const id = (value as { id?: unknown } | null)?.id;
-    // Answer the id only if the schema would have taken it, so no oversized id is echoed back.
-    if (idString.safeParse(id).success) (verdict as { id?: string }).id = id as string;
-    return verdict;
+    return withId(
+      invalid(`[host command] does not match {id, method, params?}: ${describeIssues(result.error)}`),
+      value,
+    );
   }
   return { kind: 'command', command: result.data };
+}
+
+/**
+ * The refusal answered on the command's id when it can be read, so the host's call is not left
+ * waiting; only an id the schema would have taken, so no oversized id is echoed back.
+ */
+function withId(verdict: Verdict, value: unknown): Verdict {
+  try {
+    const id = (value as { id?: unknown } | null)?.id;
+    if (idString.safeParse(id).success) (verdict as { id?: string }).id = id as string;
+  } catch {
+    // A hostile getter: the refusal goes out without an id.
+  }
+  return verdict;
 }
 
 function isEnvelopeLike(value: unknown): value is object {

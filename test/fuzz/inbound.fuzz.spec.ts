@@ -133,15 +133,24 @@ function expectWidgetJson(text: string): Expected {
   return typeof event === 'string' && between(event, 1, EVENT_MAX) ? { kind: 'widget', event } : MALFORMED;
 }
 
-/** Objects are measured and read as their JSON text. */
+/** Objects are measured and read as their JSON text; one that has none is refused on its id, when it has one. */
 function expectCommandObject(data: object): Expected {
   let text: unknown;
   try {
     text = JSON.stringify(data);
   } catch {
+    return unserializable(data);
+  }
+  return typeof text === 'string' ? expectCommandText(text) : unserializable(data);
+}
+
+function unserializable(data: object): Expected {
+  try {
+    const id = (data as { id?: unknown }).id;
+    return typeof id === 'string' && between(id, 1, ID_MAX) ? { kind: 'malformed', id } : MALFORMED;
+  } catch {
     return MALFORMED;
   }
-  return typeof text === 'string' ? expectCommandText(text) : MALFORMED;
 }
 
 function expectCommandText(text: string): Expected {

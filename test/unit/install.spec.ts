@@ -280,6 +280,17 @@ describe('ChatBridge.receive', () => {
     expect(responsesTo('early-1')[0]).toMatchObject({ ok: false, error: { code: 'unknown_method' } });
   });
 
+  it('answers an object that cannot be serialised (a cycle) on its id, so its call is not left waiting', () => {
+    inject();
+    chatBridge().install(options);
+    const cyclic: Record<string, unknown> = { id: 'cyclic-1', method: 'init' };
+    cyclic['self'] = cyclic;
+    chatBridge().receive(cyclic);
+    expect(responsesTo('cyclic-1')).toEqual([
+      expect.objectContaining({ ok: false, error: expect.objectContaining({ code: 'parse_error' }) }),
+    ]);
+  });
+
   it('hands a command to the running bridge and answers it once', () => {
     inject();
     chatBridge().install(options);

@@ -191,12 +191,30 @@ describe('host commands', () => {
     cyclic['self'] = cyclic;
     expect(errorOf(posted(cyclic)).message).toMatch(/^\[host command\].*serializ/);
     expect(errorOf(classifyHostData(cyclic, options())).message).toMatch(/^\[host command\].*serializ/);
+    // Answered on its id, so the call it belongs to is not left waiting.
+    expect(classifyHostData(cyclic, options())).toMatchObject({ kind: 'invalid', id: 'c3' });
+    expect(posted(cyclic)).toMatchObject({ kind: 'invalid', id: 'c3' });
+  });
+
+  it('refuses an unserialisable object without an id when its id is unusable or reading it throws', () => {
+    const long: Record<string, unknown> = { id: 'x'.repeat(129), method: 'init' };
+    long['self'] = long;
+    const hostile = Object.defineProperty({ method: 'init', n: 1n }, 'id', {
+      enumerable: false,
+      get: () => {
+        throw new Error('hostile getter');
+      },
+    });
+    expect(classifyHostData(long, options())).not.toHaveProperty('id');
+    expect(errorOf(classifyHostData(hostile, options())).message).toMatch(/serializ/);
+    expect(classifyHostData(hostile, options())).not.toHaveProperty('id');
   });
 
   it('answers an object holding a BigInt with a parse_error', () => {
     expect(errorOf(classifyHostData({ id: 'c4', method: 'init', params: { n: 10n } }, options())).message).toMatch(
       /^\[host command\].*serializ/,
     );
+    expect(classifyHostData({ id: 'c4', method: 'init', params: { n: 10n } }, options())).toMatchObject({ id: 'c4' });
   });
 
   it('refuses host command text over maxCommandLength before parsing, answering its id', () => {
