@@ -29,6 +29,7 @@ export type {
 export { ErrorCode } from './outbound/errors.js';
 export type { ErrorEvent, FieldErrors } from './outbound/errors.js';
 export type {
+  ConversationTokenMessage,
   MessageState,
   MessageStateMessage,
   OutboundMessage,
