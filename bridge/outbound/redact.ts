@@ -26,10 +26,11 @@ export const TOKEN_MAX_AGE_MS = 86_400_000;
 
 export interface Redactor {
   /**
-   * Learns a token, under a `slot` ("website", "auth", "widget"): each slot's newest token is kept
-   * for the bridge's lifetime (the token in use is never forgotten), the others as the limits say.
+   * Learns a token, optionally under a `slot` ("website", "auth", "widget"): each slot's newest
+   * token is kept for the bridge's lifetime (the token in use is never forgotten), all others as
+   * the limits say.
    */
-  add(token: unknown, slot: string): void;
+  add(token: unknown, slot?: string): void;
   /** A copy of `value` (a message or a recorded step) without any form of any known token. */
   scrub<T extends string | object>(value: T): T;
 }
@@ -85,7 +86,7 @@ export function createRedactor(now: () => number = Date.now): Redactor {
       // Re-inserted, so the map's order stays the order in which tokens were last learned.
       known.delete(token);
       known.set(token, { forms: formsOf(token), at: time });
-      current.set(slot, token);
+      if (slot !== undefined) current.set(slot, token);
       for (const [old, { at }] of known) {
         if (known.size <= MAX_TOKENS && time - at <= TOKEN_MAX_AGE_MS) break;
         if (![...current.values()].includes(old)) known.delete(old);
