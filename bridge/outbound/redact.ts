@@ -91,7 +91,7 @@ export function createRedactor(now: () => number = Date.now): Redactor {
         if (known.size <= MAX_TOKENS && time - at <= TOKEN_MAX_AGE_MS) break;
         if (![...current.values()].includes(old)) known.delete(old);
       }
-      forms = [...known.values()].flatMap((entry) => entry.forms);
+      forms = ([] as string[]).concat(...[...known.values()].map((entry) => entry.forms));
     },
     scrub: <T extends string | object>(value: T): T => (containsToken(value) ? (scrub(value, 0) as T) : value),
   };
@@ -99,12 +99,16 @@ export function createRedactor(now: () => number = Date.now): Redactor {
 
 /** Every form in which `token` may travel (see the module comment). */
 export function formsOf(token: string): string[] {
-  const forms = [token, JSON.stringify(token).slice(1, -1), new URLSearchParams({ t: token }).toString().slice(2)];
+  const forms = [token, JSON.stringify(token).slice(1, -1)];
   try {
     const uri = encodeURIComponent(token);
     // Its UTF-8 bytes, one character each.
     const bytes = unescape(uri);
-    forms.push(uri);
+    // Form encoding (URLSearchParams) escapes !'()~ too, and writes a space as +.
+    forms.push(
+      uri,
+      uri.replace(/[!'()~]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`).replace(/%20/g, '+'),
+    );
     // Inside a longer encoded text the token starts 0, 1 or 2 bytes into a 3-byte group; the
     // characters made of its bits alone are the same whatever surrounds it (pad 3: alone, padded).
     for (let pad = 0; pad < 4; pad++) {
@@ -116,10 +120,10 @@ export function formsOf(token: string): string[] {
         forms.push(form, form.replace(/=+$/, ''));
     }
   } catch {
-    // A lone surrogate has no URI or UTF-8 form: such a token is known raw, JSON-escaped and form-encoded.
+    // A lone surrogate has no URI or UTF-8 form: such a token is known raw and JSON-escaped.
   }
   // Each also JSON-escaped, as `scrub` finds it in a message's JSON text (the JSON form twice escaped).
-  return forms.flatMap((form) => [form, JSON.stringify(form).slice(1, -1)]);
+  return forms.concat(forms.map((form) => JSON.stringify(form).slice(1, -1)));
 }
 
 /** defineProperty, not assignment: a "__proto__" key must stay a plain key. */
