@@ -8,7 +8,9 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'dist.*/', 'node_modules/', 'bench/.deps/', 'bench/results/', 'test/fixtures/'] },
+  {
+    ignores: ['dist/', 'dist.*/', 'node_modules/', 'bench/.deps/', 'bench/results/', 'test/fixtures/', 'test/vendor/'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -73,8 +73,8 @@ export function createBridge(
   checkRecorder(options, settings);
   const host = options.host ?? detectHost(baseEnv.scope, options);
   const timers = trackedTimers(baseEnv);
-  const redactor = createRedactor();
-  redactor.add(options.websiteToken);
+  const redactor = createRedactor(baseEnv.now);
+  redactor.add(options.websiteToken, 'website');
 
   const recorder = options.record
     ? settings.recorder?.({
@@ -86,7 +86,11 @@ export function createBridge(
     : undefined;
   const env = recorder?.env ?? baseEnv;
 
-  const channels = (settings.hosts ?? [host]).map((name) => createChannel(adapters[name], env.scope, options, timers));
+  const channels = (settings.hosts ?? [host]).map((name) =>
+    createChannel(adapters[name], env.scope, options, timers, (waited) =>
+      emitError(errorEvent('channel_error', `[channel] no ${name} channel after ${waited} ms`)),
+    ),
+  );
   // One event type and a handful of listeners: a Set does what an emitter library would.
   const listeners = new Set<(message: OutboundMessage) => void>();
   const emit = (message: OutboundMessage) => {
@@ -119,7 +123,7 @@ export function createBridge(
     createHttp({ ...env, setTimeout: timers.setTimeout, clearTimeout: timers.clearTimeout }, options, inFlight),
     {
       websiteToken: options.websiteToken,
-      onToken: (token) => redactor.add(token),
+      onToken: (token) => redactor.add(token, 'auth'),
     },
   );
 
@@ -153,6 +157,12 @@ export function createBridge(
     answer,
   });
 
+  /** Past the redactor on purpose: the one message meant to carry a token, and only to the channels. */
+  const forwardConversationToken = (token: string | false | undefined) => {
+    if (options.forwardConversationToken && token)
+      channels.forEach((channel) => channel.deliver({ type: 'conversationToken', token }));
+  };
+
   const handle = (verdict: Verdict) => {
     switch (verdict.kind) {
       case 'ignored':
@@ -162,11 +172,12 @@ export function createBridge(
           ? answer(verdict.id, { ok: false, error: verdict.error })
           : emitError(verdict.error);
       case 'widget':
-        return emit(
+        emit(
           verdict.event === 'error'
             ? widgetErrorEvent(verdict.data)
             : { type: 'widget', event: verdict.event, data: verdict.data },
         );
+        return forwardConversationToken(verdict.conversationToken);
       case 'command':
         return runner.run(verdict.command);
     }
@@ -186,6 +197,8 @@ export function createBridge(
     env.onMessage((message) =>
       guarded(() => {
         const verdict = classifyPosted(message, options);
+        // Learned before anything is recorded or sent, so no copy of the message keeps them.
+        if (verdict.kind === 'widget') verdict.secrets.forEach((secret) => redactor.add(secret, 'widget'));
         if (verdict.kind !== 'ignored') recorder?.posted(message);
         handle(verdict);
       }),

@@ -30,6 +30,7 @@ export type {
 export { ErrorCode } from './outbound/errors.js';
 export type { ErrorEvent, FieldErrors } from './outbound/errors.js';
 export type {
+  ConversationTokenMessage,
   MessageState,
   MessageStateMessage,
   OutboundMessage,

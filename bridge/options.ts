@@ -23,7 +23,10 @@ export interface ChannelNames {
 export interface BridgeOptions extends Partial<ChannelNames> {
   /** Absolute URL of the API root, e.g. `https://chat.example.com/api/v1`. Required. */
   baseUrl: string;
-  /** The widget inbox's website token. Without it, commands fail with `auth_failed` and send nothing. */
+  /**
+   * The widget inbox's website token, at least 6 characters (a shorter one is refused: it could
+   * not be scrubbed from text safely). Without it, commands fail with `auth_failed` and send nothing.
+   */
   websiteToken?: string;
   /** The native platform. @default detected from the globals present, else "browser" */
   host?: HostName;
@@ -43,6 +46,12 @@ export interface BridgeOptions extends Partial<ChannelNames> {
   retry?: Partial<RetryPolicy>;
   /** Keep the traffic in the fixture format, for `ChatBridge.recording()`. @default false */
   record?: boolean;
+  /**
+   * Send the widget's conversation token (its `loaded` event's `config.authToken`) to the host
+   * in one `{type: "conversationToken", token}` event, for hosts that resume the conversation
+   * with it (`cw_conversation` in the widget URL). Without it the token never leaves. @default false
+   */
+  forwardConversationToken?: boolean;
 }
 
 export interface ResolvedOptions extends ChannelNames {
@@ -60,8 +69,15 @@ export interface ResolvedOptions extends ChannelNames {
   commandTimeout: number;
   retry: RetryPolicy;
   record: boolean;
+  forwardConversationToken: boolean;
 }
 
+/**
+ * Shorter values are not tokens: the options refuse such a website token, a config answer with
+ * such an authToken is a `config_error`, and widget fields with such values are dropped without
+ * being learned (scrubbing a 3-letter "token" would blank ordinary words).
+ */
+export const MIN_TOKEN_LENGTH = 6;
 export const DEFAULTS = {
   maxFileSize: 5 * 1024 * 1024,
   widgetPrefix: 'chatwoot-widget',
@@ -111,6 +127,8 @@ export function normalizeOptions(input: unknown, pageOrigin: string): ResolvedOp
   const options = input as Record<string, unknown>;
   const positive = (name: keyof typeof DEFAULTS & keyof BridgeOptions) =>
     pick(options, name, DEFAULTS[name] as number, isPositiveInteger, 'must be a positive integer');
+  const flag = (name: 'record' | 'forwardConversationToken') =>
+    pick(options, name, false, (value) => typeof value === 'boolean', 'must be a boolean');
   const channel = (name: keyof ChannelNames | 'widgetPrefix') =>
     pick(options, name, DEFAULTS[name] as string, isNonEmptyString, 'must be a non-empty string');
 
@@ -119,8 +137,8 @@ export function normalizeOptions(input: unknown, pageOrigin: string): ResolvedOp
     options,
     'websiteToken',
     undefined,
-    (value) => typeof value === 'string',
-    'must be a string',
+    (value) => typeof value === 'string' && (value === '' || value.length >= MIN_TOKEN_LENGTH),
+    `must be a string of ${MIN_TOKEN_LENGTH}+ characters`,
   );
   const host = pick<HostName | undefined>(
     options,
@@ -161,7 +179,8 @@ export function normalizeOptions(input: unknown, pageOrigin: string): ResolvedOp
     requestTimeout: positive('requestTimeout'),
     commandTimeout: positive('commandTimeout'),
     retry: { limit: retryField('limit'), baseDelay: retryField('baseDelay'), maxDelay: retryField('maxDelay') },
-    record: pick(options, 'record', false, (value) => typeof value === 'boolean', 'must be a boolean'),
+    record: flag('record'),
+    forwardConversationToken: flag('forwardConversationToken'),
     androidChannel: channel('androidChannel'),
     iosHandler: channel('iosHandler'),
     flutterChannel: channel('flutterChannel'),

@@ -67,6 +67,7 @@ function fakeWebView(setup: { settings?: object; prelude?: string } = {}) {
     Blob,
     FormData,
     atob,
+    btoa,
     CustomEvent,
     fetch: (url: string) => {
       fetches.push(url);

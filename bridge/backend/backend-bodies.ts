@@ -4,11 +4,15 @@
  * needs one or two fields, so a schema would cost bundle bytes and say nothing more.
  */
 import type { FieldErrors } from '../outbound/errors.js';
+import { MIN_TOKEN_LENGTH } from '../outbound/redact.js';
 
-/** The `authToken` of a `GET /config` answer, when it has a usable one. */
+/**
+ * The `authToken` of a `GET /config` answer, when it has a usable one: a string of at least
+ * `MIN_TOKEN_LENGTH` characters (a shorter one is no real token, and could not be scrubbed safely).
+ */
 export function authTokenOf(body: unknown): string | undefined {
   const token = isObject(body) ? body['authToken'] : undefined;
-  return typeof token === 'string' && token !== '' ? token : undefined;
+  return typeof token === 'string' && token.length >= MIN_TOKEN_LENGTH ? token : undefined;
 }
 
 /** The ErrorResponse `message`, when the body has a non-empty one. */

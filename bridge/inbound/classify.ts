@@ -26,9 +26,32 @@ export type Verdict =
   /** `id`: the command's id when it could be read, so the host's call is answered, not left waiting. */
   | { kind: 'invalid'; error: ErrorEvent; id?: string }
   | { kind: 'command'; command: HostCommand }
-  | { kind: 'widget'; event: string; data: Record<string, unknown> };
+  /**
+   * `data` without credential fields (safe-json.ts); `secrets`: their string values, for the
+   * redactor; `conversationToken`: the widget's conversation token, when this event carries one.
+   */
+  | {
+      kind: 'widget';
+      event: string;
+      data: Record<string, unknown>;
+      secrets: string[];
+      conversationToken?: string | false | undefined;
+    };
 
 const IGNORED: Verdict = { kind: 'ignored' };
+
+/**
+ * The widget protocol carries messages both ways on one prefix. A host (or its SDK) sends the
+ * widget commands with `window.postMessage('chatwoot-widget:' + JSON)` into the widget's page,
+ * so they arrive on the same window, from the same origin, as the widget's own events (which
+ * Chatwoot's widget posts to `window.parent`: the page itself when it is not framed). The names
+ * tell them apart: Chatwoot's widget names its own events in camelCase (`loaded`, `toggleBubble`,
+ * `setAuthCookie`, `onMessage`) and the commands it takes in kebab-case (`set-user`,
+ * `set-locale`, `set-custom-attributes`, `set-color-scheme`, `toggle-open`, `config-set`; see
+ * app/javascript/widget/App.vue). An event name with a "-" is therefore a command to the
+ * widget: not news from it, and never echoed to the host.
+ */
+const toWidget = (event: string) => event.includes('-');
 
 type InboundOptions = Pick<
   ResolvedOptions,
@@ -70,13 +93,22 @@ export function classifyHostData(data: unknown, options: InboundOptions): Verdic
 
 function parseWidget(data: string, options: InboundOptions): Verdict {
   if (data.length > options.maxMessageLength) return tooLong('widget message', data.length, options.maxMessageLength);
-  const parsed = parseJson(data.slice(options.widgetPrefix.length + 1));
+  const secrets: Array<[string, string]> = [];
+  const parsed = parseJson(data.slice(options.widgetPrefix.length + 1), secrets);
   if (!parsed.ok) return invalid(`[widget message] is not valid JSON after the "${options.widgetPrefix}:" prefix`);
   const result = WidgetMessageSchema.safeParse(parsed.value);
   if (!result.success)
     return invalid(`[widget message] does not match the widget protocol: ${describeIssues(result.error)}`);
   const { event, ...data_ } = result.data;
-  return { kind: 'widget', event, data: data_ };
+  if (toWidget(event)) return IGNORED;
+  return {
+    kind: 'widget',
+    event,
+    data: data_,
+    secrets: secrets.map((secret) => secret[1]),
+    // Chatwoot's conversation token (its cw_conversation cookie): `loaded` carries it as config.authToken.
+    conversationToken: event === 'loaded' && secrets.find((secret) => secret[0] === 'authToken')?.[1],
+  };
 }
 
 function parseCommandText(text: string, options: InboundOptions): Verdict {

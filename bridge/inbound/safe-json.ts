@@ -8,21 +8,31 @@
  * spelled with `\u` escapes (`"\u005f_proto__"` parses to `"__proto__"`).
  */
 const FORBIDDEN_KEYS = /__proto__|constructor|prototype|\\u/;
+/** Field names that say their value is a credential. */
+export const CREDENTIAL_NAME = /token|secret|password/i;
 
 export type JsonResult = { ok: true; value: unknown } | { ok: false };
 
-export function parseJson(text: string): JsonResult {
+/**
+ * @param secrets when given, fields whose name says they hold a credential (`token`, `secret`,
+ * `password`, any case, at any depth) are dropped too, and each one's `[name, value]` is added
+ * here when the value is a string (widget events: see classify.ts).
+ */
+export function parseJson(text: string, secrets?: Array<[string, string]>): JsonResult {
   try {
-    const value = FORBIDDEN_KEYS.test(text) ? JSON.parse(text, dropForbiddenKeys) : JSON.parse(text);
+    const value =
+      FORBIDDEN_KEYS.test(text) || (secrets && CREDENTIAL_NAME.test(text))
+        ? JSON.parse(text, (key, value: unknown) => {
+            if (key === '__proto__' || key === 'constructor' || key === 'prototype') return undefined;
+            if (!secrets || !CREDENTIAL_NAME.test(key)) return value;
+            if (typeof value === 'string') secrets.push([key, value]);
+          })
+        : JSON.parse(text);
     return { ok: true, value };
   } catch {
     // The engine's message quotes the input, which may carry anything; callers say what failed.
     return { ok: false };
   }
-}
-
-function dropForbiddenKeys(key: string, value: unknown): unknown {
-  return key === '__proto__' || key === 'constructor' || key === 'prototype' ? undefined : value;
 }
 
 /** Serializes a structured-clone object to text, or undefined when it cannot be (cycles, BigInt). */

@@ -3,10 +3,16 @@
  *
  * react-native-webview and flutter_inappwebview create their JavaScript channel late, after
  * the page's first scripts ran, so whatever the bridge says before the channel exists is
- * queued in order and delivered once it appears. Nothing is dropped.
+ * queued in order and delivered once it appears. The queue keeps the newest
+ * `CHANNEL_QUEUE_LIMIT` events (a page whose host never listens must not grow without end); when
+ * older ones were dropped, the host is told how many, first thing, once the channel appears.
+ * The channel is looked for again after 50 ms, then at doubling intervals up to 1 s; after
+ * `CHANNEL_WAIT_MS` the looking stops and `onGiveUp` is called once (the bridge emits a
+ * `channel_error`). From then on each new event tries the channel once, without a timer.
  */
 import type { HostScope, TimerHandle, Timers } from '../environment.js';
 import type { OutboundMessage } from './messages.js';
+import { errorEvent } from './errors.js';
 import type { ChannelNames, HostName } from '../options.js';
 
 /** Sends one encoded payload through the platform's native API. */
@@ -27,32 +33,60 @@ export interface Channel {
   destroy(): void;
 }
 
-/** How often a missing channel is looked for again while messages wait for it. */
+/** The first wait before a missing channel is looked for again; each later wait doubles, up to 1 s. */
 export const CHANNEL_POLL_MS = 50;
+/** How long a missing channel is looked for before the bridge says it never appeared (1 minute). */
+export const CHANNEL_WAIT_MS = 60_000;
+/** Events kept while the channel is missing; past it the oldest are dropped. */
+export const CHANNEL_QUEUE_LIMIT = 500;
 
-export function createChannel(adapter: HostAdapter, scope: HostScope, names: ChannelNames, timers: Timers): Channel {
+/** @param onGiveUp called once when the channel has been missing for `CHANNEL_WAIT_MS`. */
+export function createChannel(
+  adapter: HostAdapter,
+  scope: HostScope,
+  names: ChannelNames,
+  timers: Timers,
+  onGiveUp: (waitedMs: number) => void = () => undefined,
+): Channel {
   const queue: unknown[] = [];
   let poll: TimerHandle | undefined;
+  let dropped = 0;
+  /** Time spent looking for the channel; Infinity once the looking stopped. */
+  let waited = 0;
 
   const flush = () => {
     poll = undefined;
-    while (queue.length > 0) {
-      const post = adapter.find(scope, names);
-      if (post === undefined) break;
+    for (let post; queue.length > 0 && (post = adapter.find(scope, names)); queue.shift()) {
       try {
+        // Told first, ahead of what is left, so the host reads the gap where it is.
+        if (dropped > 0)
+          post(adapter.encode(errorEvent('channel_error', `[channel] ${dropped} event(s) dropped while missing`)));
+        dropped = 0;
         post(queue[0]);
       } catch {
         // The channel exists but refused (a native bridge mid-teardown): keep the payload, retry.
         break;
       }
-      queue.shift();
     }
-    if (queue.length > 0) poll = timers.setTimeout(flush, CHANNEL_POLL_MS);
+    if (queue.length === 0) waited = 0;
+    else if (waited < CHANNEL_WAIT_MS) {
+      // 50, 100, 200, 400, 800 ms, then every second: each wait is the time waited so far plus 50 ms.
+      const delay = Math.min(1_000, waited + CHANNEL_POLL_MS);
+      waited += delay;
+      poll = timers.setTimeout(flush, delay);
+    } else if (waited < Infinity) {
+      const total = waited;
+      waited = Infinity;
+      onGiveUp(total);
+    }
   };
 
   return {
     deliver(message) {
-      queue.push(adapter.encode(message));
+      if (queue.push(adapter.encode(message)) > CHANNEL_QUEUE_LIMIT) {
+        queue.shift();
+        dropped++;
+      }
       if (poll === undefined) flush();
     },
     get pending() {

@@ -42,6 +42,8 @@ export const ErrorCode = {
   Cancelled: 'cancelled',
   /** A host command's `method` names no command the bridge has. */
   UnknownMethod: 'unknown_method',
+  /** The host's channel did not appear in time, or events waiting for it were dropped. */
+  ChannelError: 'channel_error',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -12,7 +12,10 @@ export type ResponseMessage =
   | { type: 'response'; id: string; ok: true; result: unknown }
   | { type: 'response'; id: string; ok: false; error: ErrorEvent };
 
-/** A widget event forwarded as it came, minus its `event` name which becomes a field. */
+/**
+ * A widget event forwarded as it came, minus its `event` name which becomes a field, and minus
+ * every field whose name says it holds a credential (`token`, `secret`, `password`).
+ */
 export interface WidgetMessage {
   type: 'widget';
   event: string;
@@ -40,7 +43,18 @@ export interface MessageStateMessage {
   progress?: { sentBytes: number; totalBytes: number };
 }
 
-export type OutboundMessage = ErrorEvent | ResponseMessage | WidgetMessage | ReadyMessage | MessageStateMessage;
+/**
+ * The widget's conversation token, for a host that resumes the conversation with it (as
+ * `cw_conversation` in the widget URL). Sent only with `forwardConversationToken: true`, once per
+ * new token, and only to the host's channel: the one message that carries a token unredacted.
+ */
+export interface ConversationTokenMessage {
+  type: 'conversationToken';
+  token: string;
+}
+
+export type OutboundMessage =
+  ErrorEvent | ResponseMessage | WidgetMessage | ReadyMessage | MessageStateMessage | ConversationTokenMessage;
 
 /** How a command ended: what its response carries. */
 export type Outcome = { ok: true; result: unknown } | { ok: false; error: ErrorEvent };

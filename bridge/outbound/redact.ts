@@ -1,43 +1,71 @@
 /**
- * Token values never leave the bridge: every outbound message and every recorded line passes
- * through here, with each token the bridge has seen replaced by a placeholder, wherever it
+ * Token values never leave the bridge: every outbound message and every recorded step passes
+ * through here, with each token the bridge has seen replaced by a placeholder wherever it
  * appears (a server echoing a token in an error message included).
+ *
+ * A server or a URL may carry a token encoded, so each token is known in these forms: raw;
+ * JSON-escaped (as `JSON.stringify` writes it inside a string); `encodeURIComponent`; form
+ * encoding (`URLSearchParams`, `+` for space); base64 and base64url of its UTF-8 bytes, padded,
+ * unpadded, and as the characters it always gives inside a longer encoded text (at each of the
+ * three byte alignments it can have there). Each form is also known JSON-escaped. Where forms
+ * overlap, the whole stretch becomes one placeholder: the longest wins and no fragment is left.
  */
+import { MIN_TOKEN_LENGTH } from '../options.js';
+
 export const REDACTED = '<redacted>';
 
-export interface Redactor {
-  add(token: string | undefined): void;
-  scrub<T>(value: T): T;
-}
+export { MIN_TOKEN_LENGTH };
 
 /**
- * Auth tokens kept besides the website token. Each config fetch issues a new one; an unbounded
- * set would grow with every refresh and slow every message down. A token this many refreshes
- * old is long expired on any backend.
+ * At most this many tokens are kept; past it, the one learned longest ago is forgotten. Each
+ * refresh of the auth token adds one, and every outbound string is searched for all of them.
  */
-const AUTH_TOKENS_KEPT = 8;
+export const MAX_TOKENS = 256;
+/** A token is forgotten this long after the bridge last learned it (24 hours). */
+export const TOKEN_MAX_AGE_MS = 86_400_000;
 
-export function createRedactor(): Redactor {
-  const tokens = new Set<string>();
+export interface Redactor {
+  /**
+   * Learns a token, optionally under a `slot` ("website", "auth", "widget"): each slot's newest
+   * token is kept for the bridge's lifetime (the token in use is never forgotten), all others as
+   * the limits say.
+   */
+  add(token: unknown, slot?: string): void;
+  /** A copy of `value` (a message or a recorded step) without any form of any known token. */
+  scrub<T extends string | object>(value: T): T;
+}
 
+export function createRedactor(now: () => number = Date.now): Redactor {
+  const known = new Map<string, { forms: string[]; at: number }>();
+  const current = new Map<string, string>();
+  let forms: string[] = [];
+
+  /**
+   * Every character of every occurrence of every form is hidden, and a run of hidden characters
+   * becomes one placeholder: a token that contains another (an auth token holding the website
+   * token) goes whole, and overlapping tokens leave no fragment.
+   */
   const scrubString = (text: string): string => {
-    let result = text;
-    for (const token of tokens) if (result.includes(token)) result = result.split(token).join(REDACTED);
-    return result;
+    const hidden = new Uint8Array(text.length);
+    let found = false;
+    for (const form of forms) {
+      for (let at = text.indexOf(form); at >= 0; at = text.indexOf(form, at + 1)) {
+        hidden.fill(1, at, at + form.length);
+        found = true;
+      }
+    }
+    return found
+      ? text.replace(/[^]/g, (char, at: number) => (hidden[at] ? (hidden[at - 1] ? '' : REDACTED) : char))
+      : text;
   };
 
-  /** Most messages carry no token: finding none is cheaper than copying them. */
-  const containsToken = (value: unknown, depth: number): boolean => {
-    if (typeof value === 'string') {
-      for (const token of tokens) if (value.includes(token)) return true;
-      return false;
-    }
-    if (typeof value !== 'object' || value === null) return false;
-    if (depth > 64) return true;
-    for (const key in value) {
-      if (containsToken(key, depth) || containsToken((value as Record<string, unknown>)[key], depth + 1)) return true;
-    }
-    return false;
+  /**
+   * Most messages carry no token: finding none is cheaper than copying them. JSON escapes each
+   * character on its own, so a token in any string or key shows in the text as its JSON-escaped form.
+   */
+  const containsToken = (value: unknown): boolean => {
+    const text = JSON.stringify(value);
+    return forms.some((form) => text.includes(form));
   };
 
   const scrub = (value: unknown, depth: number): unknown => {
@@ -47,27 +75,58 @@ export function createRedactor(): Redactor {
     if (depth > 64) return REDACTED;
     if (Array.isArray(value)) return value.map((item) => scrub(item, depth + 1));
     const copy: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) {
-      // defineProperty, not assignment: a "__proto__" key must stay a plain key.
-      Object.defineProperty(copy, scrubString(key), {
-        value: scrub(item, depth + 1),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    }
+    for (const [key, item] of Object.entries(value)) defineKey(copy, scrubString(key), scrub(item, depth + 1));
     return copy;
   };
 
   return {
-    add(token) {
-      // Very short values would blank out ordinary words; real tokens are long.
-      if (token === undefined || token.length < 4) return;
-      tokens.delete(token);
-      tokens.add(token);
-      // The first token added is the website token, kept for good; the oldest auth token goes.
-      if (tokens.size > AUTH_TOKENS_KEPT + 1) tokens.delete([...tokens][1] as string);
+    add(token, slot) {
+      if (typeof token !== 'string' || token.length < MIN_TOKEN_LENGTH) return;
+      const time = now();
+      // Re-inserted, so the map's order stays the order in which tokens were last learned.
+      known.delete(token);
+      known.set(token, { forms: formsOf(token), at: time });
+      if (slot !== undefined) current.set(slot, token);
+      for (const [old, { at }] of known) {
+        if (known.size <= MAX_TOKENS && time - at <= TOKEN_MAX_AGE_MS) break;
+        if (![...current.values()].includes(old)) known.delete(old);
+      }
+      forms = ([] as string[]).concat(...[...known.values()].map((entry) => entry.forms));
     },
-    scrub: <T>(value: T): T => (tokens.size > 0 && containsToken(value, 0) ? (scrub(value, 0) as T) : value),
+    scrub: <T extends string | object>(value: T): T => (containsToken(value) ? (scrub(value, 0) as T) : value),
   };
+}
+
+/** Every form in which `token` may travel (see the module comment). */
+export function formsOf(token: string): string[] {
+  const forms = [token, JSON.stringify(token).slice(1, -1)];
+  try {
+    const uri = encodeURIComponent(token);
+    // Its UTF-8 bytes, one character each.
+    const bytes = unescape(uri);
+    // Form encoding (URLSearchParams) escapes !'()~ too, and writes a space as +.
+    forms.push(
+      uri,
+      uri.replace(/[!'()~]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`).replace(/%20/g, '+'),
+    );
+    // Inside a longer encoded text the token starts 0, 1 or 2 bytes into a 3-byte group; the
+    // characters made of its bits alone are the same whatever surrounds it (pad 3: alone, padded).
+    for (let pad = 0; pad < 4; pad++) {
+      const base64 =
+        pad > 2
+          ? btoa(bytes)
+          : btoa('\0'.repeat(pad) + bytes).slice(((pad * 4 + 2) / 3) | 0, (((pad + bytes.length) * 4) / 3) | 0);
+      for (const form of [base64, base64.replace(/\+/g, '-').replace(/\//g, '_')])
+        forms.push(form, form.replace(/=+$/, ''));
+    }
+  } catch {
+    // A lone surrogate has no URI or UTF-8 form: such a token is known raw and JSON-escaped.
+  }
+  // Each also JSON-escaped, as `scrub` finds it in a message's JSON text (the JSON form twice escaped).
+  return forms.concat(forms.map((form) => JSON.stringify(form).slice(1, -1)));
+}
+
+/** defineProperty, not assignment: a "__proto__" key must stay a plain key. */
+function defineKey(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }

@@ -17,6 +17,7 @@
  */
 import type { HttpResponse } from '../environment.js';
 import { REDACTED } from '../outbound/redact.js';
+import { CREDENTIAL_NAME } from '../inbound/safe-json.js';
 import { compactCommand } from './compact.js';
 import type { Recorder, RecorderFactory } from './plug-in.js';
 
@@ -38,26 +39,50 @@ export const createRecorder: RecorderFactory = ({ rawOptions, options, redactor,
   const now = env.now;
   let lastInputAt = now();
 
-  const config: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(rawOptions)) {
-    if (key === 'record' || typeof value === 'function') continue;
-    config[key] = key === 'websiteToken' && typeof value === 'string' ? REDACTED : value;
-  }
+  /**
+   * A copy through JSON with every credential field (`token`, `secret`, `password` in its name,
+   * at any depth) blanked and its value learned by the redactor, and, with `urls`, the
+   * `user:password@` taken out of every URL.
+   */
+  const withoutCredentials = (text: string, urls = false): unknown =>
+    JSON.parse(text, (key, value: unknown) => {
+      if (typeof value !== 'string') return value;
+      if (!CREDENTIAL_NAME.test(key)) return urls ? value.replace(/\/\/[^/?#@\s]*@/g, '//') : value;
+      redactor.add(value, 'recorded');
+      return REDACTED;
+    });
+
+  const config = withoutCredentials(
+    JSON.stringify(rawOptions, (key, value: unknown) => (key === 'record' ? undefined : value)),
+    true,
+  ) as Record<string, unknown>;
   // A replay's page is the backend's origin, so this page's own origin (allowed by default) is
   // written out; otherwise the widget's messages from it would be dropped in the replay.
   if (config['allowedOrigins'] === undefined) {
     config['allowedOrigins'] = allowedOrigins === '*' ? '*' : [...allowedOrigins];
   }
 
+  const bodyOf = (text: string): unknown => {
+    try {
+      const body = withoutCredentials(text);
+      // A JSON string would replay as its contents (fixtures send string bodies as-is): keep the text.
+      return typeof body === 'string' ? text : body;
+    } catch {
+      return text;
+    }
+  };
+
   const pathOf = (url: string) => {
     const { pathname } = new URL(url);
     return pathname.startsWith(basePath) ? pathname.slice(basePath.length) || '/' : pathname;
   };
 
+  // Each step is scrubbed as it is kept (a token forgotten later is gone from it already) and
+  // again when the recording is taken (a token learned later is gone too).
   const input = (step: Step) => {
     const gap = now() - lastInputAt;
     lastInputAt += gap;
-    const steps: Step[] = gap > 0 ? [{ step: 'advance', ms: gap }, step] : [step];
+    const steps: Step[] = gap > 0 ? [{ step: 'advance', ms: gap }, redactor.scrub(step)] : [redactor.scrub(step)];
     groups.push({ answers: [], steps });
   };
 
@@ -81,7 +106,7 @@ export const createRecorder: RecorderFactory = ({ rawOptions, options, redactor,
           const answer: Step = { step: 'respond', ...base, status: response.status, body: bodyOf(text) };
           const retryAfter = response.headers.get('Retry-After');
           if (retryAfter !== null) answer['headers'] = { 'Retry-After': replayableRetryAfter(retryAfter, now()) };
-          if (online) group.answers[slot] = answer;
+          if (online) group.answers[slot] = redactor.scrub(answer);
           else differs(`answered ${response.status}`);
           return { status: response.status, headers: response.headers, text: async () => text };
         } catch (thrown) {
@@ -116,23 +141,14 @@ export const createRecorder: RecorderFactory = ({ rawOptions, options, redactor,
       }
       return (
         lines
-          .map((line) => ('note' in line ? `// ${redactor.scrub(line.note)}` : JSON.stringify(redactor.scrub(line))))
+          .map((line) =>
+            'note' in line ? `// ${redactor.scrub(String(line.note))}` : JSON.stringify(redactor.scrub(line)),
+          )
           .join('\n') + '\n'
       );
     },
   };
 };
-
-function bodyOf(text: string): unknown {
-  try {
-    const body: unknown = JSON.parse(text);
-    if (typeof body === 'object' && body !== null && 'authToken' in body) return { ...body, authToken: REDACTED };
-    // A JSON string would replay as its contents (fixtures send string bodies as-is): keep the text.
-    return typeof body === 'string' ? text : body;
-  } catch {
-    return text;
-  }
-}
 
 /**
  * A Retry-After given as an HTTP date becomes the seconds it meant: the replay's clock starts at

@@ -8,7 +8,7 @@
  * - nothing throws out of the message listener or `receive`;
  * - every malformed namespaced input yields exactly one `parse_error` event and nothing else;
  * - every foreign input (or one from a disallowed origin) yields nothing;
- * - every valid widget message yields its one event, every valid host command exactly one
+ * - every valid widget message yields its one event (kebab-case ones, commands to the widget, none), every valid host command exactly one
  *   response with its id (a failed one followed by its error event), and no command is left hanging;
  * - Object.prototype (and Array.prototype) gain no keys, and no output carries a prototype key;
  * - no output carries the website token or the auth token.
@@ -130,7 +130,9 @@ function expectWidgetJson(text: string): Expected {
   const parsed = tryParse(text);
   if (!parsed.ok || !isRecord(parsed.value)) return MALFORMED;
   const event = parsed.value['event'];
-  return typeof event === 'string' && between(event, 1, EVENT_MAX) ? { kind: 'widget', event } : MALFORMED;
+  if (typeof event !== 'string' || !between(event, 1, EVENT_MAX)) return MALFORMED;
+  // A kebab-case name is a command the host posted to the widget: never echoed.
+  return event.includes('-') ? FOREIGN : { kind: 'widget', event };
 }
 
 /** Objects are measured and read as their JSON text; one that has none is refused on its id, when it has one. */
@@ -731,7 +733,9 @@ const widgetEvent = fc.oneof(
     '',
     'x'.repeat(EVENT_MAX),
     'x'.repeat(EVENT_MAX + 1),
-    `${WEBSITE_TOKEN}-event`,
+    `${WEBSITE_TOKEN}_event`,
+    'set-user',
+    'set-locale',
   ),
   fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }),
 );

@@ -97,41 +97,85 @@ describe('replay determinism', () => {
 });
 
 describe('token redaction in replays', () => {
-  /** The website token of the config step (or the default) and every authToken a respond step gives. */
+  /** Every string under a field whose name says it is a credential, at any depth of a JSON value. */
+  function credentialsIn(value: unknown, found: Set<string>): void {
+    if (typeof value !== 'object' || value === null) return;
+    for (const [key, item] of Object.entries(value)) {
+      if (/token|secret|password/i.test(key) && typeof item === 'string' && item.length >= 6) found.add(item);
+      else credentialsIn(item, found);
+    }
+  }
+
+  /**
+   * The website token of the config step (or the default), every authToken a respond step gives,
+   * and every credential field of a widget message the fixture posts.
+   */
   function tokensOf(fixture: string): string[] {
     const tokens = new Set<string>();
     let configured = false;
     for (const raw of read(fixture).split('\n')) {
       const line = raw.trim();
       if (line === '' || line.startsWith('//')) continue;
-      const step = JSON.parse(line) as { step: string; options?: { websiteToken?: string }; body?: unknown };
+      const step = JSON.parse(line) as {
+        step: string;
+        options?: { websiteToken?: string };
+        body?: unknown;
+        data?: unknown;
+      };
       if (step.step === 'config') {
         configured = true;
         if (step.options?.websiteToken) tokens.add(step.options.websiteToken);
       }
       const body = typeof step.body === 'string' ? step.body : JSON.stringify(step.body ?? null);
       for (const match of body.matchAll(/"authToken"\s*:\s*"([^"]+)/g)) tokens.add(match[1]!);
+      credentialsIn(step.body, tokens);
+      if (step.step === 'post' && typeof step.data === 'string') {
+        try {
+          credentialsIn(JSON.parse(step.data.slice(step.data.indexOf(':') + 1)), tokens);
+        } catch {
+          // Not a widget message with JSON (malformed on purpose, or foreign traffic).
+        }
+      }
     }
     if (!configured) tokens.add('wt_fixture');
     return [...tokens];
   }
+
+  /** The forms a token could be printed in: raw, URI- and form-encoded, base64, base64url, JSON-escaped. */
+  const formsOf = (token: string) => [
+    token,
+    encodeURIComponent(token),
+    new URLSearchParams({ t: token }).toString().slice(2),
+    Buffer.from(token).toString('base64'),
+    Buffer.from(token).toString('base64url'),
+    JSON.stringify(token).slice(1, -1),
+    JSON.stringify(JSON.stringify(token).slice(1, -1)).slice(1, -1),
+  ];
 
   it('knows the tokens the fixtures use (so the check below checks something)', () => {
     expect(tokensOf('test/fixtures/happy-round-trip.jsonl').sort()).toEqual(['at_happy_Zk81Pw', 'wt_happy_7Hq2Lx']);
     expect(tokensOf('test/fixtures/auth-refresh.jsonl')).toEqual(
       expect.arrayContaining(['wt_fixture', 'at_old_token', 'at_new_token', 'at_newer_token']),
     );
+    expect(tokensOf('test/fixtures/widget-credentials.jsonl')).toEqual(
+      expect.arrayContaining(['cw_conv_jwt_Xy7Qm2Lp', 'ws_secret_Fz81']),
+    );
+    expect(tokensOf('test/fixtures/encoded-token-echo.jsonl')).toEqual(
+      expect.arrayContaining(['wt+Echo/7f3a=9c ü', 'at_echo_Kp3/x+Qz==']),
+    );
   });
 
-  it.each(fixtures)('prints no token value of %s on any host, nor keeps one in its goldens', async (fixture) => {
+  it.each(fixtures)('prints no form of any token of %s on any host, nor keeps one in its goldens', async (fixture) => {
     const tokens = tokensOf(fixture);
     const output = await play(fixture, 'all');
     const goldens = HOST_NAMES.map((host) => goldenOf(fixture, host))
       .filter((golden) => existsSync(join(ROOT, golden)))
       .map(read);
     for (const token of tokens) {
-      expect(output).not.toContain(token);
-      for (const golden of goldens) expect(golden).not.toContain(token);
+      for (const form of formsOf(token)) {
+        expect(output).not.toContain(form);
+        for (const golden of goldens) expect(golden).not.toContain(form);
+      }
     }
   });
 });

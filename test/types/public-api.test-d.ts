@@ -119,12 +119,15 @@ export function describeMessage(): string {
     case 'message':
       expectTypeOf(message.state).toEqualTypeOf<'queued' | 'sending' | 'sent' | 'failed'>();
       return message.messageId;
+    case 'conversationToken':
+      expectTypeOf(message.token).toBeString();
+      return message.token;
     default:
       expectTypeOf(message).toBeNever();
       return '';
   }
 }
-// @ts-expect-error the type field is one of the five kinds
+// @ts-expect-error the type field is one of the six kinds
 export const badKind: OutboundMessage = { type: 'hello' };
 
 // --- The bridge and the global --------------------------------------------------------------

@@ -6,6 +6,7 @@ import type { Environment, HttpRequest, HttpResponse } from '../../bridge/enviro
 import { normalizeOptions } from '../../bridge/options.js';
 import { createVirtualClock, withVirtualClock } from '../../tools/testing/virtual-clock.js';
 import { createInMemoryEnvironment, type InMemoryEnvironment } from '../../tools/testing/in-memory-environment.js';
+import { createRecorder } from '../../bridge/recording/recorder.js';
 
 const BASE = 'https://chat.example.test/api/v1';
 const WEBSITE_TOKEN = 'wt_unit_7c1f0a9b';
@@ -213,7 +214,8 @@ describe('host channels', () => {
 
     const received: string[] = [];
     t.env.scope['ReactNativeWebView'] = { postMessage: (payload: string) => received.push(payload) };
-    clock.advance(50);
+    // Looked for at 50, 150, 350 and 750 ms (doubling waits): the look at 750 ms finds it.
+    clock.advance(1000);
     expect(received.map((payload) => (JSON.parse(payload) as { type: string }).type)).toEqual([
       'ready',
       'widget',
@@ -281,6 +283,109 @@ describe('redaction', () => {
     // The tokens did travel to the backend: the redaction is on the way out only.
     expect(t.requests.some((r) => r.url.includes(`website_token=${WEBSITE_TOKEN}`))).toBe(true);
     expect(t.requests.some((r) => r.headers['Authorization'] === `Bearer ${authToken}`)).toBe(true);
+  });
+});
+
+describe('widget credentials and the conversation token', () => {
+  const LOADED = (authToken: string) =>
+    'chatwoot-widget:' +
+    JSON.stringify({ event: 'loaded', config: { authToken, locale: 'en' }, secretKey: 'sk_widget_1' });
+
+  it('forwards loaded without its credential fields and scrubs their values from everything else', async () => {
+    const echo = (_url: string): Promise<HttpResponse> =>
+      Promise.resolve({
+        status: 500,
+        headers: { get: () => null },
+        text: async () => JSON.stringify({ message: 'conversation cw_conversation_jwt_1 and sk_widget_1 broke' }),
+      });
+    const t = createInMemoryEnvironment({ fetch: echo });
+    const bridge = start(t);
+    const heard: unknown[] = [];
+    bridge.on((message) => heard.push(message));
+    t.post(LOADED('cw_conversation_jwt_1'));
+    bridge.receive({ id: 'i', method: 'init' });
+    await vi.waitFor(() => expect(ofType(t, 'response')).toHaveLength(1));
+
+    expect(t.messages()[1]).toEqual({ type: 'widget', event: 'loaded', data: { config: { locale: 'en' } } });
+    expect(ofType(t, 'error')[0]).toMatchObject({
+      code: 'server_error',
+      message: '[GET /config] 500: conversation <redacted> and <redacted> broke',
+    });
+    expect(ofType(t, 'conversationToken')).toEqual([]);
+    for (const text of [JSON.stringify(t.deliveries), JSON.stringify(heard)]) {
+      expect(text).not.toContain('cw_conversation_jwt_1');
+      expect(text).not.toContain('sk_widget_1');
+    }
+  });
+
+  it('with forwardConversationToken, sends the token of each loaded event to the channel only', () => {
+    const t = createInMemoryEnvironment({ fetch: noFetch, channels: ['android'] });
+    const bridge = start(t, { host: 'android', forwardConversationToken: true });
+    const heard: unknown[] = [];
+    bridge.on((message) => heard.push(message));
+    t.post(LOADED('cw_conversation_jwt_1'));
+    t.post('chatwoot-widget:{"event":"loaded","config":{}}');
+    t.post(LOADED('cw_conversation_jwt_2'));
+
+    expect(ofType(t, 'conversationToken')).toEqual([
+      { type: 'conversationToken', token: 'cw_conversation_jwt_1' },
+      { type: 'conversationToken', token: 'cw_conversation_jwt_2' },
+    ]);
+    // Every other message still has it scrubbed, and listeners never get it.
+    const others = t.messages().filter((message) => message['type'] !== 'conversationToken');
+    expect(JSON.stringify(others)).not.toMatch(/cw_conversation_jwt/);
+    expect(JSON.stringify(heard)).not.toMatch(/cw_conversation_jwt/);
+    expect(heard.some((message) => (message as { type: string }).type === 'conversationToken')).toBe(false);
+  });
+
+  it('never echoes a message the host posted to the widget (kebab-case commands)', () => {
+    const t = createInMemoryEnvironment({ fetch: noFetch });
+    const options = normalizeOptions({ baseUrl: BASE, websiteToken: WEBSITE_TOKEN, record: true }, t.env.pageOrigin);
+    const bridge = createBridge(options, t.env, { recorder: createRecorder });
+    bridges.push(bridge);
+    t.post(
+      'chatwoot-widget:' + JSON.stringify({ event: 'set-user', identifier: 'u1', user: { email: 'ada@example.com' } }),
+    );
+    t.post('chatwoot-widget:' + JSON.stringify({ event: 'set-locale', locale: 'fr' }));
+    expect(t.messages()).toEqual([{ type: 'ready' }]);
+    expect(bridge.recording()).not.toContain('ada@example.com');
+  });
+});
+
+describe('a host channel that never appears', () => {
+  it('stops looking after a minute with one channel_error, and delivers everything if it appears later', () => {
+    const t = createInMemoryEnvironment({ fetch: noFetch, channels: [] });
+    const clock = createVirtualClock();
+    const bridge = start(t, { host: 'react-native' }, withVirtualClock(t.env, clock));
+    const heard: Array<Record<string, unknown>> = [];
+    bridge.on((message) => heard.push(message as never));
+    t.post('chatwoot-widget:{"event":"loaded"}');
+
+    clock.advance(59_000);
+    expect(heard.filter((message) => message['code'] === 'channel_error')).toEqual([]);
+    clock.advance(2_000);
+    expect(heard.filter((message) => message['code'] === 'channel_error')).toEqual([
+      {
+        type: 'error',
+        code: 'channel_error',
+        message: expect.stringMatching(/^\[channel\] no react-native channel after 6\d{4} ms$/) as unknown,
+      },
+    ]);
+    expect(clock.pending).toBe(0);
+    clock.advance(600_000);
+    expect(heard.filter((message) => message['code'] === 'channel_error')).toHaveLength(1);
+
+    const received: string[] = [];
+    t.env.scope['ReactNativeWebView'] = { postMessage: (payload: string) => received.push(payload) };
+    bridge.receive('{bad');
+    const delivered = received.map((payload) => JSON.parse(payload) as { type: string; code?: string });
+    expect(delivered.map((message) => message.code ?? message.type)).toEqual([
+      'ready',
+      'widget',
+      'channel_error',
+      'parse_error',
+    ]);
+    expect(bridge.stats().undelivered).toBe(0);
   });
 });
 

@@ -177,7 +177,25 @@ describe('defaults', () => {
 
   it('treats an empty websiteToken as none', () => {
     expect(resolve({ websiteToken: '' }).websiteToken).toBeUndefined();
-    expect(resolve({ websiteToken: 'wt_x' }).websiteToken).toBe('wt_x');
+    expect(resolve({ websiteToken: 'wt_x12' }).websiteToken).toBe('wt_x12');
+  });
+
+  it('refuses a websiteToken under 6 characters, without quoting it', () => {
+    for (const websiteToken of ['w', 'wt_x1']) {
+      expectOptionsError(() => resolve({ websiteToken }), 'websiteToken');
+      expect(() => resolve({ websiteToken })).toThrow(/6\+ characters/);
+      try {
+        resolve({ websiteToken });
+      } catch (error) {
+        expect((error as Error).message).not.toContain(`"${websiteToken}"`);
+      }
+    }
+  });
+
+  it('takes forwardConversationToken as a boolean, off by default', () => {
+    expect(resolve({}).forwardConversationToken).toBe(false);
+    expect(resolve({ forwardConversationToken: true }).forwardConversationToken).toBe(true);
+    expectOptionsError(() => resolve({ forwardConversationToken: 'yes' }), 'forwardConversationToken');
   });
 
   it('accepts each host name and record: true', () => {

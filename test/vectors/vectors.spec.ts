@@ -35,7 +35,8 @@ type NativeEvent =
   | { kind: 'response'; id: string; ok: true; result: unknown }
   | { kind: 'response'; id: string; ok: false; error: NativeError }
   | { kind: 'widget'; event: string; data: Record<string, unknown> }
-  | NativeMessageState;
+  | NativeMessageState
+  | { kind: 'conversationToken'; token: string };
 
 interface Vector {
   name: string;
@@ -60,6 +61,7 @@ const DECODE_ERRORS = {
   badError: '[chat-bridge] an error event needs a string "code" and "message"',
   badResponse: '[chat-bridge] a response needs a string "id", a boolean "ok" and, when ok is false, an "error" event',
   badWidget: '[chat-bridge] a widget event needs a string "event"',
+  badConversationToken: '[chat-bridge] a conversationToken event needs a string "token"',
   badMessage:
     '[chat-bridge] a message event needs a string "messageId", a "state" (queued, sending, sent or failed) and a whole "attempt" of 0 or more',
 } as const;
@@ -107,6 +109,12 @@ function decode(payload: unknown): NativeEvent {
     }
     case 'message':
       return decodeMessageState(value) ?? parseError(DECODE_ERRORS.badMessage);
+    case 'conversationToken': {
+      const token = value['token'];
+      return typeof token === 'string'
+        ? { kind: 'conversationToken', token }
+        : parseError(DECODE_ERRORS.badConversationToken);
+    }
     default:
       return parseError(`${DECODE_ERRORS.unknownType}${type}"`);
   }
@@ -228,7 +236,7 @@ describe('the vector files together', () => {
     const android = load('android');
     const messages = android.vectors.flatMap(({ message }) => (message === undefined ? [] : [message]));
     expect(new Set(messages.map(({ type }) => type))).toEqual(
-      new Set(['ready', 'error', 'response', 'widget', 'message']),
+      new Set(['ready', 'error', 'response', 'widget', 'message', 'conversationToken']),
     );
     expect(
       messages.some(
@@ -281,6 +289,25 @@ describe('the vector files together', () => {
     }
   });
 
+  it.each(HOST_NAMES)(
+    "match what a running bridge with forwardConversationToken delivers on %s for the widget's token",
+    (host) => {
+      const vector = load(host).vectors.find((candidate) => candidate.message?.type === 'conversationToken');
+      const token = (vector?.message as { token: string }).token;
+      const test = createInMemoryEnvironment({ channels: [host] });
+      const bridge = createBridge(
+        normalizeOptions(
+          { baseUrl: 'https://chat.example.test', host, forwardConversationToken: true },
+          test.env.pageOrigin,
+        ),
+        test.env,
+      );
+      test.post(`chatwoot-widget:${JSON.stringify({ event: 'loaded', config: { authToken: token } })}`);
+      bridge.destroy();
+      expect(test.deliveries.map(({ payload }) => payload).slice(-1)).toStrictEqual([vector?.payload]);
+    },
+  );
+
   it.each(Object.entries(NATIVE_SOURCES))(
     'are decoded by the %s receiver with the same parse_error texts',
     (_language, path) => {
@@ -307,6 +334,8 @@ describe('the vector files together', () => {
         'progress',
         'sentBytes',
         'totalBytes',
+        'token',
+        'conversationToken',
       ]) {
         expect(source.includes(`"${field}"`) || source.includes(`'${field}'`), `reads "${field}"`).toBe(true);
       }

@@ -4,7 +4,14 @@
  * generator; the stand-in channels' deliveries become output lines. Same fixture, same output,
  * byte for byte, on any machine.
  */
-import { createBridge, HOST_NAMES, normalizeOptions, type HostName, type ResolvedOptions } from '../../bridge/index.js';
+import {
+  createBridge,
+  HOST_NAMES,
+  normalizeOptions,
+  REDACTED,
+  type HostName,
+  type ResolvedOptions,
+} from '../../bridge/index.js';
 import { parseFixture, ReplayError, type Step } from './fixture.js';
 import { createScriptedHttp, type RequestLine } from './scripted-http.js';
 import { createInMemoryEnvironment } from '../testing/in-memory-environment.js';
@@ -64,7 +71,7 @@ export async function replay(text: string, { host, name = 'fixture', onWarning }
     pageOrigin: new URL(options.baseUrl).origin,
     names: options,
     onDelivery({ host: target, payload }) {
-      const line: DeliverLine = { kind: 'deliver', at: clock.now(), host: target, payload };
+      const line: DeliverLine = { kind: 'deliver', at: clock.now(), host: target, payload: tokenHidden(payload) };
       lines.push(JSON.stringify(line));
     },
   });
@@ -143,6 +150,17 @@ export async function replay(text: string, { host, name = 'fixture', onWarning }
         return; // played by the loop above
     }
   }
+}
+
+/**
+ * The output is a log: a `conversationToken` message (the one the bridge sends with a token in
+ * it, to hosts that opted in) shows that it came, with the token replaced, in the host's own form.
+ */
+function tokenHidden(payload: unknown): unknown {
+  const message = (typeof payload === 'string' ? JSON.parse(payload) : payload) as { type?: unknown } | null;
+  if (message?.type !== 'conversationToken') return payload;
+  const hidden = { ...message, token: REDACTED };
+  return typeof payload === 'string' ? JSON.stringify(hidden) : hidden;
 }
 
 /**

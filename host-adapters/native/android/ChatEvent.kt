@@ -48,6 +48,15 @@ sealed class ChatEvent {
     data class Widget(val event: String, val data: Map<String, Any?>) : ChatEvent()
 
     /**
+     * The widget's conversation token, to resume the conversation later (as `cw_conversation` in
+     * the widget URL). Only sent when the bridge runs with `forwardConversationToken: true`; it is
+     * a credential: store it like one, and never log it.
+     */
+    data class ConversationToken(val token: String) : ChatEvent() {
+        override fun toString() = "ConversationToken(token=<redacted>)"
+    }
+
+    /**
      * Where the outgoing message [messageId] stands, sent on every change, for messages of this
      * page and of earlier pages alike. [attempt] counts the attempts made so far (0 before the
      * first); [nextAttemptAt] (ms since the epoch, as System.currentTimeMillis) is when the next
@@ -78,6 +87,7 @@ sealed class ChatEvent {
             if (ok) json.put("result", toJsonValue(result)) else json.put("error", error?.toJson())
         }
         is Widget -> JSONObject().put("kind", "widget").put("event", event).put("data", toJsonValue(data))
+        is ConversationToken -> JSONObject().put("kind", "conversationToken").put("token", token)
         is Message -> JSONObject().put("kind", "message").put("messageId", messageId).put("state", state.wire)
             .put("attempt", attempt).also { json ->
                 if (nextAttemptAt != null) json.put("nextAttemptAt", nextAttemptAt)
@@ -119,6 +129,8 @@ sealed class ChatEvent {
                     val event = json.opt("event") as? String ?: return parseError("a widget event needs a string \"event\"")
                     Widget(event, json.optJSONObject("data")?.let(::toMap) ?: emptyMap())
                 }
+                "conversationToken" -> (json.opt("token") as? String)?.let(::ConversationToken)
+                    ?: parseError("a conversationToken event needs a string \"token\"")
                 "message" -> messageOf(json) ?: parseError(
                     "a message event needs a string \"messageId\", a \"state\" (queued, sending, sent or failed) and a whole \"attempt\" of 0 or more"
                 )

@@ -44,6 +44,9 @@ sealed class ChatEvent {
       'response' => ChatResponse._decode(object) ??
           _parseError('a response needs a string "id", a boolean "ok" and, when ok is false, an "error" event'),
       'widget' => ChatWidgetEvent._decode(object) ?? _parseError('a widget event needs a string "event"'),
+      'conversationToken' => object['token'] is String
+          ? ChatConversationToken(object['token'] as String)
+          : _parseError('a conversationToken event needs a string "token"'),
       'message' => ChatMessageStatus._decode(object) ??
           _parseError(
               'a message event needs a string "messageId", a "state" (queued, sending, sent or failed) and a whole "attempt" of 0 or more'),
@@ -154,6 +157,21 @@ final class ChatWidgetEvent extends ChatEvent {
 
   @override
   Map<String, Object?> toJson() => {'kind': 'widget', 'event': event, 'data': data};
+}
+
+/// The widget's conversation token, to resume the conversation later (as `cw_conversation` in the
+/// widget URL). Only sent when the bridge runs with `forwardConversationToken: true`; it is a
+/// credential: keep it in secure storage, and never log it.
+final class ChatConversationToken extends ChatEvent {
+  const ChatConversationToken(this.token);
+
+  final String token;
+
+  @override
+  Map<String, Object?> toJson() => {'kind': 'conversationToken', 'token': token};
+
+  @override
+  String toString() => 'ChatConversationToken(<redacted>)';
 }
 
 /// How a chat UI shows a [ChatMessageStatus].
@@ -270,7 +288,14 @@ Map<String, Object?>? _stringKeyed(Object? value) {
 /// Decodes each payload from the `ChatBridgeFlutter` JavaScript channel and calls the callback
 /// for its kind. [onError] receives every failure, and payloads that cannot be decoded.
 class ChatBridgeReceiver {
-  ChatBridgeReceiver({required this.onError, this.onReady, this.onResponse, this.onWidgetEvent, this.onMessageState});
+  ChatBridgeReceiver({
+    required this.onError,
+    this.onReady,
+    this.onResponse,
+    this.onWidgetEvent,
+    this.onMessageState,
+    this.onConversationToken,
+  });
 
   /// The bridge's default `flutterChannel` option: the name to pass to addJavaScriptChannel.
   static const channelName = 'ChatBridgeFlutter';
@@ -282,6 +307,9 @@ class ChatBridgeReceiver {
 
   /// Every change of an outgoing message's state: queued, sending, sent, failed.
   final void Function(ChatMessageStatus status)? onMessageState;
+
+  /// The widget's conversation token (only with the bridge's `forwardConversationToken: true`).
+  final void Function(String token)? onConversationToken;
 
   /// Decodes [payload], calls the matching callback and returns the event.
   ChatEvent handle(Object? payload) {
@@ -297,6 +325,8 @@ class ChatBridgeReceiver {
         onWidgetEvent?.call(widget);
       case ChatMessageStatus status:
         onMessageState?.call(status);
+      case ChatConversationToken conversation:
+        onConversationToken?.call(conversation.token);
     }
     return event;
   }

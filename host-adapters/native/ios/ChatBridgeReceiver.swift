@@ -11,6 +11,7 @@
 //         case let .response(id, result): ...
 //         case let .widget(event, data): ...
 //         case let .message(status): ...   // an outgoing message's state: status.messageId, status.state
+//         case let .conversationToken(token): ...   // only with forwardConversationToken: true
 //         case .ready: ...
 //         }
 //     }
@@ -57,6 +58,10 @@ public enum ChatEvent {
     /// Where an outgoing message stands, sent on every change, for messages of this page and of
     /// earlier pages alike.
     case message(ChatMessageStatus)
+    /// The widget's conversation token, to resume the conversation later (as `cw_conversation` in
+    /// the widget URL). Only sent when the bridge runs with `forwardConversationToken: true`; it is
+    /// a credential: keep it in the Keychain, and never log it.
+    case conversationToken(String)
 }
 
 /// The state of one outgoing message, as `.message` carries it.
@@ -108,6 +113,11 @@ extension ChatEvent {
         case "response":
             return decodeResponse(object)
                 ?? parseError("a response needs a string \"id\", a boolean \"ok\" and, when ok is false, an \"error\" event")
+        case "conversationToken":
+            guard let token = object["token"] as? String else {
+                return parseError("a conversationToken event needs a string \"token\"")
+            }
+            return .conversationToken(token)
         case "widget":
             guard let event = object["event"] as? String else { return parseError("a widget event needs a string \"event\"") }
             return .widget(event: event, data: object["data"] as? [String: Any] ?? [:])
@@ -138,6 +148,8 @@ extension ChatEvent {
             return ["kind": "widget", "event": event, "data": data]
         case let .message(status):
             return status.jsonObject
+        case let .conversationToken(token):
+            return ["kind": "conversationToken", "token": token]
         }
     }
 

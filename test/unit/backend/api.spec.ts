@@ -24,7 +24,7 @@ function scriptedHttp(answers: Array<Partial<ApiResponse> & { status: number }>)
   return { http, requests };
 }
 
-const CONFIG = { status: 200, body: { authToken: 'at_1', inbox: 'Support' } };
+const CONFIG = { status: 200, body: { authToken: 'at_token_1', inbox: 'Support' } };
 
 function api(answers: Parameters<typeof scriptedHttp>[0], settings: { websiteToken?: string | undefined } = {}) {
   const websiteToken = 'websiteToken' in settings ? settings.websiteToken : 'wt_1';
@@ -47,7 +47,7 @@ describe('init', () => {
     const { api: client, requests, tokens } = api([CONFIG]);
     expect(await client.init()).toEqual({ inbox: 'Support' });
     expect(requests).toEqual([{ method: 'GET', path: '/config', query: { website_token: 'wt_1' } }]);
-    expect(tokens).toEqual(['at_1']);
+    expect(tokens).toEqual(['at_token_1']);
   });
 
   it('answers auth_failed without any request when no website token is configured', async () => {
@@ -93,22 +93,22 @@ describe('authorized calls', () => {
   it('fetches the config first and sends the auth token with the call', async () => {
     const { api: client, requests } = api([CONFIG, { status: 200, body: { id: 7 } }]);
     expect(await client.getConversation({})).toEqual({ id: 7 });
-    expect(requests[1]).toMatchObject({ method: 'GET', path: '/conversations', authToken: 'at_1' });
+    expect(requests[1]).toMatchObject({ method: 'GET', path: '/conversations', authToken: 'at_token_1' });
   });
 
   it('refreshes the config once after a 401 and retries once with the new token', async () => {
     const { api: client, requests } = api([
       CONFIG,
       { status: 401 },
-      { status: 200, body: { authToken: 'at_2' } },
+      { status: 200, body: { authToken: 'at_token_2' } },
       { status: 200, body: { id: 7 } },
     ]);
     expect(await client.getConversation({})).toEqual({ id: 7 });
     expect(requests.map((request) => `${request.method} ${request.path} ${request.authToken ?? '-'}`)).toEqual([
       'GET /config -',
-      'GET /conversations at_1',
+      'GET /conversations at_token_1',
       'GET /config -',
-      'GET /conversations at_2',
+      'GET /conversations at_token_2',
     ]);
   });
 

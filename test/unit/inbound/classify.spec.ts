@@ -97,7 +97,12 @@ describe('origin checks', () => {
 
 describe('widget messages', () => {
   it('turns the widget string protocol into a widget verdict with the remaining fields as data', () => {
-    expect(posted(WIDGET_LOADED)).toEqual({ kind: 'widget', event: 'loaded', data: { config: { locale: 'en' } } });
+    expect(posted(WIDGET_LOADED)).toEqual({
+      kind: 'widget',
+      event: 'loaded',
+      data: { config: { locale: 'en' } },
+      secrets: [],
+    });
   });
 
   it('uses the configured widget prefix and ignores the default one then', () => {
@@ -106,8 +111,51 @@ describe('widget messages', () => {
       kind: 'widget',
       event: 'opened',
       data: {},
+      secrets: [],
+      conversationToken: false,
     });
     expect(posted(WIDGET_LOADED, PAGE, resolved)).toEqual({ kind: 'ignored' });
+  });
+
+  it('drops every field whose name says it holds a credential, at any depth, and hands their values over', () => {
+    const verdict = posted(
+      `chatwoot-widget:${JSON.stringify({
+        event: 'loaded',
+        config: { authToken: 'cw_conversation_jwt', locale: 'en', nested: [{ client_SECRET: 'shh-secret-1' }] },
+        Password: 'hunter2hunter2',
+        websiteToken: { value: 'not-a-string-so-not-learned' },
+        count: 2,
+      })}`,
+    );
+    expect(verdict).toEqual({
+      kind: 'widget',
+      event: 'loaded',
+      data: { config: { locale: 'en', nested: [{}] }, count: 2 },
+      secrets: ['cw_conversation_jwt', 'shh-secret-1', 'hunter2hunter2'],
+      conversationToken: 'cw_conversation_jwt',
+    });
+  });
+
+  it("takes the conversation token from loaded's config.authToken only", () => {
+    const token = (message: object) => {
+      const verdict = posted(`chatwoot-widget:${JSON.stringify(message)}`);
+      return verdict.kind === 'widget' ? verdict.conversationToken : 'not a widget verdict';
+    };
+    expect(token({ event: 'loaded', config: { authToken: 'cw_conversation_x' } })).toBe('cw_conversation_x');
+    expect(token({ event: 'setAuthCookie', data: { widgetAuthToken: 'cw_new_conversation' } })).toBeFalsy();
+    expect(token({ event: 'loaded', config: null })).toBeFalsy();
+    expect(token({ event: 'opened', config: { authToken: 'cw_elsewhere_token' } })).toBeFalsy();
+  });
+
+  it.each([
+    ['set-user', { identifier: 'u1', user: { email: 'ada@example.com', identifier_hash: 'f00d' } }],
+    ['set-locale', { locale: 'fr' }],
+    ['set-custom-attributes', { customAttributes: { plan: 'pro' } }],
+    ['set-color-scheme', { darkMode: 'dark' }],
+    ['toggle-open', { isOpen: true }],
+    ['config-set', { locale: 'en' }],
+  ])('ignores "%s", which the host posts to the widget, never echoing it', (event, fields) => {
+    expect(posted(`chatwoot-widget:${JSON.stringify({ event, ...fields })}`)).toEqual({ kind: 'ignored' });
   });
 
   it('answers a widget message that is not JSON with one parse_error naming the widget, without the raw payload', () => {
@@ -367,7 +415,7 @@ describe('prototype keys', () => {
 
   it('drops them from widget messages', () => {
     const verdict = posted('chatwoot-widget:{"event":"loaded","__proto__":{"polluted":"yes"},"constructor":{"x":1}}');
-    expect(verdict).toEqual({ kind: 'widget', event: 'loaded', data: {} });
+    expect(verdict).toEqual({ kind: 'widget', event: 'loaded', data: {}, secrets: [] });
     if (verdict.kind !== 'widget') throw new Error('unreachable');
     expect(Object.prototype.hasOwnProperty.call(verdict.data, '__proto__')).toBe(false);
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();

@@ -57,3 +57,41 @@ describe('toJsonText', () => {
     expect(toJsonText({ n: 1n })).toBeUndefined();
   });
 });
+
+describe('parseJson with secrets (widget events)', () => {
+  const parse = (value: unknown) => {
+    const secrets: Array<[string, string]> = [];
+    const result = parseJson(JSON.stringify(value), secrets);
+    return { value: result.ok ? result.value : 'not ok', secrets };
+  };
+
+  it('drops credential fields at any depth, case-insensitively, and hands over their string values', () => {
+    expect(
+      parse({
+        config: { authToken: 'tok-1', AUTH_TOKEN: 'tok-2', list: [{ clientSecret: 'sec-1', ok: 1 }] },
+        password: 'pw-1',
+        secretStuff: { deep: 'inside a credential field: dropped with it' },
+        kept: 'yes',
+      }),
+    ).toEqual({
+      value: { config: { list: [{ ok: 1 }] }, kept: 'yes' },
+      secrets: [
+        ['authToken', 'tok-1'],
+        ['AUTH_TOKEN', 'tok-2'],
+        ['clientSecret', 'sec-1'],
+        ['password', 'pw-1'],
+      ],
+    });
+  });
+
+  it('finds a credential field whose name is spelled with \\u escapes', () => {
+    const secrets: Array<[string, string]> = [];
+    const result = parseJson('{"auth\\u0054oken":"escaped-1","a":1}', secrets);
+    expect(result).toEqual({ ok: true, value: { a: 1 } });
+    expect(secrets).toEqual([['authToken', 'escaped-1']]);
+  });
+
+  it('keeps credential fields without a secrets list (backend bodies are read as they are)', () => {
+    expect(valueOf('{"authToken":"at_kept"}')).toEqual({ authToken: 'at_kept' });
+  });
+});

@@ -6,7 +6,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { HostScope } from '../../../bridge/environment.js';
 import type { OutboundMessage } from '../../../bridge/outbound/messages.js';
 import { DEFAULTS, type ChannelNames } from '../../../bridge/options.js';
-import { CHANNEL_POLL_MS, createChannel } from '../../../bridge/outbound/channel.js';
+import {
+  CHANNEL_POLL_MS,
+  CHANNEL_QUEUE_LIMIT,
+  CHANNEL_WAIT_MS,
+  createChannel,
+} from '../../../bridge/outbound/channel.js';
 import type { Timers } from '../../../bridge/environment.js';
 import { adapters } from '../../../bridge/outbound/adapters/index.js';
 import { createVirtualClock } from '../../../tools/testing/virtual-clock.js';
@@ -217,5 +222,61 @@ describe('createChannel with real timer functions (fake clock)', () => {
 
     channel.destroy();
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it(`keeps the newest ${CHANNEL_QUEUE_LIMIT} events and, once the channel appears, first says how many were dropped`, () => {
+    const clock = manualTimers();
+    const scope: HostScope = {};
+    const channel = createChannel(adapters.android, scope, names, clock.timers);
+    for (let n = 0; n < CHANNEL_QUEUE_LIMIT + 37; n++) channel.deliver(message(n));
+    expect(channel.pending).toBe(CHANNEL_QUEUE_LIMIT);
+
+    const native = recorder();
+    scope['ChatBridgeAndroid'] = native.target;
+    clock.tick();
+
+    const delivered = native.payloads.map((payload) => JSON.parse(payload as string) as Record<string, unknown>);
+    expect(delivered[0]).toEqual({
+      type: 'error',
+      code: 'channel_error',
+      message: expect.stringMatching(/^\[channel\] 37 event\(s\) dropped/) as unknown,
+    });
+    expect(delivered.slice(1)).toEqual(Array.from({ length: CHANNEL_QUEUE_LIMIT }, (_, i) => message(i + 37)));
+    // Said once: the next event goes out alone.
+    channel.deliver(message(-1));
+    expect(native.payloads).toHaveLength(CHANNEL_QUEUE_LIMIT + 2);
+  });
+
+  it(`backs off from ${CHANNEL_POLL_MS} ms to 1 s and stops after ${CHANNEL_WAIT_MS} ms, calling onGiveUp once`, () => {
+    const clock = manualTimers();
+    const scope: HostScope = {};
+    const gaveUp: number[] = [];
+    const channel = createChannel(adapters.android, scope, names, clock.timers, (waited) => gaveUp.push(waited));
+    channel.deliver(message(1));
+    const waits: number[] = [];
+    while (clock.scheduled.size > 0) {
+      waits.push(...[...clock.scheduled.values()].map(({ ms }) => ms));
+      clock.tick();
+    }
+    expect(waits.slice(0, 6)).toEqual([50, 100, 200, 400, 800, 1000]);
+    expect(waits.every((ms) => ms <= 1000)).toBe(true);
+    const total = waits.reduce((sum, ms) => sum + ms, 0);
+    expect(total).toBeGreaterThanOrEqual(CHANNEL_WAIT_MS);
+    expect(total).toBeLessThan(CHANNEL_WAIT_MS + 1000);
+    expect(gaveUp).toEqual([total]);
+
+    // No timer any more; a new event tries the channel once, and finding it delivers everything.
+    channel.deliver(message(2));
+    expect(clock.scheduled.size).toBe(0);
+    expect(gaveUp).toHaveLength(1);
+    const native = recorder();
+    scope['ChatBridgeAndroid'] = native.target;
+    channel.deliver(message(3));
+    expect(native.payloads.map((payload) => JSON.parse(payload as string))).toEqual([
+      message(1),
+      message(2),
+      message(3),
+    ]);
+    expect(channel.pending).toBe(0);
   });
 });

@@ -1,12 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { createRedactor, REDACTED } from '../../../bridge/outbound/redact.js';
+import {
+  createRedactor,
+  formsOf,
+  MAX_TOKENS,
+  MIN_TOKEN_LENGTH,
+  REDACTED,
+  TOKEN_MAX_AGE_MS,
+} from '../../../bridge/outbound/redact.js';
 
 const WEBSITE = 'wt_live_9f8e7d6c';
 const AUTH = 'at_secret_0123456789';
 
 function redactor(...tokens: Array<string | undefined>) {
   const r = createRedactor();
-  tokens.forEach((token) => r.add(token));
+  tokens.forEach((token, i) => r.add(token, `slot-${i}`));
   return r;
 }
 
@@ -41,7 +48,7 @@ describe('scrubbing', () => {
   it('scrubs every token the redactor was told about, including ones learned later', () => {
     const r = redactor(WEBSITE);
     expect(r.scrub(AUTH)).toBe(AUTH);
-    r.add(AUTH);
+    r.add(AUTH, 'test');
     expect(r.scrub(`${WEBSITE}/${AUTH}`)).toBe(`${REDACTED}/${REDACTED}`);
   });
 
@@ -60,18 +67,19 @@ describe('scrubbing', () => {
 });
 
 describe('which tokens count', () => {
-  it('ignores tokens shorter than 4 characters, so ordinary words survive', () => {
-    const r = redactor('abc', '', 'x');
-    expect(r.scrub('abc xyz abcabc')).toBe('abc xyz abcabc');
+  it(`ignores values shorter than ${MIN_TOKEN_LENGTH} characters, so ordinary words survive`, () => {
+    const r = redactor('abc', '', 'x', 'abcde');
+    expect(r.scrub('abc xyz abcabc abcde')).toBe('abc xyz abcabc abcde');
   });
 
-  it('scrubs a token of exactly 4 characters', () => {
-    expect(redactor('abcd').scrub('xabcdx')).toBe(`x${REDACTED}x`);
+  it(`scrubs a token of exactly ${MIN_TOKEN_LENGTH} characters`, () => {
+    expect(redactor('abcdef').scrub('xabcdefx')).toBe(`x${REDACTED}x`);
   });
 
-  it('ignores undefined, and returns the very same value when it knows no token', () => {
+  it('ignores undefined and non-strings, and returns the very same value when it knows no token', () => {
     const r = redactor(undefined);
-    const value = { a: 1 };
+    r.add(123456789, 'test');
+    const value = { a: 1, b: '123456789' };
     expect(r.scrub(value)).toBe(value);
   });
 });
@@ -91,19 +99,121 @@ describe('prototype safety', () => {
   });
 });
 
-describe('token window', () => {
-  it('keeps the website token and the eight newest auth tokens, so refreshes do not grow it without end', () => {
-    const redactor = createRedactor();
-    redactor.add('wt_website_token');
-    const auth = Array.from({ length: 20 }, (_, i) => `at_refresh_${String(i).padStart(2, '0')}`);
-    auth.forEach((token) => redactor.add(token));
-    const scrubbed = redactor.scrub({ all: ['wt_website_token', ...auth].join(' ') }).all;
-    expect(scrubbed.split(' ')).toEqual(['<redacted>', ...auth.slice(0, 12), ...Array(8).fill('<redacted>')]);
+describe('encoded forms', () => {
+  const TOKEN = 'wt+live/ü ~!(x)&"<é>\\';
+  const bytes = Buffer.from(TOKEN, 'utf8');
+  const json = JSON.stringify(TOKEN).slice(1, -1);
+  const cases: Array<[string, string]> = [
+    ['raw', TOKEN],
+    ['encodeURIComponent', encodeURIComponent(TOKEN)],
+    ['form encoding (URLSearchParams)', new URLSearchParams({ t: TOKEN }).toString().slice(2)],
+    ['base64', bytes.toString('base64')],
+    ['base64url', bytes.toString('base64url')],
+    ['base64url, padded', bytes.toString('base64').replace(/\+/g, '-').replace(/\//g, '_')],
+    ['JSON-escaped', json],
+  ];
+
+  it.each(cases)('scrubs the %s form, leaving nothing of it', (_name, form) => {
+    expect(form.length).toBeGreaterThanOrEqual(MIN_TOKEN_LENGTH);
+    expect(redactor(TOKEN).scrub(`before ${form} after`)).toBe(`before ${REDACTED} after`);
+  });
+
+  it.each([0, 1, 2, 3, 4, 5])('scrubs the base64 of the token inside a longer base64 text, %i bytes in', (offset) => {
+    const text = Buffer.concat([Buffer.from('website_token='.slice(0, offset)), bytes, Buffer.from('&x=1')]);
+    for (const encoded of [text.toString('base64'), text.toString('base64url')]) {
+      const scrubbed = redactor(TOKEN).scrub(encoded);
+      expect(scrubbed).toContain(REDACTED);
+      // What is left decodes to at most the few bytes that shared a character with the token.
+      const left = scrubbed.split(REDACTED).join('');
+      expect(left.length).toBeLessThanOrEqual(encoded.length - Math.floor((bytes.length * 8) / 6) + 2);
+    }
+  });
+
+  it('lists every form once, each at least as long as the shortest token', () => {
+    for (const token of ['abcdef', 'ünïcødé', 'a b+c/d', '😀😀😀']) {
+      const forms = formsOf(token);
+      expect(forms).toContain(token);
+      for (const form of forms) expect(form.length).toBeGreaterThanOrEqual(MIN_TOKEN_LENGTH);
+    }
+  });
+
+  it('does not throw on a lone surrogate (no URI form exists) and still scrubs the raw token', () => {
+    const token = 'abc\ud800def';
+    expect(redactor(token).scrub(`x${token}x`)).toBe(`x${REDACTED}x`);
+  });
+});
+
+describe('no fragments', () => {
+  it('redacts an auth token that contains the website token whole, not around the inner one', () => {
+    const website = 'wt_live_9f8e7d6c';
+    const auth = `Zz9_${website}_Yy8`;
+    for (const order of [
+      [website, auth],
+      [auth, website],
+    ]) {
+      const r = redactor(...order);
+      expect(r.scrub(`token=${auth}.`)).toBe(`token=${REDACTED}.`);
+      expect(r.scrub(`token=${encodeURIComponent(auth)}.`)).toBe(`token=${REDACTED}.`);
+      expect(r.scrub(`t=${Buffer.from(auth).toString('base64')}`)).toBe(`t=${REDACTED}`);
+    }
+  });
+
+  it('covers overlapping tokens with one placeholder, leaving no fragment of either', () => {
+    const r = redactor('abcdefgh', 'efghijkl');
+    expect(r.scrub('[abcdefghijkl]')).toBe(`[${REDACTED}]`);
+    expect(r.scrub('[abcdefgh efghijkl]')).toBe(`[${REDACTED} ${REDACTED}]`);
+  });
+
+  it('replaces a shorter token inside a longer one with the longer, leaving no trace', () => {
+    const r = redactor('abcdef', 'xxabcdefyy', 'abcdefyy');
+    expect(r.scrub('[xxabcdefyy] [abcdefyy] [abcdef]')).toBe(`[${REDACTED}] [${REDACTED}] [${REDACTED}]`);
+  });
+});
+
+describe('token lifetime', () => {
+  it(`keeps every token it learned, up to ${MAX_TOKENS}, not just the newest few`, () => {
+    const r = createRedactor(() => 0);
+    r.add('wt_website_token', 'website');
+    const auth = Array.from({ length: MAX_TOKENS - 1 }, (_, i) => `at_refresh_${String(i).padStart(4, '0')}`);
+    auth.forEach((token) => r.add(token, 'auth'));
+    const scrubbed = r.scrub({ all: ['wt_website_token', ...auth].join(' ') }).all;
+    expect(scrubbed.split(' ')).toEqual(Array(MAX_TOKENS).fill(REDACTED));
+  });
+
+  it(`forgets the oldest past ${MAX_TOKENS}, but never the website token or the auth token in use`, () => {
+    const r = createRedactor(() => 0);
+    r.add('wt_website_token', 'website');
+    const auth = Array.from({ length: MAX_TOKENS + 10 }, (_, i) => `at_refresh_${String(i).padStart(4, '0')}`);
+    auth.forEach((token) => r.add(token, 'auth'));
+    const words = r.scrub(['wt_website_token', ...auth].join(' ')).split(' ');
+    expect(words[0]).toBe(REDACTED);
+    expect(words.slice(1, 12)).toEqual(auth.slice(0, 11));
+    expect(words.slice(12).every((word) => word === REDACTED)).toBe(true);
+  });
+
+  it("forgets a token 24 hours after it was last learned, except each slot's newest", () => {
+    let now = 0;
+    const r = createRedactor(() => now);
+    r.add('wt_website_token', 'website');
+    r.add('at_first_token', 'auth');
+    r.add('at_second_token', 'auth');
+    r.add('widget_secret_x', 'widget');
+    r.add('widget_secret_y', 'widget');
+    now = TOKEN_MAX_AGE_MS;
+    r.add('at_third_token', 'auth');
+    const text = 'wt_website_token at_first_token at_second_token widget_secret_x widget_secret_y at_third_token';
+    expect(r.scrub(text)).toBe(Array(6).fill(REDACTED).join(' '));
+    now += 1;
+    r.add('at_fourth_token', 'auth');
+    // Forgotten: the three learned over 24 hours ago that no slot holds as its newest.
+    expect(r.scrub(`${text} at_fourth_token`)).toBe(
+      `${REDACTED} at_first_token at_second_token widget_secret_x ${REDACTED} ${REDACTED} ${REDACTED}`,
+    );
   });
 
   it('returns a message without any token as the very same object (nothing copied)', () => {
     const redactor = createRedactor();
-    redactor.add('wt_website_token');
+    redactor.add('wt_website_token', 'test');
     const message = { type: 'widget', data: { nested: ['a', { b: 'c' }] } };
     expect(redactor.scrub(message)).toBe(message);
   });
