@@ -14,7 +14,7 @@ import {
 } from '../../../bridge/outbound/channel.js';
 import type { Timers } from '../../../bridge/environment.js';
 import { adapters } from '../../../bridge/outbound/adapters/index.js';
-import { createVirtualClock } from '../../../tools/testing/virtual-clock.js';
+import { createVirtualClock, type VirtualClock } from '../../../tools/testing/virtual-clock.js';
 
 const names: ChannelNames = {
   androidChannel: DEFAULTS.androidChannel,
@@ -22,6 +22,13 @@ const names: ChannelNames = {
   flutterChannel: DEFAULTS.flutterChannel,
   browserEvent: DEFAULTS.browserEvent,
 };
+
+/** Moves the clock to the channel's next poll (the polls back off, so it is not always 50 ms away) and runs it. */
+function runNextPoll(clock: VirtualClock): void {
+  const due = clock.nextDue();
+  if (due === undefined) throw new Error('no poll scheduled');
+  clock.advance(due - clock.now());
+}
 
 const message = (n: number): OutboundMessage => ({ type: 'widget', event: 'message', data: { n } });
 
@@ -59,7 +66,7 @@ describe('createChannel', () => {
 
     const native = recorder();
     scope['ReactNativeWebView'] = native.target;
-    clock.advance(CHANNEL_POLL_MS);
+    runNextPoll(clock);
 
     expect(native.payloads.map((payload) => JSON.parse(payload as string))).toEqual([
       message(1),
@@ -132,7 +139,7 @@ describe('createChannel', () => {
     expect(channel.pending).toBe(2);
 
     refuse = false;
-    clock.advance(CHANNEL_POLL_MS);
+    runNextPoll(clock);
     expect(payloads.map((payload) => JSON.parse(payload as string))).toEqual([message(1), message(2)]);
     expect(channel.pending).toBe(0);
   });
@@ -225,15 +232,15 @@ describe('createChannel with real timer functions (fake clock)', () => {
   });
 
   it(`keeps the newest ${CHANNEL_QUEUE_LIMIT} events and, once the channel appears, first says how many were dropped`, () => {
-    const clock = manualTimers();
+    const clock = createVirtualClock();
     const scope: HostScope = {};
-    const channel = createChannel(adapters.android, scope, names, clock.timers);
+    const channel = createChannel(adapters.android, scope, names, clock);
     for (let n = 0; n < CHANNEL_QUEUE_LIMIT + 37; n++) channel.deliver(message(n));
     expect(channel.pending).toBe(CHANNEL_QUEUE_LIMIT);
 
     const native = recorder();
     scope['ChatBridgeAndroid'] = native.target;
-    clock.tick();
+    clock.advance(CHANNEL_POLL_MS);
 
     const delivered = native.payloads.map((payload) => JSON.parse(payload as string) as Record<string, unknown>);
     expect(delivered[0]).toEqual({
@@ -248,15 +255,17 @@ describe('createChannel with real timer functions (fake clock)', () => {
   });
 
   it(`backs off from ${CHANNEL_POLL_MS} ms to 1 s and stops after ${CHANNEL_WAIT_MS} ms, calling onGiveUp once`, () => {
-    const clock = manualTimers();
+    const clock = createVirtualClock();
     const scope: HostScope = {};
     const gaveUp: number[] = [];
-    const channel = createChannel(adapters.android, scope, names, clock.timers, (waited) => gaveUp.push(waited));
+    const channel = createChannel(adapters.android, scope, names, clock, (waited) => gaveUp.push(waited));
     channel.deliver(message(1));
     const waits: number[] = [];
-    while (clock.scheduled.size > 0) {
-      waits.push(...[...clock.scheduled.values()].map(({ ms }) => ms));
-      clock.tick();
+    // One poll timer at a time: step from one to the next, noting each wait.
+    for (let due = clock.nextDue(); due !== undefined; due = clock.nextDue()) {
+      waits.push(due - clock.now());
+      clock.moveTo(due);
+      clock.runOneDue();
     }
     expect(waits.slice(0, 6)).toEqual([50, 100, 200, 400, 800, 1000]);
     expect(waits.every((ms) => ms <= 1000)).toBe(true);
@@ -267,7 +276,7 @@ describe('createChannel with real timer functions (fake clock)', () => {
 
     // No timer any more; a new event tries the channel once, and finding it delivers everything.
     channel.deliver(message(2));
-    expect(clock.scheduled.size).toBe(0);
+    expect(clock.pending).toBe(0);
     expect(gaveUp).toHaveLength(1);
     const native = recorder();
     scope['ChatBridgeAndroid'] = native.target;
