@@ -235,10 +235,22 @@ export function createClient(transport: ClientTransport, options: ClientOptions 
   const newMessageId = () =>
     `m-${Date.now().toString(36)}-${Math.floor(random() * 36 ** 6).toString(36)}-${(messageCounter++).toString(36)}`;
 
+  /**
+   * Ids of live calls settled by their message's final state: the bridge still answers each with a
+   * response, which is theirs to consume, not an event for the app. Bounded; forgotten with the page.
+   */
+  const settledByState = new Set<string>();
+  const rememberSettledByState = (id: string) => {
+    settledByState.add(id);
+    if (settledByState.size > 1000) settledByState.delete(settledByState.values().next().value as string);
+  };
+
   /** Settles the `sendMessage` calls following `messageId` from a message-state event. */
   const follow = (event: MessageStateMessage) => {
     for (const entry of [...waiting.values()]) {
       if (entry.messageId !== event.messageId) continue;
+      const final = event.state === 'sent' || event.state === 'failed';
+      if (final && entry.sent) rememberSettledByState(entry.command.id);
       if (event.state === 'sent') settle(entry, { ok: true, result: event.result });
       else if (event.state === 'failed') fail(entry, new ChatBridgeError(errorOf(event.error, 'sendMessage')));
       else if (!entry.queued) {
@@ -292,6 +304,7 @@ export function createClient(transport: ClientTransport, options: ClientOptions 
         return false;
       }
       if (message['type'] !== 'response' || typeof message['id'] !== 'string') return false;
+      if (settledByState.delete(message['id'])) return true;
       const entry = waiting.get(message['id']);
       if (entry === undefined || !entry.sent) return false;
       if (message['ok'] === true) settle(entry, { ok: true, result: message['result'] });
@@ -308,6 +321,7 @@ export function createClient(transport: ClientTransport, options: ClientOptions 
     },
     release,
     pageGone() {
+      settledByState.clear();
       for (const entry of [...waiting.values()]) {
         if (!entry.sent) continue;
         if (entry.messageId === undefined) {
