@@ -5,7 +5,7 @@
  * the reference backend on another origin: the round trip with its CORS preflights, large
  * attachments, a strict Content-Security-Policy, the outbox across a reload, and every error code.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { OutboundMessage } from '../../bridge/outbound/messages.js';
 import { ChatBridgeError } from '../../host-adapters/client.js';
 import { createReactNativeHost } from '../../host-adapters/react-native-host.js';
@@ -209,7 +209,9 @@ describe.skipIf(!requireWebKit())('chat-bridge.js in WebKit', () => {
       const failed = await rn.client.sendMessage({ content: '   ' }).catch((error: unknown) => error);
       expect(failed).toBeInstanceOf(ChatBridgeError);
       expect(failed).toMatchObject({ code: 'empty_message' });
-      // Answered calls settle the client; only the bridge's own events reach onEvent.
+      // Answered calls settle the client; only the bridge's own events reach onEvent. The error
+      // event follows the failed response through the handler, so it may still be on its way.
+      await vi.waitFor(() => expect(events.map((event) => event.type)).toContain('error'), { timeout: 5_000 });
       expect(events.map((event) => (event.type === 'message' ? `message:${event.state}` : event.type))).toEqual([
         'ready',
         'message:queued',
