@@ -123,7 +123,9 @@ export function formsOf(token: string): string[] {
     // A lone surrogate has no URI or UTF-8 form: such a token is known raw and JSON-escaped.
   }
   // Each also JSON-escaped, as `scrub` finds it in a message's JSON text (the JSON form twice escaped).
-  return forms.concat(forms.map((form) => JSON.stringify(form).slice(1, -1)));
+  // Most forms coincide (a plain token is its own URI, form and JSON form): each is searched once,
+  // since every message the bridge sends is searched for every form.
+  return [...new Set(forms.concat(forms.map((form) => JSON.stringify(form).slice(1, -1))))];
 }
 
 /** defineProperty, not assignment: a "__proto__" key must stay a plain key. */
