@@ -214,8 +214,9 @@ export function createBridge(
 
   let destroyed = false;
   emit({ type: 'ready' });
-  // Messages a previous page left in the outbox go out now, in order.
-  outbox.drain();
+  // Messages a previous page left in the outbox go out next, in order: a task of their own, so
+  // install (at document start, before the page's scripts) does not open storage.
+  timers.setTimeout(() => outbox.drain(), 0);
 
   return {
     version: VERSION,

@@ -17,8 +17,14 @@ const LEASE = 'chat-bridge:lease:';
 
 type Op = (store: IDBObjectStore) => IDBRequest;
 
-export function browserRecords(win: Window, storage: Storage | undefined): RecordStore | undefined {
-  const local = storage && localRecords(storage);
+/**
+ * Nothing is opened before the first call: at install (document start, before the page's own
+ * scripts) a first touch of indexedDB or localStorage costs milliseconds. Where IndexedDB
+ * cannot open, records go to localStorage; with neither, every call rejects (the outbox then
+ * sends from memory and says so).
+ */
+export function browserRecords(win: Window, storage: () => Storage | undefined): RecordStore {
+  let local: RecordStore | undefined;
   let db: Promise<IDBDatabase | void> | undefined;
   /** One transaction, settled when it completes (so a write is on disk); localStorage when IndexedDB cannot open. */
   const run = (writes: boolean, op: Op, fallback: (store: RecordStore) => Promise<any>) =>
@@ -35,36 +41,34 @@ export function browserRecords(win: Window, storage: Storage | undefined): Recor
             transaction.oncomplete = () => resolve(request.result);
             transaction.onerror = transaction.onabort = () => reject(transaction.error);
           })
-        : fallback(local as RecordStore),
+        : fallback((local ||= localRecords(storage() as Storage))),
     );
-  return win.indexedDB
-    ? {
-        keys: (prefix) =>
-          run(
-            false,
-            (store) => store.getAllKeys(IDBKeyRange.bound(prefix, `${prefix}\uffff`)),
-            (l) => l.keys(prefix),
-          ),
-        get: (key) =>
-          run(
-            false,
-            (store) => store.get(key),
-            (l) => l.get(key),
-          ),
-        put: (key, value) =>
-          run(
-            true,
-            (store) => store.put(value, key),
-            (l) => l.put(key, value),
-          ),
-        remove: (key) =>
-          run(
-            true,
-            (store) => store.delete(key),
-            (l) => l.remove(key),
-          ),
-      }
-    : local;
+  return {
+    keys: (prefix) =>
+      run(
+        false,
+        (store) => store.getAllKeys(IDBKeyRange.bound(prefix, `${prefix}\uffff`)),
+        (l) => l.keys(prefix),
+      ),
+    get: (key) =>
+      run(
+        false,
+        (store) => store.get(key),
+        (l) => l.get(key),
+      ),
+    put: (key, value) =>
+      run(
+        true,
+        (store) => store.put(value, key),
+        (l) => l.put(key, value),
+      ),
+    remove: (key) =>
+      run(
+        true,
+        (store) => store.delete(key),
+        (l) => l.remove(key),
+      ),
+  };
 }
 
 /** One localStorage key per record; a write over quota throws and leaves nothing behind. */
@@ -84,13 +88,27 @@ const localRecords = (storage: Storage): RecordStore => ({
   remove: async (key) => storage.removeItem(key),
 });
 
-export function browserLocks(win: Window, storage: Storage | undefined): Locks | undefined {
+/** Chosen at the first call, like the records: the Web Locks API, else a lease in localStorage, else none. */
+export function browserLocks(win: Window, storage: () => Storage | undefined): Locks {
+  let chosen: Locks | undefined | null = null;
+  const locks = () => (chosen === null ? (chosen = nativeLocks(win) || leaseLocks(win, storage())) : chosen);
+  return {
+    request: (name, work) => (locks() ? (locks() as Locks).request(name, work) : work()),
+    held: async () => (locks() ? (locks() as Locks).held() : []),
+  };
+}
+
+function nativeLocks(win: Window): Locks | undefined {
   const native = win.navigator && win.navigator.locks;
-  if (native)
-    return {
-      request: (name, work) => native.request(name, work) as never,
-      held: async () => ((await native.query()).held || []).map((lock) => lock.name as string),
-    };
+  return native
+    ? {
+        request: (name, work) => native.request(name, work) as never,
+        held: async () => ((await native.query()).held || []).map((lock) => lock.name as string),
+      }
+    : undefined;
+}
+
+function leaseLocks(win: Window, storage: Storage | undefined): Locks | undefined {
   if (!storage) return;
   const me = Math.random().toString(36);
   const holder = (name: string) => {

@@ -110,10 +110,11 @@ export function trackedTimers(env: Environment): Timers & { clearAll(): void } {
 
 /** Fills the environment from a real browser window (the WebView). */
 export function browserEnvironment(win: Window & typeof globalThis): Environment {
-  const storage = usableStorage(win);
+  let storage: Storage | undefined | null = null;
+  const lazyStorage = () => (storage === null ? (storage = usableStorage(win)) : storage);
   return {
-    records: browserRecords(win, storage),
-    locks: browserLocks(win, storage),
+    records: browserRecords(win, lazyStorage),
+    locks: browserLocks(win, lazyStorage),
     onVisible(listener) {
       const visible = () => win.document.visibilityState === 'visible' && listener();
       win.document.addEventListener('visibilitychange', visible);

@@ -88,12 +88,27 @@ export function createOutbox(s: OutboxSettings): Outbox {
   let running = false;
   let again = false;
   let skipWait = false;
+  /** Other pages' records are looked for on install, online, visible and retries, not for each new message. */
+  let adoptDue = true;
   /** A failure burst is under way: its first failure was reported, the next ones are not. */
   let burst = false;
   let destroyed = false;
   let release = noop;
-  // Held while this page lives: other pages leave its records to it.
-  if (locks) locks.request(PAGE_LOCK + s.page, () => new Promise<void>((resolve) => (release = resolve))).catch(noop);
+  let pageHeld: Promise<unknown> | undefined;
+  /**
+   * Held while this page lives: other pages leave its records to it. Asked for at this page's
+   * first drain or message rather than at install, and granted before any record of it is written.
+   */
+  const holdPage = () =>
+    (pageHeld ||= new Promise<void>((granted) => {
+      if (!locks) return granted();
+      locks
+        .request(PAGE_LOCK + s.page, () => {
+          granted();
+          return new Promise<void>((resolve) => (release = resolve));
+        })
+        .catch(() => granted());
+    }));
 
   const setState = (entry: Entry, state: MessageState, extra?: object) => {
     entry.state = state;
@@ -104,13 +119,13 @@ export function createOutbox(s: OutboxSettings): Outbox {
 
   async function finish(entry: Entry, outcome: Outcome): Promise<void> {
     entries.delete(entry.key);
-    // A record whose removal fails stays behind under this page's id, which this page never
-    // sends again; after a reload it is sent once more under its echo_id.
-    if (records && (await entry.written) !== false)
-      await records.remove(entry.key).catch(() => storageError(`${entry.record.messageId} stays stored`));
     setState(entry, outcome.ok ? 'sent' : 'failed', outcome.ok ? { result: outcome.result } : { error: outcome.error });
     if (entry.settle) entry.settle(outcome);
     else if (!outcome.ok) s.emit(outcome.error);
+    // Told first, removed after: the answer does not wait for storage. A record whose removal
+    // fails (or a page closed before it) stays behind and is sent once more under its echo_id.
+    if (records && (await entry.written) !== false)
+      await records.remove(entry.key).catch(() => storageError(`${entry.record.messageId} stays stored`));
   }
 
   /** Takes in the valid records of pages that are gone; drops invalid ones. */
@@ -136,7 +151,10 @@ export function createOutbox(s: OutboxSettings): Outbox {
     let skip = skipWait;
     skipWait = false;
     if (burst && !s.isOnline()) return;
-    await adoptOrphans();
+    if (adoptDue) {
+      adoptDue = false;
+      await adoptOrphans();
+    }
     for (const key of [...entries.keys()].sort()) {
       const entry = entries.get(key);
       if (destroyed) return;
@@ -182,9 +200,11 @@ export function createOutbox(s: OutboxSettings): Outbox {
     timer = s.setTimeout(() => drain(), ms);
   }
 
-  function drain(now = false): void {
+  function drain(now = false, adopt = true): void {
     if (destroyed) return;
+    void holdPage();
     skipWait ||= now;
+    adoptDue ||= adopt;
     if (running) {
       again = true;
       return;
@@ -217,7 +237,7 @@ export function createOutbox(s: OutboxSettings): Outbox {
           state: 'queued',
           settle: (outcome) => (outcome.ok ? resolve(outcome.result) : reject(new BridgeError(outcome.error))),
         };
-        entry.written = Promise.resolve()
+        entry.written = holdPage()
           .then(() => (records as RecordStore).put(key, record))
           .then(
             () => true,
@@ -228,7 +248,7 @@ export function createOutbox(s: OutboxSettings): Outbox {
           );
         entries.set(key, entry);
         setState(entry, 'queued');
-        drain(true);
+        drain(true, false);
       });
     },
     drain,

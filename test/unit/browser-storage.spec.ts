@@ -20,7 +20,7 @@ afterEach(() => localStorage.clear());
 
 describe('records in localStorage', () => {
   it('keeps one key per record, lists keys by prefix in order, and gives ArrayBuffers back binary', async () => {
-    const records = browserRecords(oldWebView(), localStorage);
+    const records = browserRecords(oldWebView(), () => localStorage);
     const bytes = new Uint8Array([0, 1, 254, 255]).buffer;
     await records?.put('p:2', { v: 1, files: [{ name: 'a', data: bytes }] });
     await records?.put('p:1', { v: 1 });
@@ -41,20 +41,44 @@ describe('records in localStorage', () => {
       },
       removeItem: () => undefined,
     } as unknown as Storage;
-    const records = browserRecords(oldWebView(), full);
+    const records = browserRecords(oldWebView(), () => full);
     await expect(records?.put('p:1', { v: 1 })).rejects.toThrow('full');
     expect(await records?.keys('p:')).toEqual([]);
   });
 
-  it('has no record store at all without IndexedDB and localStorage', () => {
-    expect(browserRecords(oldWebView(), undefined)).toBeUndefined();
+  it('rejects every call without IndexedDB and localStorage, so the outbox sends from memory', async () => {
+    const records = browserRecords(oldWebView(), () => undefined);
+    await expect(records.put('p:1', { v: 1 })).rejects.toThrow();
+    await expect(records.keys('p:')).rejects.toThrow();
+  });
+
+  it('touches neither IndexedDB nor localStorage before the first call (install stays cheap)', async () => {
+    const touched: string[] = [];
+    const win = new Proxy(oldWebView(), {
+      get(target, name) {
+        if (name === 'indexedDB') touched.push('indexedDB');
+        return Reflect.get(target, name) as unknown;
+      },
+    });
+    const records = browserRecords(win, () => {
+      touched.push('localStorage');
+      return localStorage;
+    });
+    const locks = browserLocks(win, () => {
+      touched.push('localStorage (lease)');
+      return localStorage;
+    });
+    expect(touched).toEqual([]);
+    await records.keys('p:');
+    await locks.held();
+    expect(touched).toEqual(['indexedDB', 'localStorage', 'localStorage (lease)']);
   });
 });
 
 describe('the lease that stands in for Web Locks', () => {
   it('lets one holder at a time run, across two WebViews sharing localStorage, and lists the held lease', async () => {
-    const first = browserLocks(oldWebView(), localStorage);
-    const second = browserLocks(oldWebView(), localStorage);
+    const first = browserLocks(oldWebView(), () => localStorage);
+    const second = browserLocks(oldWebView(), () => localStorage);
     const log: string[] = [];
     let release = () => {};
     const held = first?.request('send', async () => {
@@ -76,7 +100,7 @@ describe('the lease that stands in for Web Locks', () => {
 
   it('takes over a lease whose holder went away without releasing it (expired)', async () => {
     localStorage.setItem('chat-bridge:lease:send', `gone ${Date.now() - 1}`);
-    const locks = browserLocks(oldWebView(), localStorage);
+    const locks = browserLocks(oldWebView(), () => localStorage);
     expect(await locks?.held()).toEqual([]);
     await expect(locks?.request('send', async () => 'ran')).resolves.toBe('ran');
   });
