@@ -76,12 +76,55 @@ interface Entry {
 const BACKOFF = { limit: Infinity, baseDelay: 1_000, maxDelay: 60_000 };
 const TRANSIENT = [408, 502, 503, 504];
 const PAGE_LOCK = 'chat-bridge:page:';
+/** How long the inbox lock is kept after a pass that sent everything (see `locked`). */
+export const LINGER = 1_000;
 const noop = () => {};
 
 export function createOutbox(s: OutboxSettings): Outbox {
   const { records, locks, prefix } = s;
   const entries = new Map<string, Entry>();
-  const locked = <T>(work: () => Promise<T>) => (locks ? locks.request(prefix, work) : work());
+  /**
+   * The inbox lock, kept for LINGER ms after a pass that sent everything: asking the Web Locks
+   * API costs about a millisecond (a round trip to the browser process), which each message of a
+   * conversation would otherwise pay before its request starts. Another WebView waits at most
+   * that long for its turn; after a failure the lock goes at once. This page's works run in turn.
+   */
+  let inboxHeld = false;
+  let keep = false;
+  let releaseInbox = noop;
+  let linger: unknown;
+  let turn: Promise<unknown> = Promise.resolve();
+  const letGo = () => {
+    s.clearTimeout(linger);
+    if (inboxHeld) releaseInbox();
+    inboxHeld = false;
+  };
+  const acquire = () =>
+    new Promise<void>((acquired, failed) => {
+      (locks as Locks)
+        .request(prefix, () => {
+          inboxHeld = true;
+          acquired();
+          return new Promise<void>((resolve) => (releaseInbox = resolve));
+        })
+        .catch(failed);
+    });
+  const locked = <T>(work: () => Promise<T>): Promise<T> => {
+    if (!locks) return work();
+    const run = turn.then(async () => {
+      s.clearTimeout(linger);
+      if (!inboxHeld) await acquire();
+      keep = false;
+      try {
+        return await work();
+      } finally {
+        if (keep && !destroyed) linger = s.setTimeout(letGo, LINGER);
+        else letGo();
+      }
+    });
+    turn = run.catch(noop);
+    return run;
+  };
   let counter = 0;
   let last = 0;
   let timer: unknown;
@@ -155,6 +198,7 @@ export function createOutbox(s: OutboxSettings): Outbox {
       adoptDue = false;
       await adoptOrphans();
     }
+    let sent = false;
     for (const key of [...entries.keys()].sort()) {
       const entry = entries.get(key);
       if (destroyed) return;
@@ -163,7 +207,10 @@ export function createOutbox(s: OutboxSettings): Outbox {
       if (wait > 0 && !skip) return schedule(wait);
       skip = false;
       if (!(await attempt(entry))) return;
+      sent = true;
     }
+    // Everything went: the conversation is likely to go on, so the lock is kept a moment.
+    keep = sent;
   }
 
   /** One attempt; false when the message stays (a transient failure), so nothing behind it may go. */
@@ -291,6 +338,7 @@ export function createOutbox(s: OutboxSettings): Outbox {
     destroy() {
       destroyed = true;
       s.clearTimeout(timer);
+      letGo();
       release();
     },
   };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bridgeError, type ErrorEvent } from '../../../bridge/outbound/errors.js';
 import type { MessageStateMessage } from '../../../bridge/outbound/messages.js';
-import { createOutbox, type OutboxSettings } from '../../../bridge/backend/outbox.js';
+import { createOutbox, LINGER, type OutboxSettings } from '../../../bridge/backend/outbox.js';
 import { inboxPrefix, recordKey, type OutboxRecord } from '../../../bridge/backend/outbox-record.js';
 import type { RecordStore } from '../../../bridge/environment.js';
 import { mapRecords, memoryLocks } from '../../../tools/testing/in-memory-environment.js';
@@ -372,6 +372,9 @@ describe('one sender for all WebViews', () => {
     a.outbox.drain(true);
     b.outbox.drain(true);
     await flush();
+    // The first page to send keeps the inbox lock a moment after its last message.
+    a.clock.advance(LINGER);
+    await flush();
     expect(await Promise.all(outcomes)).toEqual([{ id: 'a1' }, { id: 'b1' }, { id: 'a2' }, { id: 'b2' }]);
     expect([...log].sort()).toEqual(['a1', 'a2', 'b1', 'b2']);
     expect(log.filter((id) => id.startsWith('a'))).toEqual(['a1', 'a2']);
@@ -413,6 +416,37 @@ describe('one sender for all WebViews', () => {
     await flush();
     await Promise.all(all);
     expect(most).toBe(1);
+  });
+});
+
+describe('the inbox lock between messages', () => {
+  it('keeps the lock a moment after a pass that sent everything, so the next message does not ask again, then lets it go', async () => {
+    const map = new Map<string, unknown>();
+    const a = page({ map, id: 'pageA' });
+    const b = page({ map, id: 'pageB', clock: a.clock });
+    await a.send('a1');
+    await flush();
+    const held = async () => (await memoryLocks(map).held()).filter((name) => !name.includes(':page:'));
+    expect(await held()).toEqual([PREFIX]);
+    await a.send('a2');
+    const later = b.send('b1');
+    await flush();
+    expect(b.sent).toEqual([]);
+    a.clock.advance(LINGER);
+    await flush();
+    await expect(later).resolves.toEqual({ id: 'b1' });
+    a.clock.advance(LINGER);
+    await flush();
+    expect(await held()).toEqual([]);
+  });
+
+  it('lets the lock go at once after a failed pass', async () => {
+    const map = new Map<string, unknown>();
+    const a = page({ map, answer: async () => Promise.reject(networkError()) });
+    a.setOnline(false);
+    void a.send('a1').catch(() => undefined);
+    await flush();
+    expect((await memoryLocks(map).held()).filter((name) => !name.includes(':page:'))).toEqual([]);
   });
 });
 
