@@ -13,6 +13,9 @@
  *   message. Final failures leave the outbox as `failed`. A message never overtakes one queued
  *   before it, and every attempt carries its one `echo_id`, so a backend that drops repeated
  *   echo_ids shows each message once (delivery is at least once).
+ *
+ * Over ~250 lines on purpose: enqueue, the sender, cancel and the listing all reason about the
+ * same entries and lock; split apart, each would need the others' invariants restated.
  */
 import type { Locks, RecordStore, Timers } from '../environment.js';
 import { BridgeError, errorEvent, isBridgeError, toErrorEvent, type ErrorEvent } from '../outbound/errors.js';
@@ -190,6 +193,20 @@ export function createOutbox(s: OutboxSettings): Outbox {
     if (adopted > 0 && s.restored) s.restored(adopted);
   }
 
+  /**
+   * Whether a record of a page that is gone is still to be sent. Two live pages may both have
+   * taken it in (during a failure burst neither could send it); whichever sends it first removes
+   * its record, and the other must let it go rather than send it again. A failed read keeps it.
+   */
+  async function stillStored(key: string): Promise<boolean> {
+    const stored = await (records as RecordStore).get(key).then(
+      (record) => record !== undefined,
+      () => true,
+    );
+    if (!stored) entries.delete(key);
+    return stored;
+  }
+
   async function pass(): Promise<void> {
     let skip = skipWait;
     skipWait = false;
@@ -200,8 +217,10 @@ export function createOutbox(s: OutboxSettings): Outbox {
     }
     let sent = false;
     for (const key of [...entries.keys()].sort()) {
-      const entry = entries.get(key);
       if (destroyed) return;
+      if (pageOf(key) !== s.page && !(await stillStored(key))) continue;
+      // Read after the await: a cancel may have taken it out meanwhile.
+      const entry = entries.get(key);
       if (!entry) continue;
       const wait = (entry.next || 0) - s.now();
       if (wait > 0 && !skip) return schedule(wait);
@@ -321,17 +340,27 @@ export function createOutbox(s: OutboxSettings): Outbox {
       }
       return listing;
     },
-    cancel: (messageId) =>
-      locked(async () => {
-        await adoptOrphans();
-        const entry = [...entries.values()].find((candidate) => candidate.record.messageId === messageId);
+    cancel(messageId) {
+      const find = () => [...entries.values()].find((candidate) => candidate.record.messageId === messageId);
+      const take = async (entry: Entry | undefined) => {
         if (!entry || entry.state === 'sending') return false;
         await finish(entry, {
           ok: false,
           error: errorEvent('cancelled', `[cancelMessage] ${messageId} was cancelled`),
         });
         return true;
-      }),
+      };
+      // This page's own messages are sent by this page alone, and one is marked `sending` before
+      // its request starts: it is taken out at once, without the lock, which a drain holds while it
+      // sends everything queued before it (a cancel must not wait for those, nor lose the race).
+      const own = find();
+      if (own && pageOf(own.key) === s.page) return take(own);
+      return locked(async () => {
+        await adoptOrphans();
+        const entry = find();
+        return take(entry && (await stillStored(entry.key)) ? entry : undefined);
+      });
+    },
     get size() {
       return entries.size;
     },

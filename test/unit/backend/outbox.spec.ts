@@ -400,6 +400,43 @@ describe('one sender for all WebViews', () => {
     expect(map.size).toBe(0);
   });
 
+  it('sends a message of a page that is gone once, when two live pages both took it in during a failure burst', async () => {
+    const map = new Map<string, unknown>();
+    const old = page({ map, id: 'old' });
+    old.setOnline(false);
+    old.send('o1');
+    await flush();
+    old.outbox.destroy();
+    let down = true;
+    const delivered: string[] = [];
+    const answer: Answer = async (r) => {
+      if (down) throw networkError();
+      delivered.push(r.messageId);
+      return { id: r.messageId };
+    };
+    const a = page({ map, id: 'pageA', answer, clock: old.clock });
+    const b = page({ map, id: 'pageB', answer, clock: old.clock });
+    // Both fail to send it, so both hold it; then A sends it and removes its record.
+    a.outbox.drain(true);
+    await flush();
+    b.outbox.drain(true);
+    await flush();
+    expect(a.sent).toEqual(['o1']);
+    expect(b.sent).toEqual(['o1']);
+    down = false;
+    a.outbox.drain(true);
+    await flush();
+    // A keeps the inbox lock a moment after a pass that sent everything; B gets it after that.
+    b.outbox.drain(true);
+    old.clock.advance(LINGER);
+    await flush();
+    expect(delivered).toEqual(['o1']);
+    expect([...a.states('o1'), ...b.states('o1')].filter((s) => s.state === 'sent')).toHaveLength(1);
+    expect(b.outbox.size).toBe(0);
+    expect(await b.outbox.cancel('o1')).toBe(false);
+    expect(map.size).toBe(0);
+  });
+
   it('never has two pages sending at once', async () => {
     const map = new Map<string, unknown>();
     let inFlight = 0;
@@ -468,6 +505,31 @@ describe('listOutbox and cancelMessage', () => {
       expect.objectContaining({ messageId: 'msg-2', state: 'queued', attempt: 0, content: 'message 2' }),
     ]);
     expect(JSON.stringify(listing)).not.toContain('ArrayBuffer');
+  });
+
+  it('cancels a message waiting behind one being sent at once, without waiting for that send to end', async () => {
+    let finishFirst = (_: unknown) => {};
+    const p = page({
+      answer: (r) =>
+        r.messageId === 'msg-1' ? new Promise((resolve) => (finishFirst = resolve)) : Promise.resolve('sent'),
+    });
+    p.setOnline(false);
+    const first = p.send(1);
+    const second = p.send(2);
+    await flush();
+    p.setOnline(true);
+    p.outbox.drain(true);
+    await flush();
+    expect(p.states('msg-1').at(-1)?.state).toBe('sending');
+    // msg-1 is being sent: it cannot be taken out under its request; msg-2 waits behind it and can.
+    expect(await p.outbox.cancel('msg-1')).toBe(false);
+    expect(await p.outbox.cancel('msg-2')).toBe(true);
+    await expect(second).rejects.toMatchObject({ event: { code: 'cancelled' } });
+    finishFirst({ id: 'msg-1' });
+    await flush();
+    await expect(first).resolves.toEqual({ id: 'msg-1' });
+    expect(p.sent.filter((id) => id === 'msg-2')).toEqual([]);
+    expect(p.map.size).toBe(0);
   });
 
   it('cancels a waiting message: its send is answered cancelled, its record goes, the next one is sent', async () => {
