@@ -17,9 +17,16 @@ export async function findBackend(fetch) {
   return String((await response.json()).backendUrl);
 }
 
-/** The status line's text when the backend does not answer. @param {string} backendUrl */
+/**
+ * The status line's text when the backend does not answer: the device's own network being off
+ * (`navigator.onLine` false, as DevTools' or Playwright's offline mode sets it) is not the backend
+ * being down, and the outbox is what a person should watch then.
+ * @param {string} backendUrl
+ */
 export const backendDownMessage = (backendUrl) =>
-  `The reference backend at ${backendUrl} does not answer: is "npm start" still running?`;
+  navigator.onLine === false
+    ? 'This device is offline: messages you send wait in the Outbox and go out by themselves once it is back online.'
+    : `The reference backend at ${backendUrl} does not answer: is "npm start" still running?`;
 
 /**
  * A caller of `{backend}/__admin/{path}` that rejects on any answer but 2xx and gives the

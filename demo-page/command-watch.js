@@ -10,9 +10,12 @@ export function createCommandWatch(outbox) {
   /** @type {Map<string, string>} command id -> method, until its response */
   const pending = new Map();
   return {
-    /** A host command on its way to the bridge. @param {{id: string, method: string}} command */
+    /** A host command on its way to the bridge. @param {{id: string, method: string, params?: unknown}} command */
     sent(command) {
       pending.set(command.id, command.method);
+      const params = /** @type {{messageId?: unknown, content?: unknown} | undefined} */ (command.params);
+      if (command.method === 'sendMessage' && typeof params?.messageId === 'string')
+        outbox.composed(params.messageId, typeof params.content === 'string' ? params.content : undefined);
     },
     /** A message from the bridge, decoded. @param {Record<string, any>} message */
     received(message) {

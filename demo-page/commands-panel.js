@@ -25,11 +25,21 @@ export function wireCommands({ host, log, backendUrl }) {
     return fields;
   }
 
+  let sent = 0;
   async function sendFromForm() {
     const files = [...(input('message-files').files ?? [])];
     const attachments = await Promise.all(files.map(readFile));
     const content = /** @type {HTMLTextAreaElement} */ (byId('message-text')).value;
-    host.command('sendMessage', { content, ...(attachments.length > 0 ? { attachments } : {}), ...contact() });
+    // Its own id, as a chat app gives each message (its bubble needs one, and a retry button
+    // resends with it, so a backend that de-duplicates on echo_id keeps one): the Outbox can show
+    // the text from the start, and the timeline names the message by it.
+    const messageId = `demo-${Date.now().toString(36)}-${++sent}`;
+    host.command('sendMessage', {
+      content,
+      messageId,
+      ...(attachments.length > 0 ? { attachments } : {}),
+      ...contact(),
+    });
   }
 
   /** Posts what the widget's iframe would, to this window. @param {string} data */

@@ -42,7 +42,7 @@ async function main() {
   const host = createBridgeHost({ standIns, log, watch });
   const faults = createFaultsPanel(byId('faults'), admin);
   const requests = createRequestLog(byId('requests'), admin, {
-    down: () => setStatus(backendDownMessage(backendUrl), 'error'),
+    down: () => setStatus(backendDownMessage(backendUrl), navigator.onLine === false ? 'info' : 'error'),
     back: () => host.describeInstall(),
   });
 
@@ -60,11 +60,15 @@ async function main() {
     return host.install();
   });
   wireCommands({ host, log, backendUrl: () => backendUrl });
+  // The header turns orange while the switch is on or the device itself is offline.
+  const showOffline = () =>
+    document.body.classList.toggle('is-offline', input('offline').checked || navigator.onLine === false);
   input('offline').addEventListener('change', () => {
-    const offline = input('offline').checked;
-    standIns.setOffline(offline);
-    document.body.classList.toggle('is-offline', offline);
+    standIns.setOffline(input('offline').checked);
+    showOffline();
   });
+  window.addEventListener('offline', showOffline);
+  window.addEventListener('online', showOffline);
   onClick('reset-backend', () => faults.reset());
   onClick('clear-requests', () => requests.clear());
   onClick('clear-events', () => log.clear());

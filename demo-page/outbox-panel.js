@@ -21,6 +21,8 @@ const KEEP_FINISHED = 5;
 export function createOutboxPanel(list) {
   /** @type {Map<string, Row>} */
   const rows = new Map();
+  /** @type {Map<string, string>} the text of messages this page sent under its own messageId */
+  const composed = new Map();
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let ticker;
 
@@ -38,7 +40,10 @@ export function createOutboxPanel(list) {
   /** Drops the oldest finished rows past KEEP_FINISHED. */
   function prune() {
     const finished = [...rows.values()].filter((row) => rank(row) === 1).sort((a, b) => b.changed - a.changed);
-    for (const row of finished.slice(KEEP_FINISHED)) rows.delete(row.messageId);
+    for (const row of finished.slice(KEEP_FINISHED)) {
+      rows.delete(row.messageId);
+      composed.delete(row.messageId);
+    }
   }
 
   render();
@@ -53,11 +58,21 @@ export function createOutboxPanel(list) {
         attempt: Number(message['attempt']) || 0,
         nextAttemptAt: typeof message['nextAttemptAt'] === 'number' ? message['nextAttemptAt'] : undefined,
         error: message['error'] ?? (message['state'] === 'sent' ? undefined : before?.error),
-        content: before?.content,
+        content: before?.content ?? composed.get(message['messageId']),
         changed: Date.now(),
       });
       prune();
       render();
+    },
+    /**
+     * A message the page is sending under its own messageId: its text, for the row to come.
+     * @param {string} messageId @param {string | undefined} content
+     */
+    composed(messageId, content) {
+      if (content === undefined) return;
+      composed.set(messageId, content);
+      // A message refused before it was queued never gets a row: keep only the latest texts.
+      for (const old of composed.keys()) if (composed.size > 50) composed.delete(old);
     },
     /** `listOutbox`'s result: `{messages: [{messageId, state, attempt, nextAttemptAt, content}]}`. @param {any} result */
     listed(result) {
@@ -70,6 +85,7 @@ export function createOutboxPanel(list) {
     },
     clear() {
       rows.clear();
+      composed.clear();
       render();
     },
   };
@@ -86,6 +102,9 @@ function rowItem(row, now) {
   if (row.state === 'queued' && row.nextAttemptAt !== undefined) {
     const seconds = Math.max(0, Math.ceil((row.nextAttemptAt - now) / 1000));
     details.push(seconds > 0 ? `next try in ${seconds} s` : 'next try now');
+  } else if (row.state === 'queued' && row.attempt > 0) {
+    // Offline, the bridge sets no timer: the window's `online` event sends it.
+    details.push('waits for the network');
   }
   if (row.error?.code) details.push(`${row.state === 'failed' ? 'failed with' : 'last'} ${row.error.code}`);
   return el(

@@ -21,6 +21,12 @@ export function createRequestLog(list, admin, backend) {
   let down = false;
 
   async function poll() {
+    if (navigator.onLine === false) {
+      // Each poll would only fail (and Chromium logs each failed fetch as a console error).
+      if (!down) backend.down();
+      down = true;
+      return;
+    }
     try {
       /** @type {LoggedRequest[]} */
       const log = await admin('requests');
