@@ -14,7 +14,7 @@ import type { OutboundMessage, Outcome } from './outbound/messages.js';
 import { createHostCommands } from './dispatch/host-commands.js';
 import { OptionsError, type HostName, type ResolvedOptions } from './options.js';
 import { createOutbox } from './backend/outbox.js';
-import { inboxPrefix } from './backend/outbox-record.js';
+import { inboxPrefix, type OutboxRecord } from './backend/outbox-record.js';
 import type { RecorderFactory } from './recording/plug-in.js';
 import { createRedactor } from './outbound/redact.js';
 import { widgetErrorEvent } from './inbound/widget-error.js';
@@ -71,22 +71,22 @@ export function createBridge(
   settings: CreateBridgeSettings = {},
 ): Bridge {
   checkRecorder(options, settings);
-  const host = options.host ?? detectHost(baseEnv.scope, options);
+  const host = options.host || detectHost(baseEnv.scope, options);
   const timers = trackedTimers(baseEnv);
   const redactor = createRedactor(baseEnv.now);
   redactor.add(options.websiteToken, 'website');
 
   const recorder = options.record
     ? settings.recorder?.({
-        rawOptions: settings.rawOptions ?? { baseUrl: options.baseUrl },
+        rawOptions: settings.rawOptions || { baseUrl: options.baseUrl },
         options,
         redactor,
         env: baseEnv,
       })
     : undefined;
-  const env = recorder?.env ?? baseEnv;
+  const env = recorder ? recorder.env : baseEnv;
 
-  const channels = (settings.hosts ?? [host]).map((name) =>
+  const channels = (settings.hosts || [host]).map((name) =>
     createChannel(adapters[name], env.scope, options, timers, (waited) =>
       emitError(errorEvent('channel_error', `[channel] no ${name} channel after ${waited} ms`)),
     ),
@@ -120,7 +120,11 @@ export function createBridge(
 
   const inFlight = new Set<AbortController>();
   const api = createApi(
-    createHttp({ ...env, setTimeout: timers.setTimeout, clearTimeout: timers.clearTimeout }, options, inFlight),
+    createHttp(
+      Object.assign({}, env, { setTimeout: timers.setTimeout, clearTimeout: timers.clearTimeout }),
+      options,
+      inFlight,
+    ),
     {
       websiteToken: options.websiteToken,
       onToken: (token) => redactor.add(token, 'auth'),
@@ -131,17 +135,17 @@ export function createBridge(
   const page = `${env.now().toString(36)}${Math.floor(env.random() * 2 ** 32).toString(36)}`;
   // A window `offline` event means offline even where navigator.onLine stays true (some WebViews).
   let offline = false;
-  const outbox = createOutbox({
-    ...env,
-    ...timers,
-    isOnline: () => !offline && env.isOnline(),
-    prefix: inboxPrefix(options.baseUrl, options.websiteToken),
-    page,
-    maxFileSize: options.maxFileSize,
-    send: (record) => api.sendMessage(record),
-    emit,
-    restored: (count) => recorder?.restored(count),
-  });
+  const outbox = createOutbox(
+    Object.assign({}, env, timers, {
+      isOnline: () => !offline && env.isOnline(),
+      prefix: inboxPrefix(options.baseUrl, options.websiteToken),
+      page,
+      maxFileSize: options.maxFileSize,
+      send: (record: OutboxRecord) => api.sendMessage(record),
+      emit,
+      restored: (count: number) => recorder && recorder.restored(count),
+    }),
+  );
 
   let messageCounter = 0;
   const newMessageId = () => `${page}-${(messageCounter++).toString(36)}`;
@@ -199,7 +203,7 @@ export function createBridge(
         const verdict = classifyPosted(message, options);
         // Learned before anything is recorded or sent, so no copy of the message keeps them.
         if (verdict.kind === 'widget') verdict.secrets.forEach((secret) => redactor.add(secret, 'widget'));
-        if (verdict.kind !== 'ignored') recorder?.posted(message);
+        if (verdict.kind !== 'ignored' && recorder) recorder.posted(message);
         handle(verdict);
       }),
     ),
@@ -209,7 +213,7 @@ export function createBridge(
         if (online) outbox.drain(true);
       }),
     ),
-    env.onVisible?.(() => outbox.drain(true)) ?? (() => {}),
+    env.onVisible ? env.onVisible(() => outbox.drain(true)) : () => {},
   ];
 
   let destroyed = false;
@@ -227,8 +231,8 @@ export function createBridge(
         const verdict = classifyHostData(data, options);
         // The message id a sendMessage gets is part of the command, so a recording replays with it.
         if (verdict.kind === 'command' && verdict.command.method === 'sendMessage')
-          verdict.command.params = { messageId: newMessageId(), ...verdict.command.params };
-        recorder?.host(data, verdict);
+          verdict.command.params = Object.assign({ messageId: newMessageId() }, verdict.command.params);
+        if (recorder) recorder.host(data, verdict);
         handle(verdict);
       });
     },
@@ -237,7 +241,7 @@ export function createBridge(
       listeners.add(handler);
       return () => void listeners.delete(handler);
     },
-    recording: () => recorder?.text() ?? '',
+    recording: () => (recorder ? recorder.text() : ''),
     stats: () => ({
       pendingCommands: runner.pending,
       outbox: outbox.size,

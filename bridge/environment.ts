@@ -162,7 +162,7 @@ export function browserEnvironment(win: Window & typeof globalThis): Environment
 /** Reading `localStorage` throws in some sandboxed WebViews; writes over quota are handled by the outbox. */
 function usableStorage(win: Window): Storage | undefined {
   try {
-    return win.localStorage ?? undefined;
+    return win.localStorage || undefined;
   } catch {
     return undefined;
   }

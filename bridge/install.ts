@@ -38,11 +38,11 @@ export function createGlobal(win: Window & typeof globalThis, plugins: GlobalPlu
     version: VERSION,
     install(options = {}) {
       const injected = (win as { chatBridgeSettings?: unknown }).chatBridgeSettings;
-      const merged = { ...(typeof injected === 'object' && injected !== null ? injected : {}), ...options };
+      const merged = Object.assign({}, typeof injected === 'object' && injected !== null ? injected : {}, options);
       const resolved = normalizeOptions(merged, win.location.origin);
-      const settings = { ...plugins, rawOptions: merged };
+      const settings = Object.assign({ rawOptions: merged }, plugins);
       checkRecorder(resolved, settings); // before the running bridge is replaced, as for other bad options
-      current?.destroy('reinstalled');
+      if (current) current.destroy('reinstalled');
       const bridge = createBridge(resolved, browserEnvironment(win), settings);
       current = bridge;
       early.splice(0).forEach((data) => bridge.receive(data));
@@ -52,12 +52,12 @@ export function createGlobal(win: Window & typeof globalThis, plugins: GlobalPlu
       if (current !== undefined) current.receive(data);
       else if (early.length < EARLY_COMMAND_LIMIT) early.push(data);
     },
-    recording: () => current?.recording() ?? '',
+    recording: () => (current ? current.recording() : ''),
     get bridge() {
       return current;
     },
     destroy() {
-      current?.destroy();
+      if (current) current.destroy();
       current = undefined;
     },
   };

@@ -93,11 +93,13 @@ export const DEFAULTS = {
 
 export class OptionsError extends Error {
   /** The option's name and what is wrong with it, for callers that word the message their own way. */
-  constructor(
-    readonly option: string,
-    readonly problem: string,
-  ) {
+  declare readonly option: string;
+  declare readonly problem: string;
+  constructor(option: string, problem: string) {
     super(`ChatBridge option "${option}" ${problem}`);
+    // Assigned, not class fields: fields would pull esbuild's define helper into the ES2017 bundle.
+    this.option = option;
+    this.problem = problem;
     this.name = 'OptionsError';
   }
 }

@@ -42,7 +42,7 @@ export function createApi(http: Http, settings: ApiSettings): Api {
         status: 401,
       });
     }
-    const response = await http({ ...CONFIG, query: { website_token: websiteToken } });
+    const response = await http(Object.assign({ query: { website_token: websiteToken } }, CONFIG));
     if (response.status < 200 || response.status > 299) throw httpError(CONFIG, response);
     const token = authTokenOf(response.body);
     if (token === undefined) {
@@ -61,13 +61,14 @@ export function createApi(http: Http, settings: ApiSettings): Api {
     settings.onToken(token);
     authToken = token;
     // The host gets the rest of the config; the auth token stays inside the bridge.
-    const { authToken: _, ...config } = response.body as Record<string, unknown>;
+    const config: Record<string, unknown> = Object.assign({}, response.body);
+    delete config['authToken'];
     return config;
   }
 
   function init(): Promise<Record<string, unknown>> {
     // try/finally, not Promise.prototype.finally (ES2018): the bundle stays within ES2017 built-ins.
-    configInFlight ??= (async () => {
+    configInFlight ||= (async () => {
       try {
         return await fetchConfig();
       } finally {
@@ -78,7 +79,7 @@ export function createApi(http: Http, settings: ApiSettings): Api {
   }
 
   async function currentToken(): Promise<string> {
-    if (authToken === undefined) await (configInFlight ?? init());
+    if (authToken === undefined) await (configInFlight || init());
     return authToken as string;
   }
 
@@ -88,11 +89,11 @@ export function createApi(http: Http, settings: ApiSettings): Api {
    */
   async function authorized(request: ApiRequest): Promise<ApiResponse> {
     const token = await currentToken();
-    const response = await http({ ...request, authToken: token });
+    const response = await http(Object.assign({}, request, { authToken: token }));
     if (response.status !== 401) return response;
     // A concurrent request may have refreshed the token already; then its token is the new one.
-    if (authToken === token) await (configInFlight ?? init());
-    const retried = await http({ ...request, authToken: authToken as string });
+    if (authToken === token) await (configInFlight || init());
+    const retried = await http(Object.assign({}, request, { authToken: authToken as string }));
     if (retried.status === 401) throw httpError(request, retried);
     return retried;
   }
@@ -124,7 +125,7 @@ export function createApi(http: Http, settings: ApiSettings): Api {
     // yet: create one and retry once.
     const request = messageRequest(message);
     return call(request, async () => {
-      await createConversation(message.contact ?? {});
+      await createConversation(message.contact || {});
       return call(request);
     });
   }
@@ -133,8 +134,8 @@ export function createApi(http: Http, settings: ApiSettings): Api {
 }
 
 function messageRequest(message: OutboxRecord): ApiRequest {
-  const content = message.content ?? '';
-  const attachments = message.files ?? [];
+  const content = message.content || '';
+  const attachments = message.files || [];
   if (attachments.length === 0) {
     return { method: 'POST', path: '/messages', json: { message: { content, echo_id: message.messageId } } };
   }
@@ -144,7 +145,7 @@ function messageRequest(message: OutboxRecord): ApiRequest {
   for (const file of attachments)
     form.append(
       'attachments[]',
-      new Blob([file.data ?? new ArrayBuffer(file.size ?? 0)], { type: file.type }),
+      new Blob([file.data || new ArrayBuffer(file.size || 0)], { type: file.type }),
       file.name,
     );
   return { method: 'POST', path: '/messages', form };

@@ -5,6 +5,7 @@
  */
 import type { FieldErrors } from '../outbound/errors.js';
 import { MIN_TOKEN_LENGTH } from '../outbound/redact.js';
+import { isObject } from '../inbound/safe-json.js';
 
 /**
  * The `authToken` of a `GET /config` answer, when it has a usable one: a string of at least
@@ -30,8 +31,4 @@ export function fieldErrorsOf(body: unknown): FieldErrors | undefined {
     if (Array.isArray(problems) && problems.every((problem) => typeof problem === 'string')) result[field] = problems;
   }
   return Object.keys(result).length > 0 ? result : undefined;
-}
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

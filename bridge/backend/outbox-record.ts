@@ -4,7 +4,7 @@
  * WebView sees every other's, and a record is only ever sent with its own inbox's credentials.
  */
 import type { Contact } from '../inbound/schemas.js';
-import { isObject } from './backend-bodies.js';
+import { isObject } from '../inbound/safe-json.js';
 import { ACCEPTED_TYPES, MAX_FILES } from '../dispatch/service-rules.js';
 
 /** An attachment: its bytes, or (fixtures) only its size. */

@@ -158,7 +158,12 @@ export function createOutbox(s: OutboxSettings): Outbox {
 
   const setState = (entry: Entry, state: MessageState, extra?: object) => {
     entry.state = state;
-    s.emit({ type: 'message', messageId: entry.record.messageId, state, attempt: entry.attempt, ...extra });
+    s.emit(
+      Object.assign(
+        { type: 'message' as const, messageId: entry.record.messageId, state, attempt: entry.attempt },
+        extra,
+      ),
+    );
   };
   const storageError = (what: string) => s.emit(errorEvent('storage_error', `[outbox] ${what}`));
   const keys = async () => (records ? records.keys(prefix).catch(() => []) : []);
@@ -251,7 +256,10 @@ export function createOutbox(s: OutboxSettings): Outbox {
         const online = s.isOnline();
         entry.next = s.now() + delay;
         setState(entry, 'queued', online ? { nextAttemptAt: entry.next } : {});
-        if (!burst) s.emit({ ...error, message: `${error.message}; ${entries.size} message(s) wait in the outbox` });
+        if (!burst)
+          s.emit(
+            Object.assign({}, error, { message: `${error.message}; ${entries.size} message(s) wait in the outbox` }),
+          );
         burst = true;
         if (online) schedule(delay);
         return false;
@@ -294,7 +302,7 @@ export function createOutbox(s: OutboxSettings): Outbox {
     enqueue(message) {
       last = Math.max(last, s.now());
       const key = recordKey(prefix, last, s.page, counter++);
-      const record: OutboxRecord = { v: 1, ...message };
+      const record: OutboxRecord = Object.assign({ v: 1 as const }, message);
       return new Promise((resolve, reject) => {
         const entry: Entry = {
           key,

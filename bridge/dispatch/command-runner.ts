@@ -83,7 +83,7 @@ export function createCommandRunner({ commands, timeoutMs, timers, answer }: Run
         );
         return;
       }
-      const params = spec.params.safeParse(command.params ?? {});
+      const params = spec.params.safeParse(command.params || {});
       if (!params.success) {
         fail(id, errorEvent('parse_error', `[${name}] invalid params: ${describeIssues(params.error)}`));
         return;

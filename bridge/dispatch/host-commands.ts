@@ -15,6 +15,8 @@ import {
 import { validateContact, validateMessage } from './service-rules.js';
 import { unbase64 } from '../bytes.js';
 
+const CONTACT_FIELDS = ['name', 'email', 'identifier'] as const;
+
 interface HostCommandDeps {
   api: Api;
   outbox: Outbox;
@@ -47,12 +49,17 @@ export function createHostCommands(deps: HostCommandDeps): CommandTable {
     untimed: true,
     async run(params) {
       validateMessage(params, deps.maxFileSize);
-      const { content, attachments, messageId = deps.newMessageId(), ...contact } = params;
+      const { content, attachments, messageId = deps.newMessageId() } = params;
+      // The contact fields that are present (a rest pattern would pull in esbuild's helper).
+      const contact: Contact = {};
+      for (const field of CONTACT_FIELDS) if (params[field] !== undefined) contact[field] = params[field];
       validateContact(contact, '[sendMessage]');
       // Attachments are stored and uploaded as bytes; base64 is only how commands carry them.
-      const files = attachments?.map(({ name, type, data, size }) =>
-        data === undefined ? { name, type, size: size ?? 0 } : { name, type, data: unbase64(data) },
-      );
+      const files =
+        attachments &&
+        attachments.map(({ name, type, data, size }) =>
+          data === undefined ? { name, type, size: size || 0 } : { name, type, data: unbase64(data) },
+        );
       return deps.outbox.enqueue({ messageId, content, contact, files });
     },
   };

@@ -22,8 +22,8 @@ const WHERE = '[POST /messages]';
 export const MAX_FILES = 5;
 
 export function validateMessage(params: SendMessageParams, maxFileSize: number): void {
-  const attachments = params.attachments ?? [];
-  if (attachments.length === 0 && (params.content ?? '').trim() === '') {
+  const attachments = params.attachments || [];
+  if (attachments.length === 0 && (params.content || '').trim() === '') {
     throw bridgeError('empty_message', `${WHERE} 400: message.content is required`, { status: 400 });
   }
   if (attachments.length > MAX_FILES) {
@@ -60,7 +60,7 @@ export function fileTooLarge(name: string, size: number, maxFileSize: number): E
 
 /** When `data` is present the size is its decoded length and a declared `size` is ignored. */
 export function attachmentSize(file: Attachment): number {
-  if (file.data === undefined) return file.size ?? 0;
+  if (file.data === undefined) return file.size || 0;
   return base64Size(base64Text(file.data));
 }
 

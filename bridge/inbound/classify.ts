@@ -14,7 +14,7 @@
 import { errorEvent, type ErrorEvent } from '../outbound/errors.js';
 import type { ResolvedOptions } from '../options.js';
 import { refuseOversized } from './oversize.js';
-import { parseJson, toJsonText } from './safe-json.js';
+import { isObject, parseJson, toJsonText } from './safe-json.js';
 import { describeIssues } from './describe-issues.js';
 import { HostCommandSchema, idString, WidgetMessageSchema, type HostCommand } from './schemas.js';
 import type { InboundMessage } from '../environment.js';
@@ -99,7 +99,9 @@ function parseWidget(data: string, options: InboundOptions): Verdict {
   const result = WidgetMessageSchema.safeParse(parsed.value);
   if (!result.success)
     return invalid(`[widget message] does not match the widget protocol: ${describeIssues(result.error)}`);
-  const { event, ...data_ } = result.data;
+  const data_: Record<string, unknown> = Object.assign({}, result.data);
+  const event = result.data.event;
+  delete data_['event'];
   if (toWidget(event)) return IGNORED;
   return {
     kind: 'widget',
@@ -151,11 +153,9 @@ function withId(verdict: Verdict, value: unknown): Verdict {
 }
 
 function isEnvelopeLike(value: unknown): value is object {
-  const envelope = value as { id?: unknown; method?: unknown; jsonrpc?: unknown } | null;
+  const envelope = value as { id?: unknown; method?: unknown; jsonrpc?: unknown };
   return (
-    typeof envelope === 'object' &&
-    envelope !== null &&
-    !Array.isArray(envelope) &&
+    isObject(envelope) &&
     typeof envelope.id === 'string' &&
     typeof envelope.method === 'string' &&
     !('jsonrpc' in envelope)

@@ -8,7 +8,7 @@
  */
 import type { ErrorEvent } from '../outbound/errors.js';
 import { attachmentSize, fileTooLarge } from '../dispatch/service-rules.js';
-import { parseJson } from './safe-json.js';
+import { isObject as isRecord, parseJson } from './safe-json.js';
 import { idString } from './schemas.js';
 
 /** Strings longer than this are measured where they lie, not copied or parsed. */
@@ -22,7 +22,7 @@ export interface Oversized {
 
 export function refuseOversized(text: string, tooLong: ErrorEvent, maxFileSize: number): Oversized {
   const long: string[] = [];
-  const parsed = parseJson(withoutLongStrings(text, long) ?? '');
+  const parsed = parseJson(withoutLongStrings(text, long) || '');
   const envelope = parsed.ok && isRecord(parsed.value) ? parsed.value : {};
   const { id, method, params } = envelope;
   if (typeof method !== 'string' || 'jsonrpc' in envelope || !idString.safeParse(id).success) return { error: tooLong };
@@ -75,8 +75,4 @@ function sizeOf(data: string, long: string[]): number {
     return Math.floor((raw.length - 2) / 4) * 3 - padding;
   }
   return attachmentSize({ name: '', type: '', data: JSON.parse(raw) as string });
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -43,3 +43,8 @@ export function toJsonText(value: unknown): string | undefined {
     return undefined;
   }
 }
+
+/** A JSON object: not null, not an array. */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -68,8 +68,11 @@ export interface ErrorEvent {
  * `instanceof`, since errors may cross realms in tests and replays).
  */
 export class BridgeError extends Error {
-  constructor(readonly event: ErrorEvent) {
+  // Assigned, not a class field: a field would pull esbuild's define helper into the ES2017 bundle.
+  declare readonly event: ErrorEvent;
+  constructor(event: ErrorEvent) {
     super(event.message);
+    this.event = event;
     this.name = 'BridgeError';
   }
 }

@@ -20,7 +20,7 @@ export function httpErrorEvent(request: Pick<ApiRequest, 'method' | 'path'>, res
   const serverMessage = errorMessageOf(response.body);
   const errors = fieldErrorsOf(response.body);
   const text =
-    serverMessage ?? STATUS_TEXT[response.status] ?? (response.status >= 500 ? 'server error' : 'request failed');
+    serverMessage || STATUS_TEXT[response.status] || (response.status >= 500 ? 'server error' : 'request failed');
   return errorEvent(codeForStatus(response.status), `[${route(request)}] ${response.status}: ${text}`, {
     status: response.status,
     errors,

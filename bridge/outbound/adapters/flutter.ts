@@ -10,7 +10,7 @@ export const flutterAdapter: HostAdapter = {
   host: 'flutter',
   encode: toJsonString,
   find: (scope, names) =>
-    postMessageOf(scope[names.flutterChannel]) ?? inAppWebViewHandler(scope, names.flutterChannel),
+    postMessageOf(scope[names.flutterChannel]) || inAppWebViewHandler(scope, names.flutterChannel),
 };
 
 function inAppWebViewHandler(scope: HostScope, name: string): Poster | undefined {

@@ -22,5 +22,5 @@ export const adapters: Readonly<Record<HostName, HostAdapter>> = {
  */
 export function detectHost(scope: HostScope, names: ChannelNames): HostName {
   const order: HostName[] = ['react-native', 'ios', 'android', 'flutter'];
-  return order.find((host) => adapters[host].find(scope, names) !== undefined) ?? 'browser';
+  return order.find((host) => adapters[host].find(scope, names) !== undefined) || 'browser';
 }
