@@ -1,29 +1,39 @@
 // @ts-check
 /**
  * Between the bridge host and the delivery panels: which lane of the request timeline a request
- * belongs to (a message's requests go by their echo_id, the others to the oldest command still
- * unanswered), message-state events to the outbox panel, and `listOutbox`'s answer.
+ * belongs to, message-state events to the outbox panel, and `listOutbox`'s answer.
+ *
+ * Lanes: a request carrying an echo_id is its message's. One without (`GET /config`, the
+ * conversation calls) belongs to the oldest command still unanswered other than sendMessage;
+ * with none, to the oldest message still unanswered, since the outbox sends its messages in
+ * order, and a message's own config and conversation calls (retried through a 503 storm, say)
+ * then sit on that message's lane with its `POST /messages`.
  */
 
-/** @param {import('./outbox-panel.js').OutboxPanel} outbox */
+/** @param {Pick<import('./outbox-panel.js').OutboxPanel, 'composed' | 'seen' | 'listed'>} outbox */
 export function createCommandWatch(outbox) {
-  /** @type {Map<string, string>} command id -> method, until its response */
+  /** @type {Map<string, {method: string, lane: string}>} command id -> its method and lane, until its response */
   const pending = new Map();
   return {
     /** A host command on its way to the bridge. @param {{id: string, method: string, params?: unknown}} command */
     sent(command) {
-      pending.set(command.id, command.method);
       const params = /** @type {{messageId?: unknown, content?: unknown} | undefined} */ (command.params);
-      if (command.method === 'sendMessage' && typeof params?.messageId === 'string')
-        outbox.composed(params.messageId, typeof params.content === 'string' ? params.content : undefined);
+      const messageId =
+        command.method === 'sendMessage' && typeof params?.messageId === 'string' ? params.messageId : undefined;
+      pending.set(command.id, {
+        method: command.method,
+        lane: messageId === undefined ? `${command.method} ${command.id}` : `message ${messageId}`,
+      });
+      if (messageId !== undefined)
+        outbox.composed(messageId, typeof params?.content === 'string' ? params.content : undefined);
     },
     /** A message from the bridge, decoded. @param {Record<string, any>} message */
     received(message) {
       if (message['type'] === 'message') outbox.seen(message);
       if (message['type'] !== 'response') return;
-      const method = pending.get(message['id']);
+      const command = pending.get(message['id']);
       pending.delete(message['id']);
-      if (method === 'listOutbox' && message['ok']) outbox.listed(message['result']);
+      if (command?.method === 'listOutbox' && message['ok']) outbox.listed(message['result']);
     },
     /** The bridge was installed again: the old one's commands will never be answered. */
     reset() {
@@ -32,8 +42,9 @@ export function createCommandWatch(outbox) {
     /** @param {string | undefined} echoId @returns {string} */
     laneOf(echoId) {
       if (echoId !== undefined) return `message ${echoId}`;
-      const oldest = pending.entries().next();
-      return oldest.done ? 'the bridge on its own' : `${oldest.value[1]} ${oldest.value[0]}`;
+      const waiting = [...pending.values()];
+      const owner = waiting.find((command) => command.method !== 'sendMessage') ?? waiting[0];
+      return owner === undefined ? 'the bridge on its own' : owner.lane;
     },
   };
 }

@@ -33,7 +33,11 @@ async function main() {
   let backendUrl = '';
   const admin = createAdmin(standIns.realFetch, () => backendUrl);
   const log = createEventLog(byId('events'), createEventStore(localStorage));
-  const outbox = createOutboxPanel(byId('outbox'));
+  // The rows' buttons send host commands as a chat UI's would (`host` is made just below).
+  const outbox = createOutboxPanel(byId('outbox'), {
+    cancel: (messageId) => host.command('cancelMessage', { messageId }),
+    resend: (messageId, content) => host.command('sendMessage', { content, messageId }),
+  });
   const watch = createCommandWatch(outbox);
   const timeline = createTimeline();
   const timelineView = createTimelineView(byId('timeline'), timeline);

@@ -3,7 +3,9 @@
  * The "Outbox" panel: each message the bridge is delivering, as its message-state events tell
  * (`{type: "message", messageId, state, attempt, nextAttemptAt?, error?}`) and as `listOutbox`
  * answers (what waits, an earlier page's messages included). Waiting messages first, with a
- * countdown to the next retry; the last few finished ones stay below, dimmed.
+ * countdown to the next retry; the last few finished ones stay below, dimmed. A waiting message
+ * has a "cancel" button (`cancelMessage`), a failed one whose text is known a "send again" button
+ * (`sendMessage` with the same messageId), the two buttons the README gives a chat UI.
  */
 import { el } from './dom.js';
 
@@ -17,8 +19,13 @@ const KEEP_FINISHED = 5;
  * @typedef {{messageId: string, state: State, attempt: number, nextAttemptAt: number | undefined, error: {code: string} | undefined, content: string | undefined, changed: number}} Row
  */
 
-/** @param {HTMLElement} list the panel's `<ol>` */
-export function createOutboxPanel(list) {
+/**
+ * @typedef {{cancel(messageId: string): unknown, resend(messageId: string, content: string): unknown}} Actions
+ * what the rows' buttons do (host commands)
+ */
+
+/** @param {HTMLElement} list the panel's `<ol>` @param {Actions} [actions] */
+export function createOutboxPanel(list, actions) {
   /** @type {Map<string, Row>} */
   const rows = new Map();
   /** @type {Map<string, string>} the text of messages this page sent under its own messageId */
@@ -31,7 +38,9 @@ export function createOutboxPanel(list) {
     const now = Date.now();
     const ordered = [...rows.values()].sort((a, b) => rank(a) - rank(b) || a.changed - b.changed);
     list.replaceChildren(
-      ...(ordered.length > 0 ? ordered.map((row) => rowItem(row, now)) : [el('li', 'empty', 'Nothing waiting.')]),
+      ...(ordered.length > 0
+        ? ordered.map((row) => rowItem(row, now, actions))
+        : [el('li', 'empty', 'Nothing waiting.')]),
     );
     if (ordered.some((row) => row.state === 'queued' && row.nextAttemptAt !== undefined))
       ticker = setTimeout(render, 1000);
@@ -96,8 +105,8 @@ export function createOutboxPanel(list) {
 /** Waiting (queued, sending) before finished. @param {Row} row */
 const rank = (row) => (row.state === 'sent' || row.state === 'failed' ? 1 : 0);
 
-/** @param {Row} row @param {number} now */
-function rowItem(row, now) {
+/** @param {Row} row @param {number} now @param {Actions | undefined} actions */
+function rowItem(row, now, actions) {
   const details = [`attempt ${row.attempt}`];
   if (row.state === 'queued' && row.nextAttemptAt !== undefined) {
     const seconds = Math.max(0, Math.ceil((row.nextAttemptAt - now) / 1000));
@@ -115,5 +124,28 @@ function rowItem(row, now) {
     el('code', 'outbox-id', row.messageId),
     row.content === undefined ? '' : el('span', 'outbox-content', ` “${row.content.slice(0, 60)}”`),
     el('div', 'outbox-details', details.join(' · ')),
+    actions === undefined ? '' : rowButton(row, actions),
   );
+}
+
+/**
+ * "cancel" while it waits (not while an attempt is under way: the bridge refuses that), "send
+ * again" once it failed, when its text is known. @param {Row} row @param {Actions} actions
+ */
+function rowButton(row, actions) {
+  const { messageId, content } = row;
+  /** @param {string} label @param {() => unknown} action */
+  const button = (label, action) => {
+    const element = el('button', 'outbox-action', label);
+    element.setAttribute('type', 'button');
+    element.addEventListener('click', () => {
+      /** @type {HTMLButtonElement} */ (element).disabled = true;
+      action();
+    });
+    return element;
+  };
+  if (row.state === 'queued') return button('cancel', () => actions.cancel(messageId));
+  if (row.state === 'failed' && content !== undefined)
+    return button('send again', () => actions.resend(messageId, content));
+  return '';
 }
