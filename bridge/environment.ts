@@ -6,6 +6,7 @@
  * touches `window`, `fetch`, timers or storage directly, so the very same code runs in all three.
  */
 import { browserLocks, browserRecords } from './browser-storage.js';
+import { xhrUpload } from './xhr-upload.js';
 
 /** The part of a fetch `Response` the bridge reads. Kept small so scripted answers are easy. */
 export interface HttpResponse {
@@ -21,6 +22,12 @@ export interface HttpRequest {
   body?: string | FormData;
   signal?: AbortSignal;
 }
+
+/** Told as a request body goes out: bytes sent so far, of all of them. */
+export type ProgressListener = (sentBytes: number, totalBytes: number) => void;
+
+/** A request whose body's upload progress is reported as it goes out. */
+export type Upload = (url: string, request: HttpRequest, onProgress: ProgressListener) => Promise<HttpResponse>;
 
 export type TimerHandle = unknown;
 
@@ -60,6 +67,11 @@ export interface InboundMessage {
 
 export interface Environment {
   fetch(url: string, request: HttpRequest): Promise<HttpResponse>;
+  /**
+   * A request whose upload progress is reported, for attachments (fetch reports none in
+   * WebViews). Without it, uploads go through `fetch`, with no progress.
+   */
+  upload?: Upload | undefined;
   now(): number;
   setTimeout(callback: () => void, ms: number): TimerHandle;
   clearTimeout(handle: TimerHandle): void;
@@ -122,6 +134,7 @@ export function browserEnvironment(win: Window & typeof globalThis): Environment
     },
     // Bound: some WebViews throw "Illegal invocation" for a detached fetch.
     fetch: (url, request) => win.fetch(url, request),
+    upload: xhrUpload(win),
     now: () => Date.now(),
     setTimeout: (callback, ms) => win.setTimeout(callback, ms),
     clearTimeout: (handle) => win.clearTimeout(handle as number),

@@ -24,8 +24,10 @@ export type {
   Locks,
   RecordStore,
   HostScope,
+  ProgressListener,
   TimerHandle,
   Timers,
+  Upload,
 } from './environment.js';
 export { ErrorCode } from './outbound/errors.js';
 export type { ErrorEvent, FieldErrors } from './outbound/errors.js';

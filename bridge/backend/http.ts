@@ -7,7 +7,7 @@
  * contract's `Access-Control-Allow-Methods`; a self-hosted backend configured by the contract
  * therefore never refuses a preflight.
  */
-import type { Environment, HttpRequest } from '../environment.js';
+import type { Environment, HttpRequest, ProgressListener } from '../environment.js';
 import { bridgeError } from '../outbound/errors.js';
 import type { ResolvedOptions } from '../options.js';
 import { retryDelay } from './retry-timing.js';
@@ -26,6 +26,8 @@ export interface ApiRequest {
   authToken?: string;
   /** Aborted when the command that made the request was answered. */
   signal?: AbortSignal | undefined;
+  /** Told a `form` upload's progress: the request then goes through `upload` where the environment has it. */
+  onProgress?: ProgressListener | undefined;
 }
 
 export interface ApiResponse {
@@ -39,7 +41,7 @@ export interface ApiResponse {
 export type Http = (request: ApiRequest) => Promise<ApiResponse>;
 
 type HttpOptions = Pick<ResolvedOptions, 'baseUrl' | 'apiOrigin' | 'requestTimeout' | 'retry'>;
-type HttpEnvironment = Pick<Environment, 'fetch' | 'setTimeout' | 'clearTimeout' | 'random' | 'now'>;
+type HttpEnvironment = Pick<Environment, 'fetch' | 'upload' | 'setTimeout' | 'clearTimeout' | 'random' | 'now'>;
 
 export function route(request: Pick<ApiRequest, 'method' | 'path'>): string {
   return `${request.method} ${request.path}`;
@@ -67,15 +69,31 @@ export function createHttp(env: HttpEnvironment, options: HttpOptions, inFlight 
     init.signal = controller.signal;
     request.signal?.addEventListener('abort', stop);
     let timedOut = false;
-    const timer = env.setTimeout(() => {
-      timedOut = true;
-      stop();
-    }, options.requestTimeout);
+    let timer: unknown;
+    // Restarted by upload progress: a big photo on a slow link may take longer than the timeout
+    // to go out, and is not stalled while its bytes keep moving.
+    const arm = () => {
+      env.clearTimeout(timer);
+      timer = env.setTimeout(() => {
+        timedOut = true;
+        stop();
+      }, options.requestTimeout);
+    };
+    arm();
     // Raced, not only signalled: a WebView's fetch may ignore its AbortSignal and never settle.
     const aborted = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', reject));
     try {
       if (request.signal?.aborted) throw 0;
-      const response = await Promise.race([env.fetch(url, init), aborted]);
+      const { form, onProgress } = request;
+      // Only uploads take the XHR path: fetch keeps the round trip of a text message short.
+      const sent =
+        form && onProgress && env.upload
+          ? env.upload(url, init, (sentBytes, totalBytes) => {
+              arm();
+              onProgress(sentBytes, totalBytes);
+            })
+          : env.fetch(url, init);
+      const response = await Promise.race([sent, aborted]);
       const text = await Promise.race([response.text(), aborted]);
       const parsed = text === '' ? undefined : parseJson(text);
       return { status: response.status, body: parsed?.ok ? parsed.value : undefined, text, headers: response.headers };

@@ -9,7 +9,8 @@
  * bridge posts is kept in `window.__received`, untouched, so tests see strings where a
  * native channel gets strings and objects where it gets objects. It also installs an offline
  * stand-in: while a flag in sessionStorage is set, `fetch` rejects with the TypeError an
- * offline WebView gives, and the flag survives a reload like the device's state would.
+ * offline WebView gives and an XMLHttpRequest upload fails with its `error` event; the flag
+ * survives a reload like the device's state would.
  *
  * Longer than ~250 lines on purpose: one concern (a page under test and its handle), whose
  * parts only make sense together. The page script, the page globals it defines and the
@@ -64,6 +65,14 @@ const SETUP_JS = String.raw`(function () {
   var OFFLINE = 'harness:offline';
   var realFetch = window.fetch;
   window.__offlineFetches = 0;
+  // Uploads go through XMLHttpRequest (for their progress): offline, it fails as a network error too.
+  var realSend = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function (body) {
+    if (sessionStorage.getItem(OFFLINE) !== '1') return realSend.call(this, body);
+    window.__offlineFetches++;
+    var xhr = this;
+    setTimeout(function () { xhr.dispatchEvent(new ProgressEvent('error')); });
+  };
   window.fetch = function (input, init) {
     if (sessionStorage.getItem(OFFLINE) === '1') {
       window.__offlineFetches++;

@@ -34,6 +34,14 @@ export const INSTRUMENT_JS = String.raw`(function () {
   var OFFLINE = 'harness:offline';
   var realFetch = window.fetch;
   window.__offlineFetches = 0;
+  // Uploads go through XMLHttpRequest (for their progress): offline, it fails as a network error too.
+  var realSend = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function (body) {
+    if (sessionStorage.getItem(OFFLINE) !== '1') return realSend.call(this, body);
+    window.__offlineFetches++;
+    var xhr = this;
+    setTimeout(function () { xhr.dispatchEvent(new ProgressEvent('error')); });
+  };
   window.__authTokens = [];
   window.fetch = function (input, init) {
     if (sessionStorage.getItem(OFFLINE) === '1') {

@@ -19,6 +19,7 @@ import {
   type InboundMessage,
   type Locks,
   type RecordStore,
+  type Upload,
 } from '../../bridge/index.js';
 import { installStandIns } from './stand-in-channels.js';
 
@@ -41,7 +42,7 @@ export interface InMemoryEnvironment {
   setVisible(): void;
   /** The outbox records, shared with any environment given the same Map. */
   storage: Map<string, unknown>;
-  /** Requests the bridge made through `env.fetch`. */
+  /** Requests the bridge made through `env.fetch` and `env.upload`. */
   requests: Array<{ url: string; method: string; headers: Record<string, string> }>;
 }
 
@@ -52,6 +53,11 @@ export interface InMemoryEnvironmentOptions {
   storage?: Map<string, unknown>;
   /** @default the global fetch */
   fetch?: (url: string, request: HttpRequest) => Promise<HttpResponse>;
+  /**
+   * The upload transport (XMLHttpRequest in a WebView) for attachments, which reports progress.
+   * @default none: uploads go through `fetch`, without progress, as in the replay
+   */
+  upload?: Upload;
   /**
    * While offline, a request fails as in an offline WebView before `fetch` sees it. Off for a
    * `fetch` that models the network itself (the replay writes offline requests out).
@@ -104,6 +110,13 @@ export function createInMemoryEnvironment(options: InMemoryEnvironmentOptions = 
       if (!online && failOffline) return Promise.reject(new TypeError('Failed to fetch (offline)'));
       return fetchThrough(url, request);
     },
+    upload:
+      options.upload &&
+      ((url, request, onProgress) => {
+        requests.push({ url, method: request.method, headers: { ...request.headers } });
+        if (!online && failOffline) return Promise.reject(new TypeError('Failed to upload (offline)'));
+        return (options.upload as Upload)(url, request, onProgress);
+      }),
     ...(options.clock ?? realClock),
     random: options.random ?? (() => Math.random()),
     records: mapRecords(storage),

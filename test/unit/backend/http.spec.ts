@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttp, type Http } from '../../../bridge/backend/http.js';
-import type { HttpRequest, HttpResponse } from '../../../bridge/environment.js';
+import type { HttpRequest, HttpResponse, Upload } from '../../../bridge/environment.js';
 import { isBridgeError } from '../../../bridge/outbound/errors.js';
 
 interface Seen {
@@ -46,11 +46,18 @@ async function serve(handle: (request: IncomingMessage, response: ServerResponse
 
 function http(
   origin: string,
-  settings: { requestTimeout?: number; limit?: number; inFlight?: Set<AbortController>; basePath?: string } = {},
+  settings: {
+    requestTimeout?: number;
+    limit?: number;
+    inFlight?: Set<AbortController>;
+    basePath?: string;
+    upload?: Upload;
+  } = {},
 ): Http {
   return createHttp(
     {
       fetch: (url: string, request: HttpRequest) => fetch(url, request) as Promise<HttpResponse>,
+      upload: settings.upload,
       setTimeout: (callback, ms) => setTimeout(callback, ms),
       clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
       random: () => 0.5,
@@ -155,6 +162,118 @@ describe('one request', () => {
     inFlight.forEach((controller) => controller.abort());
     expect(await failure(pending)).toMatchObject({ code: 'network_error' });
     expect(inFlight.size).toBe(0);
+  });
+});
+
+// The upload transport itself (XMLHttpRequest) runs in Chromium, in test/browser/upload-progress.spec.ts;
+// here stand-ins for it pin what http.ts does around it: which requests take it, its timeout, its abort.
+describe('uploads with progress', () => {
+  const form = () => {
+    const data = new FormData();
+    data.append('attachments[]', new Blob(['x'.repeat(1000)], { type: 'image/png' }), 'a.png');
+    return data;
+  };
+  /** An upload transport over Node's fetch that reports the body in two steps, and what it was given. */
+  function transport() {
+    const given: Array<{ url: string; request: HttpRequest }> = [];
+    const upload: Upload = async (url, request, onProgress) => {
+      given.push({ url, request });
+      onProgress(500, 1000);
+      onProgress(1000, 1000);
+      return (await fetch(url, request)) as HttpResponse;
+    };
+    return { given, upload };
+  }
+
+  it('sends a form with onProgress through upload, with only Authorization of its own, and relays the progress', async () => {
+    const server = await serve((_request, response) => json(response, 201, { id: 8 }));
+    const { given, upload } = transport();
+    const progress: number[][] = [];
+    const response = await http(server.origin, { upload })({
+      method: 'POST',
+      path: '/messages',
+      form: form(),
+      authToken: 'at_1',
+      onProgress: (sent, total) => progress.push([sent, total]),
+    });
+    expect(response).toMatchObject({ status: 201, body: { id: 8 } });
+    expect(given.map(({ url, request }) => [url, request.headers])).toEqual([
+      [`${server.origin}/api/v1/messages`, { Authorization: 'Bearer at_1' }],
+    ]);
+    expect(server.seen[0]?.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    expect(progress).toEqual([
+      [500, 1000],
+      [1000, 1000],
+    ]);
+  });
+
+  it('sends JSON through fetch even when told onProgress, and a form without onProgress too', async () => {
+    const server = await serve((_request, response) => json(response, 201, {}));
+    const { given, upload } = transport();
+    const send = http(server.origin, { upload });
+    await send({ method: 'POST', path: '/messages', json: { message: {} }, onProgress: () => {} });
+    await send({ method: 'POST', path: '/messages', form: form() });
+    expect(given).toEqual([]);
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it('restarts the request timeout on each progress report, so a slow upload that keeps moving is not cut off', async () => {
+    const upload: Upload = async (_url, _request, onProgress) => {
+      // 800 ms in all, against a 400 ms timeout.
+      for (let sent = 1; sent <= 8; sent++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        onProgress(sent, 8);
+      }
+      return { status: 201, headers: new Headers(), text: async () => '{"id":9}' };
+    };
+    const response = await http('http://127.0.0.1:9', { requestTimeout: 400, upload })({
+      method: 'POST',
+      path: '/messages',
+      form: form(),
+      onProgress: () => {},
+    });
+    expect(response).toMatchObject({ status: 201, body: { id: 9 } });
+  });
+
+  it('answers network_error after requestTimeout when an upload stops moving and never settles, even ignoring its abort', async () => {
+    let signal: AbortSignal | undefined;
+    const upload: Upload = (_url, request, onProgress) => {
+      signal = request.signal;
+      onProgress(1, 10);
+      return new Promise(() => {});
+    };
+    const pending = http('http://127.0.0.1:9', { requestTimeout: 100, upload })({
+      method: 'POST',
+      path: '/messages',
+      form: form(),
+      onProgress: () => {},
+    });
+    expect(await failure(pending)).toEqual({
+      type: 'error',
+      code: 'network_error',
+      message: '[POST /messages] no answer within 100 ms',
+    });
+    expect(signal?.aborted).toBe(true);
+  });
+
+  it('aborts the upload when the command that made it is answered', async () => {
+    let signal: AbortSignal | undefined;
+    const upload: Upload = (_url, request) => {
+      signal = request.signal;
+      return new Promise(() => {});
+    };
+    const command = new AbortController();
+    const pending = http('http://127.0.0.1:9', { upload })({
+      method: 'POST',
+      path: '/messages',
+      form: form(),
+      onProgress: () => {},
+      signal: command.signal,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    command.abort();
+    expect(await failure(pending)).toMatchObject({ code: 'network_error' });
+    expect(signal?.aborted).toBe(true);
   });
 });
 
