@@ -6,7 +6,7 @@ import { adapters, detectHost } from './outbound/adapters/index.js';
 import { createChannel } from './outbound/channel.js';
 import { createApi } from './backend/api.js';
 import { createCommandRunner } from './dispatch/command-runner.js';
-import { trackedTimers, type Environment } from './environment.js';
+import { trackedTimers, type Environment, type ProgressListener } from './environment.js';
 import { errorEvent, type ErrorEvent } from './outbound/errors.js';
 import { createHttp } from './backend/http.js';
 import { classifyHostData, classifyPosted, type Verdict } from './inbound/classify.js';
@@ -141,7 +141,7 @@ export function createBridge(
       prefix: inboxPrefix(options.baseUrl, options.websiteToken),
       page,
       maxFileSize: options.maxFileSize,
-      send: (record: OutboxRecord) => api.sendMessage(record),
+      send: (record: OutboxRecord, onProgress: ProgressListener) => api.sendMessage(record, onProgress),
       emit,
       restored: (count: number) => recorder && recorder.restored(count),
     }),

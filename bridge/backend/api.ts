@@ -9,6 +9,7 @@
  */
 import { bridgeError } from '../outbound/errors.js';
 import { route, type ApiRequest, type ApiResponse, type Http } from './http.js';
+import type { ProgressListener } from '../environment.js';
 import { httpError } from '../outbound/http-errors.js';
 import { authTokenOf } from './backend-bodies.js';
 import type { Contact } from '../inbound/schemas.js';
@@ -20,7 +21,8 @@ export interface Api {
   /** `signal`: the command was answered; its requests stop and none is made after. */
   getConversation(contact: Contact, signal?: AbortSignal): Promise<unknown>;
   createConversation(contact: Contact, signal?: AbortSignal): Promise<unknown>;
-  sendMessage(message: OutboxRecord): Promise<unknown>;
+  /** `onProgress`: told the upload's progress, when the message has attachments. */
+  sendMessage(message: OutboxRecord, onProgress?: ProgressListener): Promise<unknown>;
 }
 
 interface ApiSettings {
@@ -119,11 +121,11 @@ export function createApi(http: Http, settings: ApiSettings): Api {
     return call({ method: 'GET', path: '/conversations', signal }, () => createConversation(contact, signal));
   }
 
-  async function sendMessage(message: OutboxRecord): Promise<unknown> {
+  async function sendMessage(message: OutboxRecord, onProgress?: ProgressListener): Promise<unknown> {
     // Every attempt of one message carries the same echo_id, so the backend can drop a repeat
     // and a retry never duplicates a chat message. A 404 means the contact has no conversation
     // yet: create one and retry once.
-    const request = messageRequest(message);
+    const request = { ...messageRequest(message), onProgress };
     return call(request, async () => {
       await createConversation(message.contact || {});
       return call(request);

@@ -17,11 +17,12 @@
  * Over ~250 lines on purpose: enqueue, the sender, cancel and the listing all reason about the
  * same entries and lock; split apart, each would need the others' invariants restated.
  */
-import type { Locks, RecordStore, Timers } from '../environment.js';
+import type { Locks, ProgressListener, RecordStore, Timers } from '../environment.js';
 import { BridgeError, errorEvent, isBridgeError, toErrorEvent, type ErrorEvent } from '../outbound/errors.js';
 import type { MessageState, MessageStateMessage, Outcome } from '../outbound/messages.js';
 import { retryDelay } from './retry-timing.js';
 import { isRecord, pageOf, recordKey, type OutboxRecord } from './outbox-record.js';
+import { throttledProgress } from './upload-progress.js';
 
 export interface OutboxSettings extends Timers {
   records?: RecordStore | undefined;
@@ -34,7 +35,8 @@ export interface OutboxSettings extends Timers {
   now(): number;
   random(): number;
   isOnline(): boolean;
-  send(record: OutboxRecord): Promise<unknown>;
+  /** `onProgress`: an upload's progress, reported as `sending` events with `progress`. */
+  send(record: OutboxRecord, onProgress: ProgressListener): Promise<unknown>;
   emit(message: MessageStateMessage | ErrorEvent): void;
   /** Told how many records of pages that are gone this page took in (for the recording's note). */
   restored?(count: number): void;
@@ -244,7 +246,8 @@ export function createOutbox(s: OutboxSettings): Outbox {
     setState(entry, 'sending');
     let outcome: Outcome;
     try {
-      outcome = { ok: true, result: await s.send(entry.record) };
+      const onProgress = throttledProgress(s.now, (progress) => setState(entry, 'sending', { progress }));
+      outcome = { ok: true, result: await s.send(entry.record, onProgress) };
       burst = false;
     } catch (thrown) {
       const error = toErrorEvent(thrown, 'server_error', '[POST /messages]');

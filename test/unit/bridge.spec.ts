@@ -352,6 +352,64 @@ describe('widget credentials and the conversation token', () => {
   });
 });
 
+describe('upload progress', () => {
+  const answer = (status: number, body: unknown): HttpResponse => ({
+    status,
+    headers: new Headers(),
+    text: async () => JSON.stringify(body),
+  });
+  const backend = async (url: string) =>
+    url.includes('/config') ? answer(200, { authToken: 'at_unit_progress_0123456789' }) : answer(201, { id: 1 });
+
+  for (const host of ['react-native', 'android', 'ios', 'flutter', 'browser'] as const) {
+    it(`reaches the ${host} host in the message's sending events, from the upload transport; text goes through fetch`, async () => {
+      const uploaded: string[] = [];
+      const t = createInMemoryEnvironment({
+        fetch: backend,
+        upload: async (url, _request, onProgress) => {
+          uploaded.push(url);
+          onProgress(0, 4_000);
+          onProgress(4_000, 4_000);
+          return backend(url);
+        },
+      });
+      const bridge = start(t, { host });
+      const photo = Buffer.from('photo bytes').toString('base64');
+      const sent = {
+        id: 'p',
+        method: 'sendMessage',
+        params: { messageId: 'photo', attachments: [{ name: 'a.png', type: 'image/png', data: photo }] },
+      };
+      bridge.receive(JSON.stringify(sent));
+      bridge.receive(JSON.stringify({ id: 't', method: 'sendMessage', params: { messageId: 'text', content: 'hi' } }));
+      await vi.waitFor(() => expect(ofType(t, 'response')).toHaveLength(2));
+
+      expect(uploaded).toEqual([`${BASE}/messages`]);
+      const states = (id: string) =>
+        ofType(t, 'message').flatMap(({ messageId, state, progress }) => (messageId === id ? [[state, progress]] : []));
+      expect(states('photo')).toEqual([
+        ['queued', undefined],
+        ['sending', undefined],
+        ['sending', { sentBytes: 0, totalBytes: 4_000 }],
+        ['sending', { sentBytes: 4_000, totalBytes: 4_000 }],
+        ['sent', undefined],
+      ]);
+      expect(states('text')).toEqual([
+        ['queued', undefined],
+        ['sending', undefined],
+        ['sent', undefined],
+      ]);
+      const payloads = t.deliveries.filter((delivery) => JSON.stringify(delivery.payload).includes('sentBytes'));
+      expect(payloads.map((delivery) => delivery.host)).toEqual([host, host]);
+      expect(
+        payloads.every(
+          (delivery) => typeof delivery.payload === (host === 'ios' || host === 'browser' ? 'object' : 'string'),
+        ),
+      ).toBe(true);
+    });
+  }
+});
+
 describe('a host channel that never appears', () => {
   it('stops looking after a minute with one channel_error, and delivers everything if it appears later', () => {
     const t = createInMemoryEnvironment({ fetch: noFetch, channels: [] });

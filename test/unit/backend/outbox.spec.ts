@@ -3,7 +3,7 @@ import { bridgeError, type ErrorEvent } from '../../../bridge/outbound/errors.js
 import type { MessageStateMessage } from '../../../bridge/outbound/messages.js';
 import { createOutbox, LINGER, type OutboxSettings } from '../../../bridge/backend/outbox.js';
 import { inboxPrefix, recordKey, type OutboxRecord } from '../../../bridge/backend/outbox-record.js';
-import type { RecordStore } from '../../../bridge/environment.js';
+import type { ProgressListener, RecordStore } from '../../../bridge/environment.js';
 import { mapRecords, memoryLocks } from '../../../tools/testing/in-memory-environment.js';
 import { createVirtualClock as createFakeClock } from '../../../tools/testing/virtual-clock.js';
 
@@ -18,7 +18,7 @@ const networkError = () => bridgeError('network_error', '[POST /messages] networ
 const httpFailure = (status: number, code: 'server_error' | 'validation_error' = 'server_error') =>
   bridgeError(code, `[POST /messages] ${status}: failed`, { status });
 
-type Answer = (record: OutboxRecord, attempt: number) => Promise<unknown>;
+type Answer = (record: OutboxRecord, attempt: number, onProgress: ProgressListener) => Promise<unknown>;
 
 /** One page's outbox over a shared Map (another page, or the page after a reload, passes the same Map). */
 function page(
@@ -48,12 +48,12 @@ function page(
     clearTimeout: clock.clearTimeout,
     random: () => 0.5,
     isOnline: () => online,
-    send(record) {
+    send(record, onProgress) {
       sent.push(record.messageId);
       const n = (attempts.get(record.messageId) ?? 0) + 1;
       attempts.set(record.messageId, n);
       // As the real fetch does: offline, every request fails at the network level.
-      return online ? answer(record, n) : Promise.reject(networkError());
+      return online ? answer(record, n, onProgress) : Promise.reject(networkError());
     },
     emit: (message) => void events.push(message),
   };
@@ -114,6 +114,32 @@ describe('one way through a send', () => {
     p.clock.advance(120_000);
     await flush();
     expect(p.sent).toEqual(['msg-1']);
+  });
+
+  it("reports an upload's progress as sending events, thinned on the outbox's clock, before sent", async () => {
+    const clock = createFakeClock(1_700_000_000_000);
+    const p = page({
+      clock,
+      answer: async (record, _attempt, onProgress) => {
+        for (const sentBytes of [0, 10, 20, 100, 400, 700, 1000]) {
+          onProgress(sentBytes, 1000);
+          clock.advance(100);
+        }
+        return { id: record.messageId };
+      },
+    });
+    await p.send(1, { files: [{ name: 'a.png', type: 'image/png', data: new ArrayBuffer(900) }] });
+    expect(p.states('msg-1').map(({ state, progress }) => [state, progress?.sentBytes])).toEqual([
+      ['queued', undefined],
+      ['sending', undefined],
+      ['sending', 0],
+      ['sending', 100],
+      ['sending', 400],
+      ['sending', 700],
+      ['sending', 1000],
+      ['sent', undefined],
+    ]);
+    expect(p.states('msg-1').every((event) => !event.progress || event.progress.totalBytes === 1000)).toBe(true);
   });
 
   it('treats an error that is not a bridge error (a bug) as final rather than retrying it forever', async () => {
