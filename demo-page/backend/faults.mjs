@@ -28,6 +28,10 @@ export const FAULTS = /** @type {const} */ ([
   ['drop-connection', 'Every API request has its connection closed without an answer, as a flaky network does'],
   ['service-unavailable', 'Every API request answers 503, as a gateway in front of a restarting backend does'],
   ['slow', 'Every API answer waits before it goes out: detail is the wait in ms (default 1000)'],
+  [
+    'slow-upload',
+    "Request bodies are read at a slow link's pace, so uploads show their progress: detail is KiB/s (default 512)",
+  ],
   ['no-cors', 'API responses and preflights carry no CORS headers (admin routes keep them)'],
   ['no-expose-retry-after', 'CORS headers are sent without Access-Control-Expose-Headers'],
   ['payload-too-large', 'POST /messages answers 413 for any size, like a server with the 5 MB limit'],

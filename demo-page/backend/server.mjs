@@ -17,6 +17,7 @@ import { normalizeOptions } from './options.mjs';
 import { createRateLimiter } from './rate-limit.mjs';
 import { createLogEntry } from './request-log.mjs';
 import { createStore } from './store.mjs';
+import { pacedRequest } from './slow-upload.mjs';
 
 /** @typedef {import('./options.mjs').ReferenceBackendOptions} ReferenceBackendOptions */
 /** @typedef {import('./request-log.mjs').RequestLogEntry} RequestLogEntry */
@@ -98,7 +99,8 @@ export async function startReferenceBackend(options = {}) {
     const entry = createLogEntry(req, url, now());
     requests.push(entry);
     // Preflights are logged but never faulted or limited: a browser sends them on its own.
-    const reply = req.method === 'OPTIONS' ? { status: 204 } : await answerApi(req, url);
+    const paced = faults.isOn('slow-upload') ? pacedRequest(req, Number(faults.detail('slow-upload') ?? 512)) : req;
+    const reply = req.method === 'OPTIONS' ? { status: 204 } : await answerApi(paced, url);
     if (reply === undefined) return; // hang: the socket stays open until the client gives up or close()
     if (reply === null) return void res.destroy(); // drop-connection: no answer at all
     if (req.method !== 'OPTIONS' && faults.isOn('slow'))

@@ -437,6 +437,7 @@ describe('faults', () => {
       'drop-connection',
       'service-unavailable',
       'slow',
+      'slow-upload',
       'no-cors',
       'no-expose-retry-after',
       'payload-too-large',
