@@ -125,7 +125,7 @@ export function createApi(http: Http, settings: ApiSettings): Api {
     // Every attempt of one message carries the same echo_id, so the backend can drop a repeat
     // and a retry never duplicates a chat message. A 404 means the contact has no conversation
     // yet: create one and retry once.
-    const request = { ...messageRequest(message), onProgress };
+    const request = messageRequest(message, onProgress);
     return call(request, async () => {
       await createConversation(message.contact || {});
       return call(request);
@@ -135,7 +135,7 @@ export function createApi(http: Http, settings: ApiSettings): Api {
   return { init, getConversation, createConversation, sendMessage };
 }
 
-function messageRequest(message: OutboxRecord): ApiRequest {
+function messageRequest(message: OutboxRecord, onProgress?: ProgressListener): ApiRequest {
   const content = message.content || '';
   const attachments = message.files || [];
   if (attachments.length === 0) {
@@ -150,5 +150,5 @@ function messageRequest(message: OutboxRecord): ApiRequest {
       new Blob([file.data || new ArrayBuffer(file.size || 0)], { type: file.type }),
       file.name,
     );
-  return { method: 'POST', path: '/messages', form };
+  return { method: 'POST', path: '/messages', form, onProgress };
 }
