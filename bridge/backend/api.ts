@@ -90,7 +90,8 @@ export function createApi(http: Http, settings: ApiSettings): Api {
    * was rotated: fetch the config once and retry once; a second 401 is final (never a loop).
    */
   async function authorized(request: ApiRequest): Promise<ApiResponse> {
-    const token = await currentToken();
+    // Without an await when the token is known: the request starts in this very task.
+    const token = authToken === undefined ? await currentToken() : authToken;
     const response = await http(Object.assign({}, request, { authToken: token }));
     if (response.status !== 401) return response;
     // A concurrent request may have refreshed the token already; then its token is the new one.

@@ -143,6 +143,8 @@ export function createOutbox(s: OutboxSettings): Outbox {
   let destroyed = false;
   let release = noop;
   let pageHeld: Promise<unknown> | undefined;
+  /** The removal of the record of the message this pass sent last. */
+  let removing: Promise<unknown> | undefined;
   /**
    * Held while this page lives: other pages leave its records to it. Asked for at this page's
    * first drain or message rather than at install, and granted before any record of it is written.
@@ -170,15 +172,22 @@ export function createOutbox(s: OutboxSettings): Outbox {
   const storageError = (what: string) => s.emit(errorEvent('storage_error', `[outbox] ${what}`));
   const keys = async () => (records ? records.keys(prefix).catch(() => []) : []);
 
-  async function finish(entry: Entry, outcome: Outcome): Promise<void> {
+  function finish(entry: Entry, outcome: Outcome): Promise<unknown> {
     entries.delete(entry.key);
     setState(entry, outcome.ok ? 'sent' : 'failed', outcome.ok ? { result: outcome.result } : { error: outcome.error });
     if (entry.settle) entry.settle(outcome);
     else if (!outcome.ok) s.emit(outcome.error);
-    // Told first, removed after: the answer does not wait for storage. A record whose removal
-    // fails (or a page closed before it) stays behind and is sent once more under its echo_id.
-    if (records && (await entry.written) !== false)
-      await records.remove(entry.key).catch(() => storageError(`${entry.record.messageId} stays stored`));
+    // Told first, removed after: the answer does not wait for storage, nor does a pass that has
+    // nothing more to send (a message sent right after another would wait for that removal,
+    // milliseconds on a busy device; other pages leave this page's records alone while it lives).
+    // A record whose removal fails (or a page closed before it) stays behind and is sent once more
+    // under its echo_id.
+    return (removing = Promise.resolve(entry.written).then(
+      (written): unknown =>
+        records &&
+        written !== false &&
+        records.remove(entry.key).catch(() => storageError(`${entry.record.messageId} stays stored`)),
+    ));
   }
 
   /** Takes in the valid records of pages that are gone; drops invalid ones. */
@@ -223,7 +232,10 @@ export function createOutbox(s: OutboxSettings): Outbox {
       await adoptOrphans();
     }
     let sent = false;
+    removing = undefined;
     for (const key of [...entries.keys()].sort()) {
+      // The message before, sent in this pass, is off the disk before the next one goes.
+      await removing;
       if (destroyed) return;
       if (pageOf(key) !== s.page && !(await stillStored(key))) continue;
       // Read after the await: a cancel may have taken it out meanwhile.
@@ -268,7 +280,7 @@ export function createOutbox(s: OutboxSettings): Outbox {
         return false;
       }
     }
-    await finish(entry, outcome);
+    finish(entry, outcome);
     return true;
   }
 
@@ -314,6 +326,11 @@ export function createOutbox(s: OutboxSettings): Outbox {
           state: 'queued',
           settle: (outcome) => (outcome.ok ? resolve(outcome.result) : reject(new BridgeError(outcome.error))),
         };
+        entries.set(key, entry);
+        setState(entry, 'queued');
+        drain(true, false);
+        // Chained after the drain, so the first attempt's request starts before this write's
+        // IndexedDB transaction is opened (about 0.3 ms): both are under way at once either way.
         entry.written = holdPage()
           .then(() => (records as RecordStore).put(key, record))
           .then(
@@ -323,9 +340,6 @@ export function createOutbox(s: OutboxSettings): Outbox {
               return false;
             },
           );
-        entries.set(key, entry);
-        setState(entry, 'queued');
-        drain(true, false);
       });
     },
     drain,
