@@ -5,7 +5,7 @@
 import { adapters, detectHost } from './outbound/adapters/index.js';
 import { createChannel } from './outbound/channel.js';
 import { createApi } from './backend/api.js';
-import { createCommandRunner } from './dispatch/command-runner.js';
+import { createCommandRunner, type CommandRunner } from './dispatch/command-runner.js';
 import { trackedTimers, type Environment, type ProgressListener } from './environment.js';
 import { errorEvent, type ErrorEvent } from './outbound/errors.js';
 import { createHttp } from './backend/http.js';
@@ -13,7 +13,7 @@ import { classifyHostData, classifyPosted, type Verdict } from './inbound/classi
 import type { OutboundMessage, Outcome } from './outbound/messages.js';
 import { createHostCommands } from './dispatch/host-commands.js';
 import { OptionsError, type HostName, type ResolvedOptions } from './options.js';
-import { createOutbox } from './backend/outbox.js';
+import { createOutbox, type Outbox } from './backend/outbox.js';
 import { inboxPrefix, type OutboxRecord } from './backend/outbox-record.js';
 import type { RecorderFactory } from './recording/plug-in.js';
 import { createRedactor } from './outbound/redact.js';
@@ -119,47 +119,57 @@ export function createBridge(
   };
 
   const inFlight = new Set<AbortController>();
-  const api = createApi(
-    createHttp(
-      Object.assign({}, env, { setTimeout: timers.setTimeout, clearTimeout: timers.clearTimeout }),
-      options,
-      inFlight,
-    ),
-    {
-      websiteToken: options.websiteToken,
-      onToken: (token) => redactor.add(token, 'auth'),
-    },
-  );
-
   // This page's id: in its record keys and its lock, and the start of the message ids it makes.
   const page = `${env.now().toString(36)}${Math.floor(env.random() * 2 ** 32).toString(36)}`;
   // A window `offline` event means offline even where navigator.onLine stays true (some WebViews).
   let offline = false;
-  const outbox = createOutbox(
-    Object.assign({}, env, timers, {
-      isOnline: () => !offline && env.isOnline(),
-      prefix: inboxPrefix(options.baseUrl, options.websiteToken),
-      page,
-      maxFileSize: options.maxFileSize,
-      send: (record: OutboxRecord, onProgress: ProgressListener) => api.sendMessage(record, onProgress),
-      emit,
-      restored: (count: number) => recorder && recorder.restored(count),
-    }),
-  );
-
   let messageCounter = 0;
   const newMessageId = () => `${page}-${(messageCounter++).toString(36)}`;
-  const runner = createCommandRunner({
-    commands: createHostCommands({
-      api,
-      outbox,
-      maxFileSize: options.maxFileSize,
-      newMessageId,
-    }),
-    timeoutMs: options.commandTimeout,
-    timers,
-    answer,
-  });
+
+  /**
+   * The API client, the outbox and the command runner: built at the first command, or in the task
+   * after install (which drains what a previous page left in the outbox), whichever comes first.
+   * Install runs at document start, before the page's own scripts; compiling and running this part
+   * there would cost the page about half of install's time, for nothing it needs yet.
+   */
+  let built: { outbox: Outbox; runner: CommandRunner } | undefined;
+  const core = () => {
+    if (built) return built;
+    const api = createApi(
+      createHttp(
+        Object.assign({}, env, { setTimeout: timers.setTimeout, clearTimeout: timers.clearTimeout }),
+        options,
+        inFlight,
+      ),
+      {
+        websiteToken: options.websiteToken,
+        onToken: (token) => redactor.add(token, 'auth'),
+      },
+    );
+    const outbox = createOutbox(
+      Object.assign({}, env, timers, {
+        isOnline: () => !offline && env.isOnline(),
+        prefix: inboxPrefix(options.baseUrl, options.websiteToken),
+        page,
+        maxFileSize: options.maxFileSize,
+        send: (record: OutboxRecord, onProgress: ProgressListener) => api.sendMessage(record, onProgress),
+        emit,
+        restored: (count: number) => recorder && recorder.restored(count),
+      }),
+    );
+    const runner = createCommandRunner({
+      commands: createHostCommands({
+        api,
+        outbox,
+        maxFileSize: options.maxFileSize,
+        newMessageId,
+      }),
+      timeoutMs: options.commandTimeout,
+      timers,
+      answer,
+    });
+    return (built = { outbox, runner });
+  };
 
   /** Past the redactor on purpose: the one message meant to carry a token, and only to the channels. */
   const forwardConversationToken = (token: string | false | undefined) => {
@@ -183,7 +193,7 @@ export function createBridge(
         );
         return forwardConversationToken(verdict.conversationToken);
       case 'command':
-        return runner.run(verdict.command);
+        return core().runner.run(verdict.command);
     }
   };
 
@@ -210,17 +220,17 @@ export function createBridge(
     env.onConnectivityChange((online) =>
       guarded(() => {
         offline = !online;
-        if (online) outbox.drain(true);
+        if (online) core().outbox.drain(true);
       }),
     ),
-    env.onVisible ? env.onVisible(() => outbox.drain(true)) : () => {},
+    env.onVisible ? env.onVisible(() => core().outbox.drain(true)) : () => {},
   ];
 
   let destroyed = false;
   emit({ type: 'ready' });
   // Messages a previous page left in the outbox go out next, in order: a task of their own, so
   // install (at document start, before the page's scripts) does not open storage.
-  timers.setTimeout(() => outbox.drain(), 0);
+  timers.setTimeout(() => core().outbox.drain(), 0);
 
   return {
     version: VERSION,
@@ -243,16 +253,18 @@ export function createBridge(
     },
     recording: () => (recorder ? recorder.text() : ''),
     stats: () => ({
-      pendingCommands: runner.pending,
-      outbox: outbox.size,
+      pendingCommands: built ? built.runner.pending : 0,
+      outbox: built ? built.outbox.size : 0,
       undelivered: channels.reduce((sum, channel) => sum + channel.pending, 0),
     }),
     destroy(why) {
       if (destroyed) return;
       destroyed = true;
       unsubscribers.forEach((unsubscribe) => unsubscribe());
-      runner.destroy(why);
-      outbox.destroy();
+      if (built) {
+        built.runner.destroy(why);
+        built.outbox.destroy();
+      }
       channels.forEach((channel) => channel.destroy());
       timers.clearAll();
       inFlight.forEach((controller) => controller.abort());
