@@ -104,21 +104,19 @@ export function createOutbox(s: OutboxSettings): Outbox {
     if (inboxHeld) releaseInbox();
     inboxHeld = false;
   };
-  const acquire = () =>
-    new Promise<void>((acquired, failed) => {
-      (locks as Locks)
-        .request(prefix, () => {
-          inboxHeld = true;
-          acquired();
-          return new Promise<void>((resolve) => (releaseInbox = resolve));
-        })
-        .catch(failed);
+  /** Asks for a lock and keeps it until the release it resolves with is called. */
+  const hold = (name: string) =>
+    new Promise<() => void>((granted, failed) => {
+      (locks as Locks).request(name, () => new Promise<void>(granted)).catch(failed);
     });
   const locked = <T>(work: () => Promise<T>): Promise<T> => {
     if (!locks) return work();
     const run = turn.then(async () => {
       s.clearTimeout(linger);
-      if (!inboxHeld) await acquire();
+      if (!inboxHeld) {
+        releaseInbox = await hold(prefix);
+        inboxHeld = true;
+      }
       keep = false;
       try {
         return await work();
@@ -150,15 +148,7 @@ export function createOutbox(s: OutboxSettings): Outbox {
    * first drain or message rather than at install, and granted before any record of it is written.
    */
   const holdPage = () =>
-    (pageHeld ||= new Promise<void>((granted) => {
-      if (!locks) return granted();
-      locks
-        .request(PAGE_LOCK + s.page, () => {
-          granted();
-          return new Promise<void>((resolve) => (release = resolve));
-        })
-        .catch(() => granted());
-    }));
+    (pageHeld ||= locks ? hold(PAGE_LOCK + s.page).then((resolve) => (release = resolve), noop) : Promise.resolve());
 
   const setState = (entry: Entry, state: MessageState, extra?: object) => {
     entry.state = state;
