@@ -21,6 +21,14 @@ import { widgetErrorEvent } from './inbound/widget-error.js';
 
 export const VERSION = '0.1.0';
 
+/**
+ * dist/chat-bridge.js carries no recorder (checkRecorder refuses `record: true` there), so its
+ * build defines CHAT_BRIDGE_WITHOUT_RECORDER and the recording hooks below leave that bundle
+ * (about 80 B gzipped). Undefined everywhere else: the debug bundle, the ES modules, the tests.
+ */
+declare const CHAT_BRIDGE_WITHOUT_RECORDER: boolean | undefined;
+const RECORDER_ALLOWED = typeof CHAT_BRIDGE_WITHOUT_RECORDER === 'undefined';
+
 export interface Bridge {
   readonly version: string;
   readonly host: HostName;
@@ -76,14 +84,15 @@ export function createBridge(
   const redactor = createRedactor(baseEnv.now);
   redactor.add(options.websiteToken, 'website');
 
-  const recorder = options.record
-    ? settings.recorder?.({
-        rawOptions: settings.rawOptions || { baseUrl: options.baseUrl },
-        options,
-        redactor,
-        env: baseEnv,
-      })
-    : undefined;
+  const recorder =
+    RECORDER_ALLOWED && options.record && settings.recorder
+      ? settings.recorder({
+          rawOptions: settings.rawOptions || { baseUrl: options.baseUrl },
+          options,
+          redactor,
+          env: baseEnv,
+        })
+      : undefined;
   const env = recorder ? recorder.env : baseEnv;
 
   const channels = (settings.hosts || [host]).map((name) =>

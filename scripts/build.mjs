@@ -39,9 +39,10 @@ const validatorsForZod = {
  * needs. esbuild bundles and lowers to ES2017; terser's multi-pass compression then takes off
  * another ~4% gzipped, which the injected script's size budget needs.
  */
-async function buildInjected(entry, file) {
+async function buildInjected(entry, file, define = {}) {
   await build({
     ...IIFE_BUILD,
+    define,
     entryPoints: [entry],
     outfile: `${out}/${file}`,
     logLevel: 'warning',
@@ -52,7 +53,8 @@ async function buildInjected(entry, file) {
   writeFileSync(`${out}/${file}`, compressed.code);
   return compressed.code;
 }
-const bundle = await buildInjected('bridge/global.ts', 'chat-bridge.js');
+// Without a recorder, the bridge's recording hooks are dead code (bridge/bridge.ts says how).
+const bundle = await buildInjected('bridge/global.ts', 'chat-bridge.js', { CHAT_BRIDGE_WITHOUT_RECORDER: 'true' });
 const debugBundle = await buildInjected('bridge/global.debug.ts', 'chat-bridge.debug.js');
 
 // ES modules for TypeScript users and Node (replay); dependencies stay imports.

@@ -67,7 +67,8 @@ export function createHttp(env: HttpEnvironment, options: HttpOptions, inFlight 
     const stop = () => controller.abort();
     inFlight.add(controller);
     init.signal = controller.signal;
-    request.signal?.addEventListener('abort', stop);
+    const { signal } = request;
+    if (signal) signal.addEventListener('abort', stop);
     let timedOut = false;
     let timer: unknown;
     // Restarted by upload progress: a big photo on a slow link may take longer than the timeout
@@ -83,7 +84,7 @@ export function createHttp(env: HttpEnvironment, options: HttpOptions, inFlight 
     // Raced, not only signalled: a WebView's fetch may ignore its AbortSignal and never settle.
     const aborted = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', reject));
     try {
-      if (request.signal?.aborted) throw 0;
+      if (signal && signal.aborted) throw 0;
       const { form, onProgress } = request;
       // Only uploads take the XHR path: fetch keeps the round trip of a text message short.
       const sent =
@@ -96,7 +97,12 @@ export function createHttp(env: HttpEnvironment, options: HttpOptions, inFlight 
       const response = await Promise.race([sent, aborted]);
       const text = await Promise.race([response.text(), aborted]);
       const parsed = text === '' ? undefined : parseJson(text);
-      return { status: response.status, body: parsed?.ok ? parsed.value : undefined, text, headers: response.headers };
+      return {
+        status: response.status,
+        body: parsed && parsed.ok ? parsed.value : undefined,
+        text,
+        headers: response.headers,
+      };
     } catch {
       throw bridgeError(
         'network_error',
@@ -107,7 +113,7 @@ export function createHttp(env: HttpEnvironment, options: HttpOptions, inFlight 
     } finally {
       env.clearTimeout(timer);
       inFlight.delete(controller);
-      request.signal?.removeEventListener('abort', stop);
+      if (signal) signal.removeEventListener('abort', stop);
     }
   };
 
@@ -120,12 +126,12 @@ export function createHttp(env: HttpEnvironment, options: HttpOptions, inFlight 
         const serverMessage = errorMessageOf(response.body);
         throw bridgeError(
           'rate_limited',
-          `[${route(request)}] 429: ${serverMessage ?? 'too many requests'}; ${decision.reason}`,
+          `[${route(request)}] 429: ${serverMessage || 'too many requests'}; ${decision.reason}`,
           { status: 429 },
         );
       }
       await new Promise<void>((resolve) => env.setTimeout(resolve, decision.delay));
-      if (request.signal?.aborted)
+      if (request.signal && request.signal.aborted)
         throw bridgeError('network_error', `[${route(request)}] stopped: the command was answered`);
     }
   };
@@ -133,7 +139,7 @@ export function createHttp(env: HttpEnvironment, options: HttpOptions, inFlight 
 
 function urlFor(request: ApiRequest, options: HttpOptions): string {
   const url = new URL(options.baseUrl + request.path);
-  for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.set(name, value);
+  for (const [name, value] of Object.entries(request.query || {})) url.searchParams.set(name, value);
   // Paths are the bridge's own constants, but the Authorization header must never leave for
   // another origin, so the invariant is checked rather than assumed.
   if (url.origin !== options.apiOrigin) throw new Error('request outside the API origin');

@@ -109,7 +109,7 @@ function parseWidget(data: string, options: InboundOptions): Verdict {
     data: data_,
     secrets: secrets.map((secret) => secret[1]),
     // Chatwoot's conversation token (its cw_conversation cookie): `loaded` carries it as config.authToken.
-    conversationToken: event === 'loaded' && secrets.find((secret) => secret[0] === 'authToken')?.[1],
+    conversationToken: event === 'loaded' && (secrets.find((secret) => secret[0] === 'authToken') || [])[1],
   };
 }
 

@@ -8,7 +8,7 @@ export function widgetErrorEvent(data: Record<string, unknown>): ErrorEvent {
   const detail = firstText(
     data['message'],
     data['error'],
-    (data['error'] as { message?: unknown } | undefined)?.message,
+    ((data['error'] || {}) as { message?: unknown }).message,
     data['reason'],
   );
   return errorEvent(

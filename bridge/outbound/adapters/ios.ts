@@ -8,7 +8,7 @@ import { postMessageOf, type HostAdapter } from '../channel.js';
 export const iosAdapter: HostAdapter = {
   host: 'ios',
   encode: (message) => message,
-  find: (scope, names) => postMessageOf(messageHandlers(scope)?.[names.iosHandler]),
+  find: (scope, names) => postMessageOf((messageHandlers(scope) || {})[names.iosHandler]),
 };
 
 function messageHandlers(scope: HostScope): Record<string, unknown> | undefined {
