@@ -8,6 +8,7 @@ import { errorMessageOf, fieldErrorsOf } from '../backend/backend-bodies.js';
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'bad request',
+  408: 'request timeout',
   401: 'unauthorized',
   404: 'not found',
   413: 'file exceeds the maximum upload size',
@@ -41,6 +42,10 @@ export function codeForStatus(status: number): ErrorCode {
   switch (status) {
     case 400:
       return 'bad_request';
+    // The server gave up waiting for the request: to the host the same as no answer in time, and
+    // retried like it (a 4xx code would tell a chat UI the message itself was wrong).
+    case 408:
+      return 'network_error';
     case 401:
     case 403:
       return 'auth_failed';

@@ -16,6 +16,7 @@ describe('status to code', () => {
     [401, 'auth_failed'],
     [403, 'auth_failed'],
     [404, 'not_found'],
+    [408, 'network_error'],
     [413, 'file_too_large'],
     [422, 'validation_error'],
     [429, 'rate_limited'],
