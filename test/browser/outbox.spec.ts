@@ -204,7 +204,9 @@ describe.skipIf(!requireChromium())('delivery (real bundle in Chromium, referenc
     // The host installs the bridge for another inbox, and the network comes back.
     await tab.install({ baseUrl: harness.backend.url, websiteToken: OTHER_WEBSITE_TOKEN });
     await tab.context.setOffline(false);
-    expect(await tab.call('init')).toMatchObject({ ok: true });
+    // Chromium applies the change to the page's network a moment after setOffline resolves: under
+    // load, the first request after it can still fail, so the test waits for one that works.
+    await expect.poll(async () => ((await tab.call('init')) as { ok?: boolean }).ok, { timeout: 10_000 }).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(posts()).toEqual([]);
     expect(await listOutbox(tab)).toEqual([]);
