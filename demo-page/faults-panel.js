@@ -21,6 +21,8 @@ const FAULT_EFFECTS = {
   hang: 'network_error after 15 s; a message waits in the Outbox and retries',
   'drop-connection': 'network_error; a message waits in the Outbox and retries on its backoff',
   'service-unavailable': 'server_error 503; a message waits in the Outbox and retries on its backoff',
+  'slow-upload':
+    'an attachment uploads slowly: its progress bar moves in the Outbox (the first ~4 MB fill the socket buffers at once)',
   'no-cors': 'network_error',
   'no-expose-retry-after': '429 retries cannot read Retry-After',
   'payload-too-large': 'file_too_large on send',

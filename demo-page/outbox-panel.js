@@ -3,7 +3,8 @@
  * The "Outbox" panel: each message the bridge is delivering, as its message-state events tell
  * (`{type: "message", messageId, state, attempt, nextAttemptAt?, error?}`) and as `listOutbox`
  * answers (what waits, an earlier page's messages included). Waiting messages first, with a
- * countdown to the next retry; the last few finished ones stay below, dimmed. A waiting message
+ * countdown to the next retry, and a progress bar while a message's attachments upload (the
+ * `progress` of its `sending` events); the last few finished ones stay below, dimmed. A waiting message
  * has a "cancel" button (`cancelMessage`), a failed one whose text is known a "send again" button
  * (`sendMessage` with the same messageId), the two buttons the README gives a chat UI.
  */
@@ -16,7 +17,8 @@ const KEEP_FINISHED = 5;
 
 /**
  * @typedef {keyof typeof SYMBOLS} State
- * @typedef {{messageId: string, state: State, attempt: number, nextAttemptAt: number | undefined, error: {code: string} | undefined, content: string | undefined, changed: number}} Row
+ * @typedef {{sentBytes: number, totalBytes: number}} Progress
+ * @typedef {{messageId: string, state: State, attempt: number, nextAttemptAt: number | undefined, error: {code: string} | undefined, content: string | undefined, progress: Progress | undefined, changed: number}} Row
  */
 
 /**
@@ -68,6 +70,8 @@ export function createOutboxPanel(list, actions) {
         nextAttemptAt: typeof message['nextAttemptAt'] === 'number' ? message['nextAttemptAt'] : undefined,
         error: message['error'] ?? (message['state'] === 'sent' ? undefined : before?.error),
         content: before?.content ?? composed.get(message['messageId']),
+        // Only while sending: a new attempt starts its upload again from nothing.
+        progress: message['state'] === 'sending' ? progressOf(message['progress']) : undefined,
         changed: Date.now(),
       });
       prune();
@@ -102,6 +106,28 @@ export function createOutboxPanel(list, actions) {
 
 /** @typedef {ReturnType<typeof createOutboxPanel>} OutboxPanel */
 
+/** A well-formed `progress` field, or undefined. @param {unknown} value @returns {Progress | undefined} */
+function progressOf(value) {
+  const { sentBytes, totalBytes } = /** @type {Record<string, unknown>} */ (value ?? {});
+  return typeof sentBytes === 'number' && typeof totalBytes === 'number' && totalBytes > 0
+    ? { sentBytes, totalBytes }
+    : undefined;
+}
+
+/** Bytes as a person reads them. @param {number} bytes */
+const size = (bytes) =>
+  bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.round(bytes / 1024)} KB`;
+
+/** The upload's bar and its figures. @param {Progress} progress */
+function progressBar({ sentBytes, totalBytes }) {
+  const bar = /** @type {HTMLProgressElement} */ (el('progress', 'outbox-progress'));
+  bar.max = totalBytes;
+  bar.value = sentBytes;
+  const percent = Math.floor((sentBytes / totalBytes) * 100);
+  bar.textContent = `${percent}%`;
+  return el('div', 'outbox-upload', bar, ` ${percent}% · ${size(sentBytes)} of ${size(totalBytes)}`);
+}
+
 /** Waiting (queued, sending) before finished. @param {Row} row */
 const rank = (row) => (row.state === 'sent' || row.state === 'failed' ? 1 : 0);
 
@@ -124,6 +150,7 @@ function rowItem(row, now, actions) {
     el('code', 'outbox-id', row.messageId),
     row.content === undefined ? '' : el('span', 'outbox-content', ` “${row.content.slice(0, 60)}”`),
     el('div', 'outbox-details', details.join(' · ')),
+    row.progress === undefined ? '' : progressBar(row.progress),
     actions === undefined ? '' : rowButton(row, actions),
   );
 }

@@ -1,0 +1,78 @@
+/**
+ * The demo page's upload progress bar, driven as a person would: the demo as `npm start` serves
+ * it in headless Chromium, the `slow-upload` fault switched on from the Backend faults panel,
+ * two photos picked in the form's file input and sent. The bar comes from the bridge's own
+ * `sending` events (XMLHttpRequest's upload progress), nothing is posted by hand.
+ */
+import type { BrowserContext } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startDemo } from '../../demo-page/serve.mjs';
+import { launchChromium, requireChromium, type LaunchedBrowser } from '../helpers/chromium.js';
+
+type Demo = Awaited<ReturnType<typeof startDemo>>;
+
+describe.skipIf(!requireChromium())('the demo page showing an upload', () => {
+  let demo: Demo;
+  let chromium: LaunchedBrowser;
+  let context: BrowserContext | undefined;
+
+  beforeAll(async () => {
+    demo = await startDemo({ backendPort: 0, pagePort: 0 });
+    chromium = await launchChromium();
+  });
+  afterAll(async () => {
+    await chromium?.close();
+    await demo?.close();
+  });
+  afterEach(async () => {
+    await context?.close();
+    demo.backend.reset();
+  });
+
+  it('draws a progress bar in the Outbox row that moves while the photos go up, and drops it once sent', async () => {
+    context = await chromium.browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${demo.pageUrl}&host=android`);
+    await page.locator('#status', { hasText: 'installed for' }).waitFor({ timeout: 10_000 });
+    await page.check('#fault-slow-upload');
+    await expect.poll(() => demo.backend.faults().find((fault) => fault.name === 'slow-upload')?.on).toBe(true);
+    // Twice the panel's default pace (512 KiB/s), to keep the test short.
+    demo.backend.setFault('slow-upload', true, '1024');
+
+    // 8 MB: on loopback the socket buffers take the first ~4 MB at once, the rest follows the pace.
+    const photo = Buffer.alloc(4 * 1024 * 1024, 1);
+    await page.setInputFiles(
+      '#message-files',
+      [1, 2].map((n) => ({ name: `beach-${n}.jpg`, mimeType: 'image/jpeg', buffer: photo })),
+    );
+    await page.fill('#message-text', 'two from the beach');
+    await page.click('#cmd-send');
+
+    const row = page.locator('#outbox .outbox-row', { hasText: 'two from the beach' });
+    const bar = row.locator('progress.outbox-progress');
+    const values: number[] = [];
+    // Two readings of the bar part-way, the second further on.
+    for (const reading of [0, 1]) {
+      await expect
+        .poll(
+          async () => {
+            const value = (await bar.count()) === 1 ? Number(await bar.getAttribute('value')) : undefined;
+            const max = Number(await bar.getAttribute('max'));
+            return value !== undefined && value > (values[reading - 1] ?? 0) && value < max;
+          },
+          { timeout: 15_000, interval: 100 },
+        )
+        .toBe(true);
+      values.push(Number(await bar.getAttribute('value')));
+    }
+    const max = Number(await bar.getAttribute('max'));
+    expect(max).toBeGreaterThan(8 * 1024 * 1024);
+    await expect.poll(() => row.locator('.outbox-upload').innerText()).toMatch(/^\s*\d+% · [\d.]+ MB of 8\.0 MB$/);
+
+    await row.locator('.outbox-state', { hasText: 'sent' }).waitFor({ timeout: 30_000 });
+    expect(await bar.count()).toBe(0);
+    expect(errors).toEqual([]);
+  }, 60_000);
+});
