@@ -39,6 +39,7 @@ export type {
   ResponseMessage,
   WidgetMessage,
   ReadyMessage,
+  UploadProgress,
 } from './outbound/messages.js';
 export { DEFAULTS, HOST_NAMES, normalizeOptions, OptionsError } from './options.js';
 export type { BridgeOptions, HostName, ResolvedOptions, ChannelNames } from './options.js';

@@ -17,6 +17,9 @@ import type { Contact, SendMessageParams } from '../bridge/inbound/schemas.js';
 import { NAME_MAX } from '../bridge/inbound/limits.js';
 import { DEFAULTS } from '../bridge/options.js';
 
+// The message-state event a host's onEvent gets for a sendMessage, with its upload progress.
+export type { MessageStateMessage, UploadProgress } from '../bridge/outbound/messages.js';
+
 /** One host command as the bridge receives it. */
 export interface ClientCommand {
   id: string;

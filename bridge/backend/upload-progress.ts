@@ -5,11 +5,7 @@
  * an upload that stalls reports nothing until it moves again.
  */
 import type { ProgressListener } from '../environment.js';
-
-export interface UploadProgress {
-  sentBytes: number;
-  totalBytes: number;
-}
+import type { UploadProgress } from '../outbound/messages.js';
 
 export function throttledProgress(now: () => number, report: (progress: UploadProgress) => void): ProgressListener {
   let at = -Infinity;

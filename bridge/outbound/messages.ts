@@ -40,7 +40,16 @@ export interface MessageStateMessage {
   result?: unknown;
   error?: ErrorEvent;
   /** Upload progress of a message with attachments, while it is `sending`. */
-  progress?: { sentBytes: number; totalBytes: number };
+  progress?: UploadProgress;
+}
+
+/**
+ * How far the upload of a message with attachments is: bytes of the multipart request body sent
+ * so far, and in all (a little more than the files: the text and the form's boundaries too).
+ */
+export interface UploadProgress {
+  sentBytes: number;
+  totalBytes: number;
 }
 
 /**

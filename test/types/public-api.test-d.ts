@@ -25,6 +25,8 @@ import {
   createClient,
   type ChatClient,
   type ClientErrorEvent,
+  type MessageStateMessage,
+  type UploadProgress,
 } from '../../host-adapters/client.js';
 import { createReactNativeHost, decodeMessage, type ReactNativeHost } from '../../host-adapters/react-native-host.js';
 
@@ -118,6 +120,10 @@ export function describeMessage(): string {
       return message.version;
     case 'message':
       expectTypeOf(message.state).toEqualTypeOf<'queued' | 'sending' | 'sent' | 'failed'>();
+      expectTypeOf(message.progress).toEqualTypeOf<UploadProgress | undefined>();
+      expectTypeOf(message).toEqualTypeOf<MessageStateMessage>();
+      // @ts-expect-error progress counts bytes: both numbers are there when it is
+      if (message.progress) return message.progress.sentBytes.toUpperCase();
       return message.messageId;
     case 'conversationToken':
       expectTypeOf(message.token).toBeString();
