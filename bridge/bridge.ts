@@ -171,6 +171,7 @@ export function createBridge(
         api,
         outbox,
         maxFileSize: options.maxFileSize,
+        timers,
         newMessageId,
       }),
       timeoutMs: options.commandTimeout,

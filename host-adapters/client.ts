@@ -16,6 +16,7 @@ import type { MessageStateMessage } from '../bridge/outbound/messages.js';
 import type { Contact, SendMessageParams } from '../bridge/inbound/schemas.js';
 import { NAME_MAX } from '../bridge/inbound/limits.js';
 import { DEFAULTS } from '../bridge/options.js';
+import { chunkedBase64, chunksOf } from './attachment-chunks.js';
 
 // The message-state event a host's onEvent gets for a sendMessage, with its upload progress.
 export type { MessageStateMessage, UploadProgress } from '../bridge/outbound/messages.js';
@@ -95,7 +96,10 @@ export interface ChatClient {
   /**
    * Sends a message under its own `messageId` (one is made when not given). Settles with the
    * command's response or, when the page that took it went away, with the message-state event
-   * (`sent` resolves with its result, `failed` rejects) a later page sends for it.
+   * (`sent` resolves with its result, `failed` rejects) a later page sends for it. An attachment
+   * whose base64 is over 512 KiB goes first as `appendAttachment` chunks, each awaited, and the
+   * message names the upload; messages still go in the order they were called. A chunk's failure
+   * rejects the call with that chunk's error, and the message is not sent.
    */
   sendMessage(params: SendMessageParams): Promise<unknown>;
   /** Cancels a message still waiting in the outbox (its own `sendMessage` then settles as the bridge says). */
@@ -234,6 +238,38 @@ export function createClient(transport: ClientTransport, options: ClientOptions 
       if (!held && !transmit(entry)) held = true;
     });
 
+  /** Messages with chunked attachments, in order: each later message waits for the one before to be handed over. */
+  let uploads: Promise<unknown> = Promise.resolve();
+  let uploading = 0;
+  let uploadCounter = 0;
+  const uploaded = () => void uploading--;
+
+  /** Sends the message's large attachments as chunks, one awaited at a time; resolves with the message naming its uploads. */
+  const upload = async (message: SendMessageParams): Promise<SendMessageParams> => {
+    const attachments = [];
+    for (const file of message.attachments ?? []) {
+      const text = chunkedBase64(file.data);
+      if (text === undefined) {
+        attachments.push(file);
+        continue;
+      }
+      const uploadId = `${idPrefix}u${++uploadCounter}.${session}`;
+      const chunks = chunksOf(text);
+      for (let index = 0; index < chunks.length; index++) {
+        const before = waiting.size;
+        const answered = call('appendAttachment', { uploadId, index, data: chunks[index] });
+        // Answered while being sent: the bridge runs on this thread (a browser page). A timer
+        // between chunks gives the page its turn, so the upload is many short tasks, not one long one.
+        const sameThread = waiting.size === before;
+        await answered;
+        if (sameThread) await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+      const { data: _, ...named } = file;
+      attachments.push({ ...named, uploadId });
+    }
+    return { ...message, attachments };
+  };
+
   let messageCounter = 0;
   const newMessageId = () =>
     `m-${Date.now().toString(36)}-${Math.floor(random() * 36 ** 6).toString(36)}-${(messageCounter++).toString(36)}`;
@@ -295,8 +331,15 @@ export function createClient(transport: ClientTransport, options: ClientOptions 
     getConversation: (contact) => call('getConversation', contact),
     createConversation: (contact) => call('createConversation', contact),
     sendMessage(params) {
-      const messageId = params.messageId ?? newMessageId();
-      return call('sendMessage', { ...params, messageId }, messageId);
+      const message = { ...params, messageId: params.messageId ?? newMessageId() };
+      const send = (ready: SendMessageParams) => call('sendMessage', ready, message.messageId);
+      // The common case stays synchronous: nothing to upload, and no earlier message still uploading.
+      if (uploading === 0 && !params.attachments?.some((file) => chunkedBase64(file.data))) return send(message);
+      uploading++;
+      // Wrapped, so that the next message waits for this one to be handed over, not answered.
+      const handedOver = uploads.then(() => upload(message)).then((ready) => [send(ready)] as const);
+      uploads = handedOver.then(uploaded, uploaded);
+      return handedOver.then(([sent]) => sent);
     },
     cancelMessage: (params) => call('cancelMessage', params),
     call: (method, params) => call(method, params),

@@ -38,18 +38,24 @@ export function validateMessage(params: SendMessageParams, maxFileSize: number):
       });
     }
     const data = file.data === undefined ? undefined : base64Text(file.data);
-    if (data === undefined ? file.size === undefined || file.size < 0 : data.length % 4 !== 0 || !BASE64.test(data)) {
-      // base64url (Android's Base64.URL_SAFE) is named, so its sender knows which flag to drop.
-      const url = data !== undefined && data.length % 4 === 0 && BASE64URL.test(data);
-      throw bridgeError(
-        'parse_error',
-        `[sendMessage] invalid params: attachments.${index}: ${url ? 'data is base64url (- and _): send base64 (+ and /)' : 'data must be base64, or size given'}`,
-      );
-    }
+    if (
+      data === undefined ? file.uploadId === undefined && (file.size === undefined || file.size < 0) : !isBase64(data)
+    )
+      throw notBase64(data, `[sendMessage] invalid params: attachments.${index}`, 'data must be base64, or size given');
     const size = attachmentSize(file);
     if (size > maxFileSize) throw new BridgeError(fileTooLarge(file.name, size, maxFileSize));
   });
 }
+
+/** Whether base64 text without whitespace is base64 in whole 4-character groups. */
+export const isBase64 = (text: string) => text.length % 4 === 0 && BASE64.test(text);
+
+/** The refusal of data that is not base64; base64url (Android's Base64.URL_SAFE) is named, so its sender knows which flag to drop. */
+export const notBase64 = (text: string | undefined, where: string, why: string) =>
+  bridgeError(
+    'parse_error',
+    `${where}: ${text !== undefined && text.length % 4 === 0 && BASE64URL.test(text) ? 'data is base64url (- and _): send base64 (+ and /)' : why}`,
+  );
 
 /** The refusal of a file over `maxFileSize`, as the server words it. */
 export function fileTooLarge(name: string, size: number, maxFileSize: number): ErrorEvent {
@@ -71,7 +77,7 @@ function base64Size(data: string): number {
 }
 
 /** The base64 characters alone; the common unwrapped text is returned as it is, without a copy. */
-function base64Text(data: string): string {
+export function base64Text(data: string): string {
   return WHITESPACE.test(data) ? data.replace(ALL_WHITESPACE, '') : data;
 }
 

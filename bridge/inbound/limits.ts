@@ -5,3 +5,6 @@
 
 /** Longest command id, command name (`method`) or event name. */
 export const NAME_MAX = 128;
+
+/** Most characters of base64 one `appendAttachment` chunk carries: 512 KiB, a multiple of 4 (whole groups). */
+export const CHUNK_MAX = 524_288;

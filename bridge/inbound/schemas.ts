@@ -9,7 +9,7 @@
  * Export only schemas and constants from here.
  */
 import * as z from 'zod/mini';
-import { NAME_MAX } from './limits.js';
+import { CHUNK_MAX, NAME_MAX } from './limits.js';
 
 /**
  * A string of 1 to `max` characters. Ids, command names and event names are echoed in answers, so
@@ -49,6 +49,8 @@ const AttachmentSchema = z.object({
   data: z.optional(z.string()),
   /** Bytes, for fixtures that describe a large file without carrying it; ignored when `data` is given. */
   size: z.optional(z.number()),
+  /** Instead of `data`: an upload assembled from `appendAttachment` chunks (dispatch/uploads.ts). */
+  uploadId: z.optional(idString),
 });
 export type Attachment = z.infer<typeof AttachmentSchema>;
 
@@ -62,6 +64,10 @@ export const SendMessageSchema = z.object({
 export type SendMessageParams = z.infer<typeof SendMessageSchema>;
 
 export const EmptyParamsSchema = z.object({});
+
+/** `appendAttachment`: chunk `index` (from 0) of an upload, base64 in whole 4-character groups. */
+export const AppendAttachmentSchema = z.object({ uploadId: idString, index: z.number(), data: text(CHUNK_MAX) });
+export type AppendAttachmentParams = z.infer<typeof AppendAttachmentSchema>;
 
 /** `cancelMessage`: the message to take out of the outbox. */
 export const CancelMessageSchema = z.object({ messageId: idString });

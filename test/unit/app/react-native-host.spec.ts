@@ -570,3 +570,31 @@ describe('decodeMessage', () => {
     });
   });
 });
+
+describe('createReactNativeHost sends large attachments in chunks', () => {
+  it('injects each appendAttachment chunk on its own, awaiting its answer, then the message naming the upload', async () => {
+    const { host, webView } = hostWith();
+    const data = Buffer.alloc(700_000, 3).toString('base64'); // two chunks
+    const sent = host.client.sendMessage({
+      content: 'photo',
+      attachments: [{ name: 'p.jpg', type: 'image/jpeg', data }],
+    });
+    const answer = async (index: number) => {
+      await vi.waitFor(() => expect(webView.commands()).toHaveLength(index + 1));
+      const command = webView.commands()[index] as { id: string };
+      host.onMessage(fromWebView({ type: 'response', id: command.id, ok: true, result: {} }));
+    };
+    await answer(0);
+    await answer(1);
+    await answer(2);
+    await expect(sent).resolves.toEqual({});
+    const commands = webView.commands() as Array<{ method: string; params: Record<string, any> }>;
+    expect(commands.map((command) => command.method)).toEqual(['appendAttachment', 'appendAttachment', 'sendMessage']);
+    expect(commands[0]?.params['data'] + commands[1]?.params['data']).toBe(data);
+    expect(commands[2]?.params['attachments']).toEqual([
+      { name: 'p.jpg', type: 'image/jpeg', uploadId: commands[0]?.params['uploadId'] },
+    ]);
+    // One script per command: no script carries more than one chunk.
+    expect(webView.scripts.every((script) => script.length < 600_000)).toBe(true);
+  });
+});

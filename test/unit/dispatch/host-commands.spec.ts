@@ -18,6 +18,8 @@ function recordingApi() {
   return { api, calls };
 }
 
+const timers = { setTimeout: () => undefined, clearTimeout: () => undefined };
+
 function setup() {
   const { api, calls } = recordingApi();
   const queued: Array<Omit<OutboxRecord, 'v'>> = [];
@@ -33,7 +35,7 @@ function setup() {
     },
     destroy: () => undefined,
   };
-  const commands = createHostCommands({ api, outbox, maxFileSize: 1000, newMessageId: () => 'generated-1' });
+  const commands = createHostCommands({ api, outbox, maxFileSize: 1000, timers, newMessageId: () => 'generated-1' });
   const controller = new AbortController();
   const context: CommandContext = { id: 'cmd-1', signal: controller.signal };
   /** Runs a command as the runner does: params through the schema first. */
@@ -57,12 +59,13 @@ async function refusal(promise: Promise<unknown>) {
 }
 
 describe('host commands', () => {
-  it('are exactly init, getConversation, createConversation, sendMessage, listOutbox and cancelMessage', () => {
+  it('are exactly init, getConversation, createConversation, sendMessage, appendAttachment, listOutbox and cancelMessage', () => {
     expect(Object.keys(setup().commands)).toEqual([
       'init',
       'getConversation',
       'createConversation',
       'sendMessage',
+      'appendAttachment',
       'listOutbox',
       'cancelMessage',
     ]);
@@ -133,6 +136,48 @@ describe('host commands', () => {
     expect(new TextDecoder().decode(file?.data as ArrayBuffer)).toBe('hi');
   });
 
+  it('appendAttachment answers each chunk with the size so far; sendMessage sends the assembled upload by uploadId', async () => {
+    const t = setup();
+    expect(await t.run('appendAttachment', { uploadId: 'up', index: 0, data: 'aGVs' })).toEqual({ size: 3 });
+    expect(await t.run('appendAttachment', { uploadId: 'up', index: 1, data: 'bG8=' })).toEqual({ size: 5 });
+    await t.run('sendMessage', {
+      content: 'photo',
+      attachments: [
+        { name: 'inline.txt', type: 'text/plain', data: 'aGk=' },
+        { name: 'hello.txt', type: 'text/plain', uploadId: 'up' },
+      ],
+    });
+    const files = t.queued[0]?.files ?? [];
+    expect(files.map((file) => [file.name, new TextDecoder().decode(file.data as ArrayBuffer)])).toEqual([
+      ['inline.txt', 'hi'],
+      ['hello.txt', 'hello'],
+    ]);
+  });
+
+  it('sendMessage naming an unknown upload is refused with parse_error, and nothing is queued', async () => {
+    const t = setup();
+    const event = await refusal(
+      t.run('sendMessage', { attachments: [{ name: 'a.png', type: 'image/png', uploadId: 'never-sent' }] }),
+    );
+    expect(event).toEqual({
+      type: 'error',
+      code: 'parse_error',
+      message: '[sendMessage] unknown upload "never-sent": start it with chunk 0',
+    });
+    expect(t.queued).toEqual([]);
+  });
+
+  it('sendMessage refused by a rule (an unsupported type) keeps its uploads for a corrected message', async () => {
+    const t = setup();
+    await t.run('appendAttachment', { uploadId: 'kept', index: 0, data: 'aGk=' });
+    const event = await refusal(
+      t.run('sendMessage', { attachments: [{ name: 'a.exe', type: 'application/x-msdownload', uploadId: 'kept' }] }),
+    );
+    expect(event.code).toBe('unsupported_file_type');
+    await t.run('sendMessage', { attachments: [{ name: 'a.txt', type: 'text/plain', uploadId: 'kept' }] });
+    expect(t.queued).toHaveLength(1);
+  });
+
   it('getConversation hands the API the command signal, so its work stops once the command is answered', async () => {
     const t = setup();
     let seen: AbortSignal | undefined;
@@ -140,6 +185,7 @@ describe('host commands', () => {
       api: { ...recordingApi().api, getConversation: async (_contact, signal) => ((seen = signal), {}) },
       outbox: {} as Outbox,
       maxFileSize: 1,
+      timers,
       newMessageId: () => 'x',
     });
     await commands['getConversation']?.run({}, { id: 'c', signal: t.controller.signal });

@@ -1,0 +1,89 @@
+/**
+ * Chunked attachments. One 5 MiB photo is 7 MB of base64; five of them in one command cost the
+ * page a 300+ ms task (parsing 35 MB of JSON alone takes ~40 ms). So a host may hand a file over
+ * in pieces, `appendAttachment({uploadId, index, data})`, each at most CHUNK_MAX characters and
+ * answered on its own (backpressure, and an error at the chunk at fault), decoded on arrival; a
+ * `sendMessage` attachment `{name, type, uploadId}` then takes the assembled bytes.
+ *
+ * Bounded: an upload that grows past `maxFileSize` is refused at the chunk that crosses it and
+ * dropped; an upload left unused for UPLOAD_IDLE_MS is dropped, and past MAX_UPLOADS open ones
+ * the least recently used goes, so abandoned uploads cannot hold memory for long.
+ */
+import type { Timers } from '../environment.js';
+import { BridgeError, bridgeError } from '../outbound/errors.js';
+import { base64Text, fileTooLarge, isBase64, notBase64 } from './service-rules.js';
+import { unbase64 } from '../bytes.js';
+
+/** Unused this long (ms), an upload is dropped. */
+export const UPLOAD_IDLE_MS = 300_000;
+/** Open uploads at most: two messages' worth. */
+export const MAX_UPLOADS = 10;
+
+interface Upload {
+  parts: ArrayBuffer[];
+  size: number;
+  timer?: unknown;
+}
+
+export interface Uploads {
+  /** Decodes and keeps chunk `index` (0 starts the upload, then 1, 2...); returns the upload's bytes so far. */
+  append(uploadId: string, index: number, data: string): number;
+  /** The assembled bytes for each id given (undefined for none), taking those uploads; refuses when one is unknown. */
+  take(uploadIds: Array<string | undefined>): Array<ArrayBuffer | undefined>;
+}
+
+export function createUploads(maxFileSize: number, timers: Timers): Uploads {
+  // In order of last use: the first is the least recently used.
+  const open = new Map<string, Upload>();
+  const drop = (id: string, upload = open.get(id)) => {
+    if (upload) timers.clearTimeout(upload.timer);
+    open.delete(id);
+  };
+  const refuse = (where: string, why: string) => bridgeError('parse_error', `[${where}] ${why}`);
+  const unknown = (where: string, id: string) => refuse(where, `unknown upload "${id}": start it with chunk 0`);
+
+  return {
+    append(id, index, data) {
+      const upload = open.get(id) || (index ? undefined : { parts: [], size: 0 });
+      if (!upload) throw unknown('appendAttachment', id);
+      const expected = upload.parts.length;
+      if (index !== expected)
+        throw refuse('appendAttachment', `upload "${id}" expects chunk ${expected}, not ${index}`);
+      const text = base64Text(data);
+      if (!isBase64(text))
+        throw notBase64(
+          text,
+          '[appendAttachment] invalid params',
+          'data must be base64, cut at a multiple of 4 characters',
+        );
+      const bytes = unbase64(text);
+      const size = upload.size + bytes.byteLength;
+      drop(id, upload);
+      if (size > maxFileSize) throw new BridgeError(fileTooLarge(`upload "${id}"`, size, maxFileSize));
+      upload.parts.push(bytes);
+      upload.size = size;
+      open.set(id, upload);
+      upload.timer = timers.setTimeout(() => open.delete(id), UPLOAD_IDLE_MS);
+      if (open.size > MAX_UPLOADS) drop(open.keys().next().value as string);
+      return size;
+    },
+    take(ids) {
+      const uploads = ids.map((id) => {
+        const upload = id && open.get(id);
+        if (id && !upload) throw unknown('sendMessage', id);
+        return upload;
+      });
+      return uploads.map((upload, i) => {
+        if (!upload) return;
+        drop(ids[i] as string, upload);
+        const bytes = new Uint8Array(upload.size);
+        let at = 0;
+        for (const part of upload.parts) {
+          bytes.set(new Uint8Array(part), at);
+          at += part.byteLength;
+        }
+        return bytes.buffer;
+      });
+    },
+  };
+}
