@@ -3,7 +3,7 @@
  * one run and prints them, each with what it is compared with in the same run and its goal.
  * Also writes the table as Markdown to bench/results/latest.md.
  *
- *   node bench/run.mjs [--fuzz] [--only=bundle,throughput,round-trip,startup,memory,outbox]
+ *   node bench/run.mjs [--fuzz] [--only=bundle,throughput,round-trip,startup,memory,outbox,attachments]
  *
  * --fuzz adds the opt-in row: test/fuzz with FUZZ_RUNS=1000000 (takes minutes).
  */
@@ -19,11 +19,12 @@ import { runIsolated } from './isolated.mjs';
 import { COMMANDS, HEAP_LIMIT, REFRESH_HEAP_LIMIT } from './memory.mjs';
 import { measureRoundTrip, ROUNDS } from './round-trip.mjs';
 import { MESSAGES, measureOutbox } from './outbox.mjs';
+import { measureAttachments, PHOTO_BYTES } from './attachments.mjs';
 import { measureStartup } from './startup.mjs';
 import { quantile } from './stats.mjs';
 import { markdownTable, number, textTable } from './table.mjs';
 
-const FIGURES = ['bundle', 'throughput', 'round-trip', 'startup', 'memory', 'outbox'];
+const FIGURES = ['bundle', 'throughput', 'round-trip', 'startup', 'memory', 'outbox', 'attachments'];
 const args = process.argv.slice(2);
 const onlyArg = args.find((arg) => arg.startsWith('--only='));
 const only = onlyArg === undefined ? FIGURES : onlyArg.slice('--only='.length).split(',');
@@ -44,6 +45,9 @@ const BUNDLE_BUDGET = 14_336;
 const THROUGHPUT_GOAL = 0.8;
 const ROUND_TRIP_GOAL = 1.1;
 const STARTUP_GOAL = 3;
+const LONG_TASK_GOAL = 50;
+const ATTACHMENT_TIME_GOAL = 2;
+const ATTACHMENT_MEMORY_GOAL = 3;
 /** Every ratio is printed as `12.3×` (scripts read the column). */
 const times = (/** @type {number} */ ratio, digits = 2) => `${number(ratio, digits)}×`;
 
@@ -214,6 +218,60 @@ try {
         met: o.heapAfter - o.heapBefore < 1024 * 1024,
       });
       note(`outbox: all ${MESSAGES} sent in ${number(o.sendSeconds, 1)} s once online`);
+    }
+  }
+
+  if (wants('attachments')) {
+    console.log('\nlarge attachments in Chromium…');
+    const mib = (/** @type {number} */ bytes) => `${number(bytes / 1024 / 1024, 1)} MiB`;
+    if (browser === undefined)
+      rows.push({
+        figure: 'Attachments: 5 × 5 MiB in chunks',
+        value: 'not measured: no Chromium',
+        compared: '—',
+        ratio: '—',
+        goal: `no task over ${LONG_TASK_GOAL} ms`,
+        met: false,
+      });
+    else {
+      const a = await measureAttachments(browser);
+      const photos = `${number(PHOTO_BYTES / 1024 / 1024)} MiB`;
+      // The longest task per form: a ratio of chunked to single command, and the goal on the chunked one.
+      for (const count of [1, 5]) {
+        const chunked = a.longest[`chunked${count}`];
+        const single = a.longest[`single${count}`];
+        rows.push({
+          figure: `Attachments: ${count} × ${photos} in chunks, longest main-thread task`,
+          value: chunked === 0 ? `none over ${LONG_TASK_GOAL} ms` : ms(chunked),
+          compared: `one command: ${single === 0 ? `none over ${LONG_TASK_GOAL} ms` : ms(single)}`,
+          ratio: single === 0 ? '—' : times(Math.max(chunked, LONG_TASK_GOAL) / single),
+          goal: `≤ ${LONG_TASK_GOAL} ms`,
+          met: chunked <= LONG_TASK_GOAL,
+        });
+      }
+      rows.push({
+        figure: `  5 × ${photos} in chunks, whole send (median)`,
+        value: ms(a.chunkedMs),
+        compared: `bare fetch of the same multipart body: ${ms(a.bareMs)}`,
+        ratio: times(a.chunkedMs / a.bareMs),
+        goal: `≤ ${times(ATTACHMENT_TIME_GOAL, 1)}`,
+        met: a.chunkedMs / a.bareMs <= ATTACHMENT_TIME_GOAL,
+      });
+      rows.push({
+        figure: `  5 × ${photos} in chunks, peak memory (all Chromium processes)`,
+        value: a.peakBytes === undefined ? 'not measured (no /proc)' : mib(a.peakBytes),
+        compared: `the attachments: ${mib(a.attachmentBytes)}`,
+        ratio: a.peakBytes === undefined ? '—' : times(a.peakBytes / a.attachmentBytes),
+        goal: `≤ ${times(ATTACHMENT_MEMORY_GOAL, 1)}`,
+        met: a.peakBytes !== undefined && a.peakBytes / a.attachmentBytes <= ATTACHMENT_MEMORY_GOAL,
+      });
+      note(
+        `attachments: ${a.samples} sends of each form, interleaved, after a warm-up; one command: whole send ${ms(a.singleMs)}, peak memory ${a.singlePeakBytes === undefined ? 'not measured' : mib(a.singlePeakBytes)}; longest ChatBridge.receive call: ${Object.entries(
+          a.receiveMs,
+        )
+          .map(([what, took]) => `${what} ${ms(took)}`)
+          .join(', ')}; peak memory sums each Chromium process's rise of VmHWM (reset before the send), an upper bound`,
+      );
     }
   }
 

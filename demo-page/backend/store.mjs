@@ -12,7 +12,7 @@
 import { randomBytes } from 'node:crypto';
 
 /** @typedef {{name?: string, email?: string, identifier?: string}} ContactAttributes */
-/** @typedef {{name: string, type: string, size: number}} AttachmentInfo */
+/** @typedef {{name: string, type: string, size: number, sha256: string}} AttachmentInfo */
 /**
  * @typedef {{
  *   id: number,

@@ -4,6 +4,7 @@
  * contract's upload rules in the contract's order: file count (400), MIME
  * type (400), per-file size (413), then content (400).
  */
+import { createHash } from 'node:crypto';
 import { HttpError, isRecord, parseJsonObject, readBody } from './http-io.mjs';
 
 /** @typedef {import('./store.mjs').AttachmentInfo} AttachmentInfo */
@@ -101,11 +102,17 @@ async function readMultipart(req, contentType, maxFileSize) {
   if (files.length > MAX_FILES) {
     throw new HttpError(400, `Too many files: at most ${MAX_FILES} attachments per message`);
   }
-  const attachments = files.map((file) => ({
-    name: file.name,
-    type: (file.type.split(';')[0] ?? '').trim().toLowerCase() || 'application/octet-stream',
-    size: file.size,
-  }));
+  const attachments = await Promise.all(
+    files.map(async (file) => ({
+      name: file.name,
+      type: (file.type.split(';')[0] ?? '').trim().toLowerCase() || 'application/octet-stream',
+      size: file.size,
+      // What arrived, byte for byte, so a test can check a file survived its trip (chunks, storage, reloads).
+      sha256: createHash('sha256')
+        .update(new Uint8Array(await file.arrayBuffer()))
+        .digest('hex'),
+    })),
+  );
   for (const { type } of attachments) {
     if (!isAcceptedType(type)) throw new HttpError(400, `Unsupported file type: ${type}`);
   }

@@ -150,7 +150,7 @@ const PAGES = {
 export interface StoredMessage {
   content: string;
   echo_id: string | null;
-  attachments: Array<{ name: string; type: string; size: number }>;
+  attachments: Array<{ name: string; type: string; size: number; sha256: string }>;
 }
 
 export interface Violation {

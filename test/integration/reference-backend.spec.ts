@@ -1,6 +1,9 @@
 // @vitest-environment node
 import { describe, it, expect, beforeAll, afterAll, beforeEach } from 'vitest';
+import { createHash } from 'node:crypto';
 import { startReferenceBackend } from '../../demo-page/backend/server.mjs';
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 type Backend = Awaited<ReturnType<typeof startReferenceBackend>>;
 type Options = NonNullable<Parameters<typeof startReferenceBackend>[0]>;
@@ -273,8 +276,9 @@ describe('POST /messages', () => {
       content: 'see attached',
       echo_id: 'mp-1',
       attachments: [
-        { name: 'a.pdf', type: 'application/pdf', size: 4 },
-        { name: 'b.txt', type: 'text/plain', size: 2 },
+        // With the sha256 of the bytes that arrived, for tests that check a file survived its trip.
+        { name: 'a.pdf', type: 'application/pdf', size: 4, sha256: sha256('%PDF') },
+        { name: 'b.txt', type: 'text/plain', size: 2, sha256: sha256('hi') },
       ],
     });
     const attachmentOnly = await upload(token, [{ type: 'image/png', size: 10 }]);
