@@ -45,6 +45,15 @@ window.__attachments = (function () {
   var queued = [];
   channel.port1.onmessage = function () { queued.shift()(); };
   function inTask(work) { queued.push(work); channel.port2.postMessage(0); }
+  // The JSON text a native host hands over: base64 goes in as it is (it needs no escaping), as a
+  // native JSON encoder writes it, rather than through this page's JSON.stringify.
+  function commandText(value) {
+    var long = [];
+    var text = JSON.stringify(value, function (key, item) {
+      return typeof item === 'string' && item.length > 1024 ? '\u0000' + (long.push(item) - 1) : item;
+    });
+    return text.split(/"\\u0000(\d+)"/).map(function (piece, i) { return i % 2 ? '"' + long[piece] + '"' : piece; }).join('');
+  }
   function command(id, method, params) {
     return new Promise(function (resolve, reject) {
       var listener = function (event) {
@@ -55,7 +64,7 @@ window.__attachments = (function () {
       };
       addEventListener('chatbridge', listener);
       inTask(function () {
-        var text = JSON.stringify({ id: id, method: method, params: params });
+        var text = commandText({ id: id, method: method, params: params });
         var started = performance.now();
         ChatBridge.receive(text);
         var took = performance.now() - started;
@@ -187,29 +196,10 @@ function watchMemory() {
  *   longest: the longest task of each form over its samples (ms)
  */
 export async function measureAttachments(browser) {
-  const backend = await startReferenceBackend({
-    websiteTokens: [WEBSITE_TOKEN],
-    rateLimit: { limit: 1_000_000, windowMs: 1_000 },
-  });
-  const settings = { baseUrl: backend.url, websiteToken: WEBSITE_TOKEN, host: 'browser' };
-  const page = `<!doctype html><html><head><meta charset="utf-8"><title>attachments</title>
-<script>window.chatBridgeSettings = ${JSON.stringify(settings)};</script>
-<script src="/dist/chat-bridge.js"></script>
-<script>${PAGE_SCRIPT}</script></head><body></body></html>`;
-  const server = await startStaticServer({
-    mounts: { '/dist/': join(ROOT, 'dist') },
-    pages: { '/attachments.html': page, '/favicon.ico': '' },
-  });
-  const context = await browser.newContext();
+  const { tab, context, close } = await openAttachmentsPage(browser);
   try {
-    const tab = await context.newPage();
     const errors = [];
     tab.on('pageerror', (error) => errors.push(error.message));
-    await tab.goto(`${server.url}/attachments.html`, { waitUntil: 'load' });
-    await tab.evaluate(
-      ([count, bytes]) => /** @type {any} */ (window).__attachments.setup(count, bytes),
-      [5, PHOTO_BYTES],
-    );
     const cdp = await context.newCDPSession(tab);
     const collect = () => cdp.send('HeapProfiler.collectGarbage');
     /** @returns {Promise<{ ms: number, longestTask: number }>} */
@@ -268,8 +258,43 @@ export async function measureAttachments(browser) {
       receiveMs,
     };
   } finally {
-    await context.close().catch(() => undefined);
-    await server.close();
-    await backend.close();
+    await close();
   }
+}
+
+/**
+ * The bench page with the bridge, against a fresh reference backend, with five photos ready
+ * (`window.__attachments`); also for profiling one form by hand.
+ * @param {import('playwright-core').Browser} browser
+ */
+export async function openAttachmentsPage(browser) {
+  const backend = await startReferenceBackend({
+    websiteTokens: [WEBSITE_TOKEN],
+    rateLimit: { limit: 1_000_000, windowMs: 1_000 },
+  });
+  const settings = { baseUrl: backend.url, websiteToken: WEBSITE_TOKEN, host: 'browser' };
+  const page = `<!doctype html><html><head><meta charset="utf-8"><title>attachments</title>
+<script>window.chatBridgeSettings = ${JSON.stringify(settings)};</script>
+<script src="/dist/chat-bridge.js"></script>
+<script>${PAGE_SCRIPT}</script></head><body></body></html>`;
+  const server = await startStaticServer({
+    mounts: { '/dist/': join(ROOT, 'dist') },
+    pages: { '/attachments.html': page, '/favicon.ico': '' },
+  });
+  const context = await browser.newContext();
+  const tab = await context.newPage();
+  await tab.goto(`${server.url}/attachments.html`, { waitUntil: 'load' });
+  await tab.evaluate(
+    ([count, bytes]) => /** @type {any} */ (window).__attachments.setup(count, bytes),
+    [5, PHOTO_BYTES],
+  );
+  return {
+    tab,
+    context,
+    close: async () => {
+      await context.close().catch(() => undefined);
+      await server.close();
+      await backend.close();
+    },
+  };
 }

@@ -262,7 +262,7 @@ export function createClient(transport: ClientTransport, options: ClientOptions 
         // between chunks gives the page its turn, so the upload is many short tasks, not one long one.
         const sameThread = waiting.size === before;
         await answered;
-        if (sameThread) await new Promise((resolve) => setTimeout(resolve, 0));
+        if (sameThread) await new Promise<void>((resolve) => setTimeout(() => resolve(), 0));
       }
       const { data: _, ...named } = file;
       attachments.push({ ...named, uploadId });

@@ -7,7 +7,7 @@
  * The reviver is slow, so it only runs when one of the keys can occur at all: spelled out, or
  * spelled with `\u` escapes (`"\u005f_proto__"` parses to `"__proto__"`).
  */
-const FORBIDDEN_KEYS = /__proto__|constructor|prototype|\\u/;
+const FORBIDDEN_KEYS = ['__proto__', 'constructor', 'prototype', '\\u'];
 /** Field names that say their value is a credential. */
 export const CREDENTIAL_NAME = /token|secret|password/i;
 
@@ -21,7 +21,8 @@ export type JsonResult = { ok: true; value: unknown } | { ok: false };
 export function parseJson(text: string, secrets?: Array<[string, string]>): JsonResult {
   try {
     const value =
-      FORBIDDEN_KEYS.test(text) || (secrets && CREDENTIAL_NAME.test(text))
+      // includes, not one regular expression: it skips over a 512 KiB attachment chunk many times faster.
+      FORBIDDEN_KEYS.some((key) => text.includes(key)) || (secrets && CREDENTIAL_NAME.test(text))
         ? JSON.parse(text, (key, value: unknown) => {
             if (key === '__proto__' || key === 'constructor' || key === 'prototype') return undefined;
             if (!secrets || !CREDENTIAL_NAME.test(key)) return value;
