@@ -2,7 +2,8 @@
  * The WebView's side of the outbox's storage and locks, for `browserEnvironment`:
  * - records: IndexedDB (one object store; values are structured clones, so attachment bytes stay
  *   ArrayBuffers), or one localStorage key per record where IndexedDB cannot be opened (private
- *   modes, old WebViews), with ArrayBuffers written as base64.
+ *   modes, old WebViews), with ArrayBuffers written as base64. Attachments sent in chunks are Blobs,
+ *   stored as they are where the store keeps Blobs, else read into ArrayBuffers first.
  * - locks: the Web Locks API where present; otherwise a lease in localStorage (an owner and an
  *   expiry, renewed while held), which keeps two WebViews from sending at once as long as their
  *   clocks agree to within the lease.
@@ -61,7 +62,16 @@ export function browserRecords(win: Window, storage: () => Storage | undefined):
         true,
         (store) => store.put(value, key),
         (l) => l.put(key, value),
-      ),
+      ).catch(async (error) => {
+        // Some WebKits refuse Blobs in IndexedDB (WebKitGTK, ephemeral data stores): their bytes go instead.
+        const plain = await withoutBlobs(value);
+        if (plain === value) throw error;
+        return run(
+          true,
+          (store) => store.put(plain, key),
+          (l) => l.put(key, plain),
+        );
+      }),
     remove: (key) =>
       run(
         true,
@@ -69,6 +79,24 @@ export function browserRecords(win: Window, storage: () => Storage | undefined):
         (l) => l.remove(key),
       ),
   };
+}
+
+/**
+ * A record with each Blob (an attachment sent in chunks) read into an ArrayBuffer, for stores that
+ * cannot keep Blobs; the record itself when it has none.
+ */
+async function withoutBlobs(value: any): Promise<unknown> {
+  const files: Array<{ data?: unknown }> | undefined = value && value.files;
+  return files && files.some((file) => file.data instanceof Blob)
+    ? {
+        ...value,
+        files: await Promise.all(
+          files.map(async (file) =>
+            file.data instanceof Blob ? { ...file, data: await new Response(file.data).arrayBuffer() } : file,
+          ),
+        ),
+      }
+    : value;
 }
 
 /** One localStorage key per record; a write over quota throws and leaves nothing behind. */
@@ -83,7 +111,7 @@ const localRecords = (storage: Storage): RecordStore => ({
   put: async (key, value) =>
     storage.setItem(
       key,
-      JSON.stringify(value, (_, v) => (v instanceof ArrayBuffer ? { $b: base64(v) } : v)),
+      JSON.stringify(await withoutBlobs(value), (_, v) => (v instanceof ArrayBuffer ? { $b: base64(v) } : v)),
     ),
   remove: async (key) => storage.removeItem(key),
 });

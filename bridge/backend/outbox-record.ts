@@ -7,13 +7,16 @@ import type { Contact } from '../inbound/schemas.js';
 import { isObject } from '../inbound/safe-json.js';
 import { ACCEPTED_TYPES, MAX_FILES } from '../dispatch/service-rules.js';
 
-/** An attachment: its bytes, or (fixtures) only its size. */
+/** An attachment: its bytes (a Blob when it came in chunks), or (fixtures) only its size. */
 export interface OutboxFile {
   name: string;
   type: string;
-  data?: ArrayBuffer;
+  data?: ArrayBuffer | Blob;
   size?: number;
 }
+
+/** An attachment's bytes. */
+export const byteSize = (data: ArrayBuffer | Blob) => (data instanceof ArrayBuffer ? data.byteLength : data.size);
 
 export interface OutboxRecord {
   /** The record format's version. */
@@ -64,7 +67,14 @@ export function isRecord(value: unknown, maxFileSize: number): value is OutboxRe
     files.every((file) => {
       if (!isObject(file)) return false;
       const { name, type, data, size } = file as any;
-      const bytes = data === undefined ? size : data instanceof ArrayBuffer ? data.byteLength : -1;
+      const bytes =
+        data === undefined
+          ? size
+          : data instanceof ArrayBuffer
+            ? data.byteLength
+            : data instanceof Blob
+              ? data.size
+              : -1;
       return typeof name === 'string' && ACCEPTED_TYPES.test(type) && bytes >= 0 && bytes <= maxFileSize;
     })
   );

@@ -21,7 +21,7 @@ import type { Locks, ProgressListener, RecordStore, Timers } from '../environmen
 import { BridgeError, errorEvent, isBridgeError, toErrorEvent, type ErrorEvent } from '../outbound/errors.js';
 import type { MessageState, MessageStateMessage, Outcome } from '../outbound/messages.js';
 import { retryDelay } from './retry-timing.js';
-import { isRecord, pageOf, recordKey, type OutboxRecord } from './outbox-record.js';
+import { byteSize, isRecord, pageOf, recordKey, type OutboxRecord } from './outbox-record.js';
 import { throttledProgress } from './upload-progress.js';
 
 export interface OutboxSettings extends Timers {
@@ -350,7 +350,7 @@ export function createOutbox(s: OutboxSettings): Outbox {
             content: record.content,
             files:
               record.files &&
-              record.files.map(({ name, type, data, size }) => ({ name, type, size: data ? data.byteLength : size })),
+              record.files.map(({ name, type, data, size }) => ({ name, type, size: data ? byteSize(data) : size })),
           });
       }
       return listing;

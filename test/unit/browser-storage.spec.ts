@@ -33,6 +33,20 @@ describe('records in localStorage', () => {
     expect(await records?.get('p:2')).toBeUndefined();
   });
 
+  it('writes a Blob (an attachment sent in chunks) as its bytes, read back as an ArrayBuffer', async () => {
+    const records = browserRecords(oldWebView(), () => localStorage);
+    const blob = new Blob([new Uint8Array([9, 8]), new Uint8Array([7, 0, 255])]);
+    await records?.put('p:1', {
+      v: 1,
+      files: [
+        { name: 'a', data: blob },
+        { name: 'b', data: new Uint8Array([5]).buffer },
+      ],
+    });
+    const back = (await records?.get('p:1')) as { files: Array<{ data: ArrayBuffer }> };
+    expect(back.files.map((file) => [...new Uint8Array(file.data)])).toEqual([[9, 8, 7, 0, 255], [5]]);
+  });
+
   it('rejects a write over quota and leaves nothing behind', async () => {
     const full = {
       getItem: () => null,

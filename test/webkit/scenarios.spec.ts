@@ -5,7 +5,9 @@
  * the reference backend on another origin: the round trip with its CORS preflights, large
  * attachments, a strict Content-Security-Policy, the outbox across a reload, and every error code.
  */
+import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CHUNK_MAX } from '../../bridge/inbound/limits.js';
 import type { OutboundMessage } from '../../bridge/outbound/messages.js';
 import { ChatBridgeError } from '../../host-adapters/client.js';
 import { createReactNativeHost } from '../../host-adapters/react-native-host.js';
@@ -185,6 +187,40 @@ describe.skipIf(!requireWebKit())('chat-bridge.js in WebKit', () => {
         ['second', 1],
       ]);
       expect(stored[1]?.attachments[0]?.size).toBe(40_000);
+    });
+
+    it('keeps a photo sent in chunks queued offline through a reload (WebKitGTK refuses Blobs in IndexedDB: stored as bytes), then uploads it byte for byte', async () => {
+      tab = await harness.open({ host });
+      expect(await tab.call('getConversation')).toMatchObject({ ok: true });
+      await tab.setOffline(true);
+      const photo = randomBytes(1_000_000);
+      const text = photo.toString('base64');
+      for (let index = 0; index * CHUNK_MAX < text.length; index++) {
+        const data = text.slice(index * CHUNK_MAX, (index + 1) * CHUNK_MAX);
+        expect(await tab.call('appendAttachment', { uploadId: 'photo', index, data })).toMatchObject({ ok: true });
+      }
+      await tab.send('sendMessage', {
+        content: 'chunked',
+        messageId: 'chunked',
+        attachments: [{ name: 'photo.jpg', type: 'image/jpeg', uploadId: 'photo' }],
+      });
+      await tab.waitFor({ type: 'message', messageId: 'chunked', state: 'queued' });
+
+      await tab.reload();
+      await tab.waitFor({ type: 'message', messageId: 'chunked', state: 'sending' });
+      await tab.setOffline(false);
+      await tab.waitFor({ type: 'message', messageId: 'chunked', state: 'sent' });
+      const stored = await storedMessages(harness.backend.url);
+      expect(stored.map((message) => message.attachments)).toEqual([
+        [
+          {
+            name: 'photo.jpg',
+            type: 'image/jpeg',
+            size: photo.length,
+            sha256: createHash('sha256').update(photo).digest('hex'),
+          },
+        ],
+      ]);
     });
   });
 

@@ -216,11 +216,15 @@ describe('durable records', () => {
     map.set(key(5), { v: 1, messageId: 'contact', contact: { email: 'a@b.c', admin: 'true' } });
     map.set(key(6), 'not an object');
     map.set(key(7), { v: 1, messageId: 'strdata', files: [{ name: 'f', type: 'image/png', data: 'AAAA' }] });
+    // A Blob (an attachment sent in chunks) is kept to maxFileSize too.
+    map.set(key(8), { v: 1, messageId: 'blob', files: [{ name: 'f', type: 'image/png', data: new Blob(['ok']) }] });
+    const huge = new Blob([new Uint8Array(6 * 1024 * 1024)]);
+    map.set(key(9), { v: 1, messageId: 'hugeblob', files: [{ name: 'f', type: 'image/png', data: huge }] });
     const p = page({ map, id: 'new' });
     p.outbox.drain();
     await flush();
-    expect(p.sent).toEqual(['good']);
-    expect(p.errors().map((e) => e.code)).toEqual(Array(6).fill('storage_error'));
+    expect(p.sent).toEqual(['good', 'blob']);
+    expect(p.errors().map((e) => e.code)).toEqual(Array(7).fill('storage_error'));
     expect(map.size).toBe(0);
   });
 

@@ -148,7 +148,11 @@ describe('host commands', () => {
       ],
     });
     const files = t.queued[0]?.files ?? [];
-    expect(files.map((file) => [file.name, new TextDecoder().decode(file.data as ArrayBuffer)])).toEqual([
+    // Inline base64 becomes an ArrayBuffer; an upload, a Blob made of its chunks.
+    expect(files[1]?.data).toBeInstanceOf(Blob);
+    const text = (data: ArrayBuffer | Blob | undefined) =>
+      data instanceof Blob ? data.text() : new TextDecoder().decode(data as ArrayBuffer);
+    expect(await Promise.all(files.map(async (file) => [file.name, await text(file.data)]))).toEqual([
       ['inline.txt', 'hi'],
       ['hello.txt', 'hello'],
     ]);

@@ -22,44 +22,48 @@ function refusal(work: () => unknown): ErrorEvent {
   throw new Error('expected a refusal');
 }
 
-const taken = (buffer: ArrayBuffer | undefined) => Buffer.from(buffer as ArrayBuffer);
+/** A taken upload's bytes: a Blob, read. */
+const taken = async (blob: Blob | undefined) => Buffer.from(await (blob as Blob).arrayBuffer());
 
 describe('chunked uploads (appendAttachment)', () => {
-  it('assembles chunks decoded one by one into the original bytes, answering the size so far', () => {
+  it('assembles chunks decoded one by one into the original bytes, answering the size so far', async () => {
     const { uploads } = setup();
     const file = bytes(900);
     const chunks = [file.subarray(0, 300), file.subarray(300, 301), file.subarray(301)].map(b64);
     expect(chunks.map((chunk, index) => uploads.append('u1', index, chunk))).toEqual([300, 301, 900]);
     const [assembled] = uploads.take(['u1']);
-    expect(taken(assembled).equals(file)).toBe(true);
+    expect((await taken(assembled)).equals(file)).toBe(true);
   });
 
-  it('takes only the named uploads, in the order given, and leaves undefined where none is named', () => {
+  it('takes only the named uploads, in the order given, and leaves undefined where none is named', async () => {
     const { uploads } = setup();
     uploads.append('a', 0, b64(Buffer.from('first')));
     uploads.append('b', 0, b64(Buffer.from('second')));
     const result = uploads.take([undefined, 'b', 'a']);
     expect(result[0]).toBeUndefined();
-    expect(result.slice(1).map((buffer) => taken(buffer).toString())).toEqual(['second', 'first']);
+    expect(await Promise.all(result.slice(1).map(async (blob) => (await taken(blob)).toString()))).toEqual([
+      'second',
+      'first',
+    ]);
   });
 
-  it('accepts RFC 2045 whitespace (Base64.DEFAULT wraps at 76) inside a chunk, as the single command does', () => {
+  it('accepts RFC 2045 whitespace (Base64.DEFAULT wraps at 76) inside a chunk, as the single command does', async () => {
     const { uploads } = setup();
     const file = bytes(200);
     const wrapped = (b64(file).match(/.{1,76}/g) as string[]).join('\r\n') + '\n';
     expect(uploads.append('w', 0, wrapped)).toBe(200);
     expect(uploads.append('w', 1, ' YWJj\t')).toBe(203);
-    expect(taken(uploads.take(['w'])[0]).equals(Buffer.concat([file, Buffer.from('abc')]))).toBe(true);
+    expect((await taken(uploads.take(['w'])[0])).equals(Buffer.concat([file, Buffer.from('abc')]))).toBe(true);
   });
 
-  it('accepts a chunk that ends in padding: each chunk is base64 on its own (a host encoding each read)', () => {
+  it('accepts a chunk that ends in padding: each chunk is base64 on its own (a host encoding each read)', async () => {
     const { uploads } = setup();
     uploads.append('p', 0, b64(Buffer.from('a')));
     uploads.append('p', 1, b64(Buffer.from('bc')));
-    expect(taken(uploads.take(['p'])[0]).toString()).toBe('abc');
+    expect((await taken(uploads.take(['p'])[0])).toString()).toBe('abc');
   });
 
-  it('refuses a chunk cut inside a 4-character group, saying where to cut, and keeps the upload for a corrected chunk', () => {
+  it('refuses a chunk cut inside a 4-character group, saying where to cut, and keeps the upload for a corrected chunk', async () => {
     const { uploads } = setup();
     const text = b64(bytes(30));
     uploads.append('g', 0, text.slice(0, 8));
@@ -70,17 +74,17 @@ describe('chunked uploads (appendAttachment)', () => {
       message: '[appendAttachment] invalid params: data must be base64, cut at a multiple of 4 characters',
     });
     expect(uploads.append('g', 1, text.slice(8))).toBe(30);
-    expect(taken(uploads.take(['g'])[0]).equals(bytes(30))).toBe(true);
+    expect((await taken(uploads.take(['g'])[0])).equals(bytes(30))).toBe(true);
   });
 
-  it('names base64url, so its sender knows which flag to drop', () => {
+  it('names base64url, so its sender knows which flag to drop', async () => {
     const { uploads } = setup();
     expect(refusal(() => uploads.append('x', 0, '-_-_')).message).toBe(
       '[appendAttachment] invalid params: data is base64url (- and _): send base64 (+ and /)',
     );
   });
 
-  it('refuses a repeated or skipped chunk, naming the chunk it expects, and goes on from there', () => {
+  it('refuses a repeated or skipped chunk, naming the chunk it expects, and goes on from there', async () => {
     const { uploads } = setup();
     uploads.append('o', 0, 'YWJj');
     uploads.append('o', 1, 'ZGVm');
@@ -97,17 +101,17 @@ describe('chunked uploads (appendAttachment)', () => {
     );
     expect(refusal(() => uploads.append('o', 2.5, 'Z2hp')).message).toContain('expects chunk 2, not 2.5');
     uploads.append('o', 2, 'Z2hp');
-    expect(taken(uploads.take(['o'])[0]).toString()).toBe('abcdefghi');
+    expect((await taken(uploads.take(['o'])[0])).toString()).toBe('abcdefghi');
   });
 
-  it('refuses a first chunk that is not chunk 0 as an unknown upload', () => {
+  it('refuses a first chunk that is not chunk 0 as an unknown upload', async () => {
     const { uploads } = setup();
     expect(refusal(() => uploads.append('late', 1, 'YWJj')).message).toBe(
       '[appendAttachment] unknown upload "late": start it with chunk 0',
     );
   });
 
-  it('refuses file_too_large at the chunk that crosses maxFileSize, and drops the upload', () => {
+  it('refuses file_too_large at the chunk that crosses maxFileSize, and drops the upload', async () => {
     const { uploads } = setup(10);
     expect(uploads.append('big', 0, b64(bytes(6)))).toBe(6);
     expect(uploads.append('big', 1, b64(bytes(4)))).toBe(10);
@@ -123,18 +127,18 @@ describe('chunked uploads (appendAttachment)', () => {
     );
   });
 
-  it('refuses a sendMessage naming an unknown upload and then takes none of the others', () => {
+  it('refuses a sendMessage naming an unknown upload and then takes none of the others', async () => {
     const { uploads } = setup();
     uploads.append('known', 0, 'YWJj');
     expect(refusal(() => uploads.take(['known', 'missing'])).message).toBe(
       '[sendMessage] unknown upload "missing": start it with chunk 0',
     );
-    expect(taken(uploads.take(['known'])[0]).toString()).toBe('abc');
+    expect((await taken(uploads.take(['known'])[0])).toString()).toBe('abc');
     // Taken once: a second message cannot send it again.
     expect(refusal(() => uploads.take(['known'])).code).toBe('parse_error');
   });
 
-  it('drops an upload left unused for UPLOAD_IDLE_MS; each chunk restarts the wait', () => {
+  it('drops an upload left unused for UPLOAD_IDLE_MS; each chunk restarts the wait', async () => {
     const { uploads, clock } = setup();
     uploads.append('slow', 0, 'YWJj');
     clock.advance(UPLOAD_IDLE_MS - 1);
@@ -147,13 +151,13 @@ describe('chunked uploads (appendAttachment)', () => {
     expect(clock.pending).toBe(0);
   });
 
-  it(`keeps at most ${MAX_UPLOADS} uploads: a new one drops the least recently used`, () => {
+  it(`keeps at most ${MAX_UPLOADS} uploads: a new one drops the least recently used`, async () => {
     const { uploads, clock } = setup();
     for (let i = 0; i < MAX_UPLOADS; i++) uploads.append(`u${i}`, 0, 'YWJj');
     uploads.append('u0', 1, 'ZGVm'); // u0 used again: u1 is now the least recently used
     uploads.append('new', 0, 'YWJj');
     expect(refusal(() => uploads.take(['u1'])).message).toContain('unknown upload "u1"');
-    expect(taken(uploads.take(['u0'])[0]).toString()).toBe('abcdef');
+    expect((await taken(uploads.take(['u0'])[0])).toString()).toBe('abcdef');
     expect(clock.pending).toBe(MAX_UPLOADS - 1);
   });
 });
