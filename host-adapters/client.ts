@@ -256,13 +256,13 @@ export function createClient(transport: ClientTransport, options: ClientOptions 
       const uploadId = `${idPrefix}u${++uploadCounter}.${session}`;
       const chunks = chunksOf(text);
       for (let index = 0; index < chunks.length; index++) {
-        const before = waiting.size;
-        const answered = call('appendAttachment', { uploadId, index, data: chunks[index] });
-        // Answered while being sent: the bridge runs on this thread (a browser page). A timer
-        // between chunks gives the page its turn, so the upload is many short tasks, not one long one.
-        const sameThread = waiting.size === before;
-        await answered;
-        if (sameThread) await new Promise<void>((resolve) => setTimeout(() => resolve(), 0));
+        // Answered within this task (microtasks only): the bridge runs on this thread, as in a
+        // browser page. Then a timer before the next chunk gives the page its turn, so the upload is
+        // many short tasks, not one long one. A native channel answers in a later task: no wait.
+        let sameTask = true;
+        setTimeout(() => (sameTask = false), 0);
+        await call('appendAttachment', { uploadId, index, data: chunks[index] });
+        if (sameTask) await new Promise<void>((resolve) => setTimeout(() => resolve(), 0));
       }
       const { data: _, ...named } = file;
       attachments.push({ ...named, uploadId });

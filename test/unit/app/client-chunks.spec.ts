@@ -117,9 +117,10 @@ describe('the typed client sends large attachments in chunks', () => {
     vi.useFakeTimers();
     const sent: ClientCommand[] = [];
     const client: ChatClient = createClient({
+      // As ChatBridge.receive in a browser page: the answer comes in a microtask of the same task.
       send(command) {
         sent.push(command);
-        client.handle({ type: 'response', id: command.id, ok: true, result: {} });
+        queueMicrotask(() => client.handle({ type: 'response', id: command.id, ok: true, result: {} }));
       },
     });
     const done = client.sendMessage({
