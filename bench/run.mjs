@@ -266,7 +266,7 @@ try {
         met: a.peakBytes !== undefined && a.peakBytes / a.attachmentBytes <= ATTACHMENT_MEMORY_GOAL,
       });
       note(
-        `attachments: ${a.samples} sends of each form, interleaved, after a warm-up; one command: whole send ${ms(a.singleMs)}, peak memory ${a.singlePeakBytes === undefined ? 'not measured' : mib(a.singlePeakBytes)}; longest ChatBridge.receive call: ${Object.entries(
+        `attachments: ${a.samples} sends of each form, interleaved, after a warm-up; in chunks, the chunks took ${ms(a.chunksMs)} of the whole send; one command: whole send ${ms(a.singleMs)}, peak memory ${a.singlePeakBytes === undefined ? 'not measured' : mib(a.singlePeakBytes)}; longest ChatBridge.receive call: ${Object.entries(
           a.receiveMs,
         )
           .map(([what, took]) => `${what} ${ms(took)}`)
