@@ -87,15 +87,17 @@ export function browserRecords(win: Window, storage: () => Storage | undefined):
  */
 async function withoutBlobs(value: any): Promise<unknown> {
   const files: Array<{ data?: unknown }> | undefined = value && value.files;
+  // Object.assign, not spreads: esbuild would bring its spread helpers into the bundle (ES2017 target).
   return files && files.some((file) => file.data instanceof Blob)
-    ? {
-        ...value,
+    ? Object.assign({}, value, {
         files: await Promise.all(
           files.map(async (file) =>
-            file.data instanceof Blob ? { ...file, data: await new Response(file.data).arrayBuffer() } : file,
+            file.data instanceof Blob
+              ? Object.assign({}, file, { data: await new Response(file.data).arrayBuffer() })
+              : file,
           ),
         ),
-      }
+      })
     : value;
 }
 
