@@ -6,7 +6,7 @@
  * per chunk, each after the answer to the one before.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { requireChromium } from '../helpers/chromium.js';
 import { logLines, startBrowserHarness, type BridgePage, type BrowserHarness } from '../helpers/browser-harness.js';
 import { CHUNK_MAX } from '../../bridge/inbound/limits.js';
@@ -100,6 +100,24 @@ describe.skipIf(!requireChromium())('attachments in chunks (real bundle in Chrom
       attachments: [{ name: 'photo.jpg', type: 'image/jpeg', uploadId: 'offline-photo' }],
     });
     await tab.waitFor({ type: 'message', messageId: 'offline-1', state: 'queued' });
+    // Queued is said at once; reload once the record (its Blob too) is in IndexedDB.
+    const storedRecords = () =>
+      tab.page.evaluate(
+        () =>
+          new Promise<number>((resolve) => {
+            const open = indexedDB.open('chat-bridge');
+            open.onerror = () => resolve(-1);
+            open.onsuccess = () => {
+              const count = open.result.transaction('outbox').objectStore('outbox').count();
+              count.onsuccess = () => {
+                resolve(count.result);
+                open.result.close();
+              };
+              count.onerror = () => resolve(-1);
+            };
+          }),
+      );
+    await vi.waitFor(async () => expect(await storedRecords()).toBe(1), { timeout: 10_000, interval: 100 });
 
     await tab.reload();
     await tab.waitFor({ type: 'message', messageId: 'offline-1', state: 'sending' });

@@ -205,6 +205,21 @@ describe.skipIf(!requireWebKit())('chat-bridge.js in WebKit', () => {
         attachments: [{ name: 'photo.jpg', type: 'image/jpeg', uploadId: 'photo' }],
       });
       await tab.waitFor({ type: 'message', messageId: 'chunked', state: 'queued' });
+      // Queued is said at once; the write takes longer here (WebKitGTK refuses the Blob, so its bytes
+      // are read and written instead): reload once the record is in IndexedDB, as an app's user would
+      // by the time they close it.
+      const page = tab;
+      const storedRecords = () =>
+        page.evaluate(`return await new Promise((resolve) => {
+          const open = indexedDB.open('chat-bridge');
+          open.onerror = () => resolve(-1);
+          open.onsuccess = () => {
+            const count = open.result.transaction('outbox').objectStore('outbox').count();
+            count.onsuccess = () => { resolve(count.result); open.result.close(); };
+            count.onerror = () => resolve(-1);
+          };
+        });`);
+      await vi.waitFor(async () => expect(await storedRecords()).toBe(1), { timeout: 10_000, interval: 100 });
 
       await tab.reload();
       await tab.waitFor({ type: 'message', messageId: 'chunked', state: 'sending' });
