@@ -297,7 +297,7 @@ try {
         met: s.ratio === undefined ? false : s.ratio <= STARTUP_GOAL,
       });
       note(
-        `start-up: ${s.samples} fresh contexts each; bridge evaluate ${ms(s.bridgeEvaluateMs)} + install ${ms(s.bridgeInstallMs)} (medians apart; install includes the page's first localStorage access); ${s.isolated ? 'cross-origin isolated (5 µs timer)' : 'NOT cross-origin isolated (100 µs timer)'}`,
+        `start-up: ${s.samples} fresh contexts each; bridge evaluate ${ms(s.bridgeEvaluateMs)} + install ${ms(s.bridgeInstallMs)} (medians apart); ${s.isolated ? 'cross-origin isolated (5 µs timer)' : 'NOT cross-origin isolated (100 µs timer)'}`,
       );
     }
   }
