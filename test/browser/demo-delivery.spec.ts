@@ -7,55 +7,44 @@
  * the bridge's own events and requests.
  */
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startDemo } from '../../demo-page/serve.mjs';
-import { launchChromium, requireChromium, type LaunchedBrowser } from '../helpers/chromium.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { requireChromium } from '../helpers/chromium.js';
+import { useDemoInChromium } from '../helpers/demo-in-chromium.js';
 
 const WAIT = { timeout: 10_000 };
 
-type Demo = Awaited<ReturnType<typeof startDemo>>;
-
 describe.skipIf(!requireChromium())('the demo page delivering a message through an offline spell', () => {
-  let demo: Demo;
-  let chromium: LaunchedBrowser;
+  const running = useDemoInChromium();
   let context: BrowserContext | undefined;
   /** Page errors and console errors other than Chromium's own reports of failed backend requests. */
   const problems: string[] = [];
 
-  beforeAll(async () => {
-    demo = await startDemo({ backendPort: 0, pagePort: 0 });
-    chromium = await launchChromium();
-  });
-  afterAll(async () => {
-    await chromium?.close();
-    await demo?.close();
-  });
   afterEach(async () => {
     expect(problems.splice(0)).toEqual([]);
     await context?.close();
-    demo.backend.reset();
+    running.demo.backend.reset();
   });
 
   async function open(host: string): Promise<Page> {
-    context = await chromium.browser.newContext({ viewport: { width: 1440, height: 900 } });
+    context = await running.chromium.browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
     page.on('console', (message) => {
       if (message.type() !== 'error') return;
       // Chromium logs each request that failed offline, and each 4xx/5xx answer (the backend's 404
       // before it creates the conversation, a 503 storm's answers); the page cannot stop that. Anything else is a problem.
-      const fromBackend = message.location().url.startsWith(demo.backendUrl);
+      const fromBackend = message.location().url.startsWith(running.demo.backendUrl);
       const report =
         /^Failed to load resource: (net::ERR_INTERNET_DISCONNECTED|the server responded with a status of [45]\d\d)/;
       if (!fromBackend || !report.test(message.text())) problems.push(`console error: ${message.text()}`);
     });
-    await page.goto(`${demo.pageUrl}&host=${host}`);
+    await page.goto(`${running.demo.pageUrl}&host=${host}`);
     await page.locator('#status', { hasText: 'installed for' }).waitFor(WAIT);
     return page;
   }
 
   const messagePosts = () =>
-    demo.backend.requests.filter((entry) => entry.method === 'POST' && entry.path === '/messages');
+    running.demo.backend.requests.filter((entry) => entry.method === 'POST' && entry.path === '/messages');
 
   it('lists the message as queued while offline, without spinning retries, then sent once back online, with the timeline drawn', async () => {
     const page = await open('react-native');
@@ -142,7 +131,7 @@ describe.skipIf(!requireChromium())('the demo page delivering a message through 
     const page = await open('ios');
     await page.locator('#fault-service-unavailable').setChecked(true);
     await expect
-      .poll(() => demo.backend.faults().find((fault) => fault.name === 'service-unavailable')?.on, WAIT)
+      .poll(() => running.demo.backend.faults().find((fault) => fault.name === 'service-unavailable')?.on, WAIT)
       .toBe(true);
     await page.fill('#message-text', 'through the storm');
     await page.click('#cmd-send');

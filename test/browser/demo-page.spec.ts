@@ -7,17 +7,15 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../bridge/outbound/errors.js';
-import { startDemo } from '../../demo-page/serve.mjs';
-import { launchChromium, requireChromium, type LaunchedBrowser } from '../helpers/chromium.js';
+import { requireChromium } from '../helpers/chromium.js';
+import { useDemoInChromium } from '../helpers/demo-in-chromium.js';
 
 const SCREENSHOT = fileURLToPath(new URL('./screenshots/demo-page.png', import.meta.url));
 const SCREENSHOT_FULL = fileURLToPath(new URL('./screenshots/demo-page-full.png', import.meta.url));
 const SCREENSHOT_PHONE = fileURLToPath(new URL('./screenshots/demo-page-phone.png', import.meta.url));
 const WAIT = { timeout: 10_000 };
-
-type Demo = Awaited<ReturnType<typeof startDemo>>;
 
 interface DemoTab {
   /** A fresh browser context per tab: no localStorage carried over from another test. */
@@ -30,30 +28,21 @@ interface DemoTab {
 }
 
 describe.skipIf(!requireChromium())('the demo page in Chromium', () => {
-  let demo: Demo;
-  let chromium: LaunchedBrowser;
+  const running = useDemoInChromium();
   const tabs: DemoTab[] = [];
 
-  beforeAll(async () => {
-    demo = await startDemo({ backendPort: 0, pagePort: 0 });
-    chromium = await launchChromium();
-  });
-  afterAll(async () => {
-    await chromium?.close();
-    await demo?.close();
-  });
   afterEach(async () => {
     for (const tab of tabs.splice(0)) {
       // Whatever a test provoked, the page itself never threw and never logged an error of its own.
       expect(tab.problems).toEqual([]);
       await tab.context.close();
     }
-    demo.backend.reset();
+    running.demo.backend.reset();
   });
 
   /** Opens the page as printed by `npm start`, for one host, and waits for the bridge. `phone`: 390 × 844, touch. */
   async function open(host: string, { phone = false } = {}): Promise<DemoTab> {
-    const context = await chromium.browser.newContext(
+    const context = await running.chromium.browser.newContext(
       phone
         ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 }
         : { viewport: { width: 1440, height: 900 } },
@@ -65,7 +54,7 @@ describe.skipIf(!requireChromium())('the demo page in Chromium', () => {
     page.on('console', (message) => {
       if (message.type() !== 'error') return;
       // Chromium reports every 4xx/5xx answer to fetch in the console; the page cannot stop that.
-      const fromBackend = message.location().url.startsWith(demo.backendUrl);
+      const fromBackend = message.location().url.startsWith(running.demo.backendUrl);
       if (
         fromBackend &&
         /^Failed to load resource: the server responded with a status of [45]\d\d/.test(message.text())
@@ -73,7 +62,7 @@ describe.skipIf(!requireChromium())('the demo page in Chromium', () => {
         tab.networkReports.push(message.text());
       } else tab.problems.push(`console error: ${message.text()}`);
     });
-    await page.goto(`${demo.pageUrl}&host=${host}`);
+    await page.goto(`${running.demo.pageUrl}&host=${host}`);
     await page.locator('#status', { hasText: 'installed for' }).waitFor(WAIT);
     await page.locator('#faults li').first().waitFor(WAIT);
     return tab;
@@ -84,22 +73,22 @@ describe.skipIf(!requireChromium())('the demo page in Chromium', () => {
 
   async function switchFault(page: Page, name: string, on: boolean) {
     await page.locator(`#fault-${name}`).setChecked(on);
-    await expect.poll(() => demo.backend.faults().find((fault) => fault.name === name)?.on, WAIT).toBe(on);
+    await expect.poll(() => running.demo.backend.faults().find((fault) => fault.name === name)?.on, WAIT).toBe(on);
   }
 
   it('prints a page URL on another port than the backend, naming the backend', () => {
-    const page = new URL(demo.pageUrl);
-    const backend = new URL(demo.backendUrl);
+    const page = new URL(running.demo.pageUrl);
+    const backend = new URL(running.demo.backendUrl);
     expect(page.hostname).toBe('127.0.0.1');
     expect(page.port).not.toBe(backend.port);
-    expect(page.searchParams.get('backend')).toBe(demo.backendUrl);
+    expect(page.searchParams.get('backend')).toBe(running.demo.backendUrl);
   });
 
   it('loads with no console errors, lists every backend fault and shows the ready event', async () => {
     const { page, networkReports } = await open('react-native');
 
     await received(page, 'onEvent({type: "ready"})').waitFor(WAIT);
-    expect(await page.locator('#faults input[type=checkbox]').count()).toBe(demo.backend.faults().length);
+    expect(await page.locator('#faults input[type=checkbox]').count()).toBe(running.demo.backend.faults().length);
     expect(await page.locator('#platform-name').textContent()).toBe('React Native');
     expect(networkReports).toEqual([]);
   });
@@ -130,8 +119,8 @@ describe.skipIf(!requireChromium())('the demo page in Chromium', () => {
     expect(await request(page, 'OPTIONS /conversations').textContent()).toContain('CORS preflight');
     await received(page, 'status: "open"').waitFor(WAIT);
     // The page is on another origin than the backend: every logged request carries the page's Origin.
-    const origins = new Set(demo.backend.requests.map((entry) => entry.headers['origin']));
-    expect([...origins]).toEqual([new URL(demo.pageUrl).origin]);
+    const origins = new Set(running.demo.backend.requests.map((entry) => entry.headers['origin']));
+    expect([...origins]).toEqual([new URL(running.demo.pageUrl).origin]);
   });
 
   it("shows auth_failed in each platform's own form once rotated-website-token is switched on", async () => {
@@ -205,7 +194,7 @@ describe.skipIf(!requireChromium())('the demo page in Chromium', () => {
 
   it('shows the page-side errors: a malformed widget message, six files, an invalid e-mail, an unknown method', async () => {
     const { page } = await open('ios');
-    const before = demo.backend.requests.length;
+    const before = running.demo.backend.requests.length;
 
     await page.click('#try-parse-error');
     await received(page, '.error(code: "parse_error"').waitFor(WAIT);
@@ -217,7 +206,7 @@ describe.skipIf(!requireChromium())('the demo page in Chromium', () => {
     await page.click('#try-unknown-method');
     await received(page, '.error(code: "unknown_method"').waitFor(WAIT);
     // All refused inside the bridge: nothing reached the backend.
-    expect(demo.backend.requests.length).toBe(before);
+    expect(running.demo.backend.requests.length).toBe(before);
   });
 
   it('reaches not_found through a wrong baseUrl path, restoring baseUrl after, and network_error through the offline switch', async () => {
@@ -232,14 +221,16 @@ describe.skipIf(!requireChromium())('the demo page in Chromium', () => {
     expect(await page.locator('#base-url').inputValue()).toBe(baseUrl);
     await page.click('#cmd-init');
     await received(page, 'onResponse(ChatResponse(id: ').filter({ hasText: 'ok: true' }).waitFor(WAIT);
-    const configRequests = demo.backend.requests.filter((entry) => entry.method === 'GET' && entry.path === '/config');
+    const configRequests = running.demo.backend.requests.filter(
+      (entry) => entry.method === 'GET' && entry.path === '/config',
+    );
     expect(configRequests.length).toBeGreaterThan(0);
 
     await page.locator('#offline').check();
-    const before = demo.backend.requests.length;
+    const before = running.demo.backend.requests.length;
     await page.click('#cmd-init');
     await received(page, "onError(ChatError(code: 'network_error'").waitFor(WAIT);
-    expect(demo.backend.requests.length).toBe(before);
+    expect(running.demo.backend.requests.length).toBe(before);
 
     await page.locator('#offline').uncheck();
     await page.click('#cmd-init');

@@ -5,41 +5,30 @@
  * `sending` events (XMLHttpRequest's upload progress), nothing is posted by hand.
  */
 import type { BrowserContext } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startDemo } from '../../demo-page/serve.mjs';
-import { launchChromium, requireChromium, type LaunchedBrowser } from '../helpers/chromium.js';
-
-type Demo = Awaited<ReturnType<typeof startDemo>>;
+import { afterEach, describe, expect, it } from 'vitest';
+import { requireChromium } from '../helpers/chromium.js';
+import { useDemoInChromium } from '../helpers/demo-in-chromium.js';
 
 describe.skipIf(!requireChromium())('the demo page showing an upload', () => {
-  let demo: Demo;
-  let chromium: LaunchedBrowser;
+  const running = useDemoInChromium();
   let context: BrowserContext | undefined;
 
-  beforeAll(async () => {
-    demo = await startDemo({ backendPort: 0, pagePort: 0 });
-    chromium = await launchChromium();
-  });
-  afterAll(async () => {
-    await chromium?.close();
-    await demo?.close();
-  });
   afterEach(async () => {
     await context?.close();
-    demo.backend.reset();
+    running.demo.backend.reset();
   });
 
   it('draws a progress bar in the Outbox row that moves while the photos go up, and drops it once sent', async () => {
-    context = await chromium.browser.newContext({ viewport: { width: 1440, height: 900 } });
+    context = await running.chromium.browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(`${demo.pageUrl}&host=android`);
+    await page.goto(`${running.demo.pageUrl}&host=android`);
     await page.locator('#status', { hasText: 'installed for' }).waitFor({ timeout: 10_000 });
     await page.check('#fault-slow-upload');
-    await expect.poll(() => demo.backend.faults().find((fault) => fault.name === 'slow-upload')?.on).toBe(true);
+    await expect.poll(() => running.demo.backend.faults().find((fault) => fault.name === 'slow-upload')?.on).toBe(true);
     // Four times the panel's default pace (512 KiB/s), to keep the test short.
-    demo.backend.setFault('slow-upload', true, '2048');
+    running.demo.backend.setFault('slow-upload', true, '2048');
 
     // 12 MB: on loopback the socket buffers take the first ~4 MB at once, the rest follows the pace.
     const photo = Buffer.alloc(4 * 1024 * 1024, 1);
