@@ -6,23 +6,17 @@
  * per chunk, each after the answer to the one before.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { requireChromium } from '../helpers/chromium.js';
-import { logLines, startBrowserHarness, type BridgePage, type BrowserHarness } from '../helpers/browser-harness.js';
+import { logLines, useBrowserHarness, type BridgePage } from '../helpers/browser-harness.js';
 import { CHUNK_MAX } from '../../bridge/inbound/limits.js';
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 describe.skipIf(!requireChromium())('attachments in chunks (real bundle in Chromium, reference backend)', () => {
-  let harness: BrowserHarness;
+  const harness = useBrowserHarness();
   const tabs: BridgePage[] = [];
 
-  beforeAll(async () => {
-    harness = await startBrowserHarness();
-  });
-  afterAll(async () => {
-    await harness?.close();
-  });
   afterEach(async () => {
     for (const tab of tabs.splice(0).reverse()) await tab.close();
     harness.backend.reset();

@@ -9,9 +9,9 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { requireChromium } from '../helpers/chromium.js';
-import { HOSTS, startBrowserHarness, type BrowserHarness } from '../helpers/browser-harness.js';
+import { HOSTS, useBrowserHarness } from '../helpers/browser-harness.js';
 
 import { generateScripts } from '../vendor/chatwoot-react-native-widget-0.0.21/src/utils.js';
 
@@ -53,14 +53,7 @@ describe('the vendored SDK files', () => {
 });
 
 describe.skipIf(!requireChromium())("Chatwoot's React Native SDK scripts beside the bridge in Chromium", () => {
-  let harness: BrowserHarness;
-
-  beforeAll(async () => {
-    harness = await startBrowserHarness();
-  });
-  afterAll(async () => {
-    await harness?.close();
-  });
+  const harness = useBrowserHarness();
 
   it.each(HOSTS)(
     'on %s: never echoes the SDK messages, drops the conversation token from loaded, and forwards it only when asked',

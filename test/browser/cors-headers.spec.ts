@@ -5,15 +5,10 @@
  */
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../tools/cli/main.js';
 import { requireChromium } from '../helpers/chromium.js';
-import {
-  startBrowserHarness,
-  WEBSITE_TOKEN,
-  type BridgePage,
-  type BrowserHarness,
-} from '../helpers/browser-harness.js';
+import { useBrowserHarness, WEBSITE_TOKEN, type BridgePage } from '../helpers/browser-harness.js';
 
 interface Proxy {
   url: string;
@@ -65,16 +60,10 @@ async function doctor(baseUrl: string, origin: string): Promise<{ code: number; 
 const lineOf = (lines: string[], name: string) => lines.find((line) => line.slice(5).startsWith(`${name}:`)) ?? '';
 
 describe.skipIf(!requireChromium())('CORS headers: what Chromium refuses, and what the doctor says', () => {
-  let harness: BrowserHarness;
+  const harness = useBrowserHarness();
   let proxy: Proxy | undefined;
   let tab: BridgePage | undefined;
 
-  beforeAll(async () => {
-    harness = await startBrowserHarness();
-  });
-  afterAll(async () => {
-    await harness?.close();
-  });
   afterEach(async () => {
     await tab?.close();
     await proxy?.close();

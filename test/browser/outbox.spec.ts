@@ -6,12 +6,12 @@
  * events and failing fetches), or the harness's fetch stand-in where the device must stay
  * "online" while the network fails.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { requireChromium } from '../helpers/chromium.js';
 import {
   logLines,
   OTHER_WEBSITE_TOKEN,
-  startBrowserHarness,
+  useBrowserHarness,
   WEBSITE_TOKEN,
   type BridgePage,
   type BrowserHarness,
@@ -19,15 +19,9 @@ import {
 import type { OutboundMessage } from '../../bridge/outbound/messages.js';
 
 describe.skipIf(!requireChromium())('delivery (real bundle in Chromium, reference backend)', () => {
-  let harness: BrowserHarness;
+  const harness = useBrowserHarness();
   const tabs: BridgePage[] = [];
 
-  beforeAll(async () => {
-    harness = await startBrowserHarness();
-  });
-  afterAll(async () => {
-    await harness?.close();
-  });
   afterEach(async () => {
     for (const tab of tabs.splice(0).reverse()) await tab.close();
     harness.backend.reset();

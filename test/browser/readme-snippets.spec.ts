@@ -6,10 +6,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startStaticServer } from '../../demo-page/static-server.mjs';
 import { requireChromium } from '../helpers/chromium.js';
-import { startBrowserHarness, WEBSITE_TOKEN, type BrowserHarness } from '../helpers/browser-harness.js';
+import { useBrowserHarness, WEBSITE_TOKEN } from '../helpers/browser-harness.js';
 
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
@@ -21,14 +21,7 @@ function snippet(heading: string, language: string): string {
 }
 
 describe.skipIf(!requireChromium())('README snippets in Chromium', () => {
-  let harness: BrowserHarness;
-
-  beforeAll(async () => {
-    harness = await startBrowserHarness();
-  });
-  afterAll(async () => {
-    await harness?.close();
-  });
+  const harness = useBrowserHarness();
 
   it('the browser page snippet loads the bundle and the client through its import map, and init resolves', async () => {
     const html = snippet('Browser pages', 'html')

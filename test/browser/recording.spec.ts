@@ -4,27 +4,16 @@
  * replayed by `chat-bridge replay`'s engine, must give the host the same payloads in the same
  * order (same codes, same texts) as it received live, and use up every answer they recorded.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { HostName } from '../../bridge/options.js';
 import { parseFixture, replay } from '../../tools/replay/index.js';
 import { requireChromium } from '../helpers/chromium.js';
-import {
-  startBrowserHarness,
-  WEBSITE_TOKEN,
-  type BridgePage,
-  type BrowserHarness,
-} from '../helpers/browser-harness.js';
+import { useBrowserHarness, WEBSITE_TOKEN, type BridgePage } from '../helpers/browser-harness.js';
 
 describe.skipIf(!requireChromium())('recordings made in Chromium replay to the same deliveries', () => {
-  let harness: BrowserHarness;
+  const harness = useBrowserHarness();
   let tab: BridgePage | undefined;
 
-  beforeAll(async () => {
-    harness = await startBrowserHarness();
-  });
-  afterAll(async () => {
-    await harness?.close();
-  });
   afterEach(async () => {
     await tab?.close();
     tab = undefined;

@@ -3,20 +3,14 @@
  * reference backend hung (every API request accepted, never answered), and a command in
  * flight when the page installs the bridge again or destroys it.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { requireChromium } from '../helpers/chromium.js';
-import { startBrowserHarness, waitForLog, type BridgePage, type BrowserHarness } from '../helpers/browser-harness.js';
+import { useBrowserHarness, waitForLog, type BridgePage } from '../helpers/browser-harness.js';
 
 describe.skipIf(!requireChromium())('a command in flight when the bridge goes (real bundle in Chromium)', () => {
-  let harness: BrowserHarness;
+  const harness = useBrowserHarness();
   let tab: BridgePage | undefined;
 
-  beforeAll(async () => {
-    harness = await startBrowserHarness();
-  });
-  afterAll(async () => {
-    await harness?.close();
-  });
   afterEach(async () => {
     await tab?.close();
     tab = undefined;

@@ -6,24 +6,18 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { requireChromium } from '../helpers/chromium.js';
-import { startBrowserHarness, type BridgePage, type BrowserHarness } from '../helpers/browser-harness.js';
+import { useBrowserHarness, type BridgePage, type BrowserHarness } from '../helpers/browser-harness.js';
 import type { MessageStateMessage } from '../../bridge/outbound/messages.js';
 
 const MiB = 1024 * 1024;
 
 describe.skipIf(!requireChromium())('upload progress (real bundle in Chromium, loopback servers)', () => {
-  let harness: BrowserHarness;
+  const harness = useBrowserHarness();
   const tabs: BridgePage[] = [];
   const servers: Server[] = [];
 
-  beforeAll(async () => {
-    harness = await startBrowserHarness();
-  });
-  afterAll(async () => {
-    await harness?.close();
-  });
   afterEach(async () => {
     for (const tab of tabs.splice(0)) await tab.close();
     for (const server of servers.splice(0)) {

@@ -23,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { startReferenceBackend } from '../../demo-page/backend/server.mjs';
 import { startStaticServer } from '../../demo-page/static-server.mjs';
 import type { Bridge } from '../../bridge/bridge.js';
@@ -423,4 +424,19 @@ export async function waitForLog(
 /** The log as "METHOD /path status" lines, for readable assertions. */
 export function logLines(backend: ReferenceBackend): string[] {
   return backend.requests.map((entry) => `${entry.method} ${entry.path} ${entry.status}`);
+}
+
+/**
+ * The harness for a describe block: started before its tests and closed after them, the set-up
+ * every browser spec shares. The object returned is filled in once `beforeAll` has run.
+ */
+export function useBrowserHarness(): BrowserHarness {
+  const harness = {} as BrowserHarness;
+  beforeAll(async () => {
+    Object.assign(harness, await startBrowserHarness());
+  });
+  afterAll(async () => {
+    await harness.close?.();
+  });
+  return harness;
 }
