@@ -30,6 +30,7 @@ import type { Bridge } from '../../bridge/bridge.js';
 import type { OutboundMessage, ResponseMessage } from '../../bridge/outbound/messages.js';
 import type { HostName } from '../../bridge/options.js';
 import { launchChromium, type LaunchedBrowser } from './chromium.js';
+import { offlineStandInJs } from './offline-stand-in.js';
 import type { ScenarioPage } from './scenario-page.js';
 
 export type ReferenceBackend = Awaited<ReturnType<typeof startReferenceBackend>>;
@@ -63,24 +64,7 @@ const SETUP_JS = String.raw`(function () {
     violations.push({ directive: event.effectiveDirective, blockedURI: event.blockedURI, sample: event.sample });
   });
 
-  var OFFLINE = 'harness:offline';
-  var realFetch = window.fetch;
-  window.__offlineFetches = 0;
-  // Uploads go through XMLHttpRequest (for their progress): offline, it fails as a network error too.
-  var realSend = XMLHttpRequest.prototype.send;
-  XMLHttpRequest.prototype.send = function (body) {
-    if (sessionStorage.getItem(OFFLINE) !== '1') return realSend.call(this, body);
-    window.__offlineFetches++;
-    var xhr = this;
-    setTimeout(function () { xhr.dispatchEvent(new ProgressEvent('error')); });
-  };
-  window.fetch = function (input, init) {
-    if (sessionStorage.getItem(OFFLINE) === '1') {
-      window.__offlineFetches++;
-      return Promise.reject(new TypeError('Failed to fetch'));
-    }
-    return realFetch.call(window, input, init);
-  };
+${offlineStandInJs('Failed to fetch')}
 
   // The channel stand-ins. iOS hands the native side a structured clone, so the stand-in
   // clones too: a payload WebKit could not serialize throws here as it would there.
@@ -97,11 +81,7 @@ const SETUP_JS = String.raw`(function () {
   };
 
   window.__harness = {
-    setOffline: function (offline, announce) {
-      if (offline) sessionStorage.setItem(OFFLINE, '1');
-      else sessionStorage.removeItem(OFFLINE);
-      if (announce) dispatchEvent(new Event(offline ? 'offline' : 'online'));
-    },
+    setOffline: setOffline,
     /** Resolves with the first decoded message from index 'since' on that matches every field of 'pattern'. */
     waitFor: function (pattern, since, timeoutMs) {
       return new Promise(function (resolve, reject) {

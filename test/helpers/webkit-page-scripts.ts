@@ -3,6 +3,7 @@
  * own channel script as it installs it on iOS, the harness's instrumentation, and the test pages.
  * Plain browser JavaScript, written as text: it runs in WebKit, not in Node.
  */
+import { offlineStandInJs } from './offline-stand-in.js';
 
 /** react-native-webview's document-start script on iOS (RNCWebViewImpl.m), as it installs the channel. */
 export const REACT_NATIVE_WEBVIEW_SCRIPT = `window.ReactNativeWebView = window.ReactNativeWebView || {};
@@ -31,24 +32,11 @@ export const INSTRUMENT_JS = String.raw`(function () {
   addEventListener('error', function (event) { errors.push('uncaught: ' + event.message); });
   addEventListener('unhandledrejection', function (event) { errors.push('unhandled rejection: ' + event.reason); });
 
-  var OFFLINE = 'harness:offline';
-  var realFetch = window.fetch;
-  window.__offlineFetches = 0;
-  // Uploads go through XMLHttpRequest (for their progress): offline, it fails as a network error too.
-  var realSend = XMLHttpRequest.prototype.send;
-  XMLHttpRequest.prototype.send = function (body) {
-    if (sessionStorage.getItem(OFFLINE) !== '1') return realSend.call(this, body);
-    window.__offlineFetches++;
-    var xhr = this;
-    setTimeout(function () { xhr.dispatchEvent(new ProgressEvent('error')); });
-  };
+${offlineStandInJs('Load failed')}
   window.__authTokens = [];
+  var offlineAwareFetch = window.fetch;
   window.fetch = function (input, init) {
-    if (sessionStorage.getItem(OFFLINE) === '1') {
-      window.__offlineFetches++;
-      return Promise.reject(new TypeError('Load failed'));
-    }
-    return realFetch.call(window, input, init).then(function (response) {
+    return offlineAwareFetch.call(window, input, init).then(function (response) {
       // The auth tokens handed to this page, so tests can check that no event carries one.
       if (/\/config$/.test(new URL(response.url || String(input), location.href).pathname)) {
         response.clone().json().then(function (body) {
@@ -59,11 +47,7 @@ export const INSTRUMENT_JS = String.raw`(function () {
     });
   };
   window.__harness = {
-    setOffline: function (offline, announce) {
-      if (offline) sessionStorage.setItem(OFFLINE, '1');
-      else sessionStorage.removeItem(OFFLINE);
-      if (announce) dispatchEvent(new Event(offline ? 'offline' : 'online'));
-    },
+    setOffline: setOffline,
   };
 })();`;
 
