@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createApi } from '../../../bridge/backend/api.js';
 import type { ApiRequest, ApiResponse, Http } from '../../../bridge/backend/http.js';
-import { isBridgeError } from '../../../bridge/outbound/errors.js';
+import { failure } from '../../helpers/failure.js';
 
 /**
  * The API over a scripted `Http` (the interface api.ts is written against): each request is
@@ -31,15 +31,6 @@ function api(answers: Parameters<typeof scriptedHttp>[0], settings: { websiteTok
   const scripted = scriptedHttp(answers);
   const tokens: string[] = [];
   return { ...scripted, tokens, api: createApi(scripted.http, { websiteToken, onToken: (t) => tokens.push(t) }) };
-}
-
-async function failure(promise: Promise<unknown>) {
-  const thrown = await promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  if (!isBridgeError(thrown)) throw new Error(`expected a BridgeError, got ${String(thrown)}`);
-  return thrown.event;
 }
 
 describe('init', () => {

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttp, type Http } from '../../../bridge/backend/http.js';
 import type { HttpRequest, HttpResponse, Upload } from '../../../bridge/environment.js';
-import { isBridgeError } from '../../../bridge/outbound/errors.js';
+import { failure } from '../../helpers/failure.js';
 
 interface Seen {
   method: string;
@@ -77,15 +77,6 @@ const json = (response: ServerResponse, status: number, body: unknown, headers: 
   response.writeHead(status, { 'Content-Type': 'application/json', ...headers });
   response.end(JSON.stringify(body));
 };
-
-async function failure(promise: Promise<unknown>) {
-  const thrown = await promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  if (!isBridgeError(thrown)) throw new Error(`expected a BridgeError, got ${String(thrown)}`);
-  return thrown.event;
-}
 
 describe('one request', () => {
   it('sends JSON under the base URL with only Content-Type and Authorization of its own, and parses the answer', async () => {

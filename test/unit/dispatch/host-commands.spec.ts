@@ -4,7 +4,7 @@ import type { Outbox } from '../../../bridge/backend/outbox.js';
 import type { OutboxRecord } from '../../../bridge/backend/outbox-record.js';
 import type { CommandContext } from '../../../bridge/dispatch/command-runner.js';
 import { createHostCommands } from '../../../bridge/dispatch/host-commands.js';
-import { isBridgeError } from '../../../bridge/outbound/errors.js';
+import { failure } from '../../helpers/failure.js';
 
 /** An Api that records its calls and answers each with what it was called with. */
 function recordingApi() {
@@ -47,15 +47,6 @@ function setup() {
     return spec.run(parsed.data, context);
   };
   return { run, calls, queued, cancelled, commands, controller };
-}
-
-async function refusal(promise: Promise<unknown>) {
-  const thrown = await promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  if (!isBridgeError(thrown)) throw new Error(`expected a BridgeError, got ${String(thrown)}`);
-  return thrown.event;
 }
 
 describe('host commands', () => {
@@ -104,7 +95,7 @@ describe('host commands', () => {
     ['sendMessage', '[sendMessage] 422: invalid email'],
   ])('%s refuses an invalid e-mail with validation_error before any API call', async (name, message) => {
     const t = setup();
-    const event = await refusal(t.run(name, { email: 'not-an-email', content: 'Hi' }));
+    const event = await failure(t.run(name, { email: 'not-an-email', content: 'Hi' }));
     expect(event).toMatchObject({ code: 'validation_error', status: 422, message });
     expect(t.calls).toEqual([]);
     expect(t.queued).toEqual([]);
@@ -112,9 +103,9 @@ describe('host commands', () => {
 
   it('sendMessage refuses a message that breaks a service rule before anything is queued', async () => {
     const t = setup();
-    expect(await refusal(t.run('sendMessage', { content: '  ' }))).toMatchObject({ code: 'empty_message' });
+    expect(await failure(t.run('sendMessage', { content: '  ' }))).toMatchObject({ code: 'empty_message' });
     expect(
-      await refusal(t.run('sendMessage', { attachments: [{ name: 'big.png', type: 'image/png', size: 1001 }] })),
+      await failure(t.run('sendMessage', { attachments: [{ name: 'big.png', type: 'image/png', size: 1001 }] })),
     ).toMatchObject({ code: 'file_too_large', status: 413 });
     expect(t.queued).toEqual([]);
   });
@@ -160,7 +151,7 @@ describe('host commands', () => {
 
   it('sendMessage naming an unknown upload is refused with parse_error, and nothing is queued', async () => {
     const t = setup();
-    const event = await refusal(
+    const event = await failure(
       t.run('sendMessage', { attachments: [{ name: 'a.png', type: 'image/png', uploadId: 'never-sent' }] }),
     );
     expect(event).toEqual({
@@ -174,7 +165,7 @@ describe('host commands', () => {
   it('sendMessage refused by a rule (an unsupported type) keeps its uploads for a corrected message', async () => {
     const t = setup();
     await t.run('appendAttachment', { uploadId: 'kept', index: 0, data: 'aGk=' });
-    const event = await refusal(
+    const event = await failure(
       t.run('sendMessage', { attachments: [{ name: 'a.exe', type: 'application/x-msdownload', uploadId: 'kept' }] }),
     );
     expect(event.code).toBe('unsupported_file_type');
