@@ -157,8 +157,7 @@ export function browserEnvironment(win: Window & typeof globalThis): Environment
       const handle = (event: Event) => {
         if (seen.has(event)) return;
         seen.add(event);
-        const message = event as MessageEvent;
-        listener({ data: message.data, origin: typeof message.origin === 'string' ? message.origin : '' });
+        listener(inboundMessage(event));
       };
       win.addEventListener('message', handle);
       win.document.addEventListener('message', handle);
@@ -170,6 +169,12 @@ export function browserEnvironment(win: Window & typeof globalThis): Environment
     pageOrigin: win.location.origin,
     scope: win as unknown as HostScope,
   };
+}
+
+/** A window or document `message` event as the bridge sees it. */
+export function inboundMessage(event: Event): InboundMessage {
+  const message = event as MessageEvent;
+  return { data: message.data, origin: typeof message.origin === 'string' ? message.origin : '' };
 }
 
 /** Reading `localStorage` throws in some sandboxed WebViews; writes over quota are handled by the outbox. */

@@ -3,7 +3,7 @@
  * most one bridge running per window.
  */
 import { checkRecorder, createBridge, VERSION, type Bridge, type CreateBridgeSettings } from './bridge.js';
-import { browserEnvironment } from './environment.js';
+import { deferredBridge } from './deferred-start.js';
 import { normalizeOptions, type BridgeOptions } from './options.js';
 
 /** Host commands received before `install` are kept (up to this many) and handled once it runs. */
@@ -43,7 +43,7 @@ export function createGlobal(win: Window & typeof globalThis, plugins: GlobalPlu
       const settings = Object.assign({ rawOptions: merged }, plugins);
       checkRecorder(resolved, settings); // before the running bridge is replaced, as for other bad options
       if (current) current.destroy('reinstalled');
-      const bridge = createBridge(resolved, browserEnvironment(win), settings);
+      const bridge = deferredBridge(win, (env) => createBridge(resolved, env, settings));
       current = bridge;
       early.splice(0).forEach((data) => bridge.receive(data));
       return bridge;

@@ -150,11 +150,12 @@ describe('dist/chat-bridge.js', () => {
     expect(webView.consoleErrors).toEqual([]);
   });
 
-  it('adds no global but ChatBridge, neither when evaluated nor when it installs itself', () => {
+  it('adds no global but ChatBridge, neither when evaluated nor when it installs itself', async () => {
     const webView = fakeWebView({ settings });
     const before = new Set(webView.globalNames());
 
     webView.run(source);
+    await flush(); // the bridge is built in the task after install
 
     expect(webView.posted).toEqual(['{"type":"ready"}']); // it did install
     expect(webView.globalNames().filter((name) => !before.has(name))).toEqual(['ChatBridge']);

@@ -52,6 +52,11 @@ const widgetDeliveries = () => delivered.filter((message) => message.type === 'w
 const responsesTo = (id: string) => delivered.filter((message) => message.type === 'response' && message.id === id);
 const post = (data: unknown, target: EventTarget = win, init: MessageEventInit = {}) =>
   target.dispatchEvent(new MessageEvent('message', { data, bubbles: true, ...init }));
+/**
+ * The bridge is built in the task after install (bridge/deferred-start.ts); window messages that
+ * come before are kept and handled then. A real postMessage is a task of its own anyway.
+ */
+const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 beforeEach(() => {
   delivered = [];
@@ -123,7 +128,7 @@ describe('the injected bundle', () => {
     expect(chatBridge().install({ baseUrl: BASE_URL }).host).toBe('browser');
   });
 
-  it('evaluated twice, keeps the first ChatBridge and one bridge: a widget message posted once is delivered once', () => {
+  it('evaluated twice, keeps the first ChatBridge and one bridge: a widget message posted once is delivered once', async () => {
     inject();
     const first = chatBridge();
     first.install(options);
@@ -132,15 +137,17 @@ describe('the injected bundle', () => {
 
     expect(win.ChatBridge).toBe(first);
     post(widgetMessage);
+    await nextTask();
     expect(widgetDeliveries()).toEqual([{ type: 'widget', event: 'loaded', data: { locale: 'en' } }]);
   });
 
-  it('evaluated twice with injected settings, installs once: one ready, one delivery per event', () => {
+  it('evaluated twice with injected settings, installs once: one ready, one delivery per event', async () => {
     win.chatBridgeSettings = options;
     inject();
     inject();
 
     post(widgetMessage);
+    await nextTask();
     expect(delivered.map((message) => message.type)).toEqual(['ready', 'widget']);
   });
 });
@@ -194,18 +201,19 @@ describe('ChatBridge.install', () => {
     expect((thrown as Error).message).toContain(`ChatBridge option "${option}"`);
   });
 
-  it('keeps the running bridge when a reinstall is refused for bad options', () => {
+  it('keeps the running bridge when a reinstall is refused for bad options', async () => {
     inject();
     const running = chatBridge().install(options);
     expect(() => chatBridge().install({ baseUrl: 'nope' })).toThrow(/"baseUrl"/);
     expect(chatBridge().bridge).toBe(running);
     post(widgetMessage);
+    await nextTask();
     expect(widgetDeliveries()).toHaveLength(1);
   });
 });
 
 describe('record: true and the two bundles', () => {
-  it('the plain bundle refuses record: true with an OptionsError that names the debug script, keeping the running bridge', () => {
+  it('the plain bundle refuses record: true with an OptionsError that names the debug script, keeping the running bridge', async () => {
     inject();
     const running = chatBridge().install(options);
     expect(() => chatBridge().install({ ...options, record: true })).toThrow(
@@ -213,6 +221,7 @@ describe('record: true and the two bundles', () => {
     );
     expect(chatBridge().bridge).toBe(running);
     post(widgetMessage);
+    await nextTask();
     expect(widgetDeliveries()).toHaveLength(1);
   });
 
@@ -265,6 +274,65 @@ describe('record: true and the two bundles', () => {
   });
 });
 
+describe('the bridge is built in the task after install', () => {
+  it('install checks the options and returns; ready comes in the next task', async () => {
+    inject();
+    const bridge = chatBridge().install(options);
+    expect(chatBridge().bridge).toBe(bridge);
+    expect(delivered).toEqual([]);
+
+    await nextTask();
+    expect(delivered).toEqual([{ type: 'ready' }]);
+  });
+
+  it('keeps window messages that come before, and handles each once, in order, after ready', async () => {
+    inject();
+    chatBridge().install(options);
+    post(widgetMessage);
+    post({ id: 'kept-1', method: 'nope' }, win.document, { bubbles: true }); // passes document and window
+    post('{"id":"kept-2","method":"nope"}', win);
+    expect(delivered).toEqual([]);
+
+    await nextTask();
+    expect(delivered.map((message) => (message.type === 'response' ? `response ${message.id}` : message.type))).toEqual(
+      ['ready', 'widget', 'response kept-1', 'error', 'response kept-2', 'error'],
+    );
+  });
+
+  it('a command handed to receive builds it at once: ready, the kept messages, then the command', () => {
+    inject();
+    chatBridge().install(options);
+    post(widgetMessage);
+    chatBridge().receive({ id: 'now', method: 'nope' });
+    expect(delivered.map((message) => (message.type === 'response' ? `response ${message.id}` : message.type))).toEqual(
+      ['ready', 'widget', 'response now', 'error'],
+    );
+  });
+
+  it('an offline event that comes before is kept too: a message that fails then waits for the network', async () => {
+    vi.spyOn(win, 'fetch').mockRejectedValue(new TypeError('Failed to fetch'));
+    inject();
+    chatBridge().install({ ...options, websiteToken: 'wt_install_spec' });
+    win.dispatchEvent(new Event('offline'));
+    await nextTask();
+
+    chatBridge().receive({ id: 'offline-send', method: 'sendMessage', params: { content: 'hello' } });
+    const retried = () => delivered.find((m) => m.type === 'message' && m.state === 'queued' && m.attempt === 1);
+    await vi.waitFor(() => expect(retried()).toBeDefined());
+    // Offline, a failed attempt waits for the `online` event rather than for a retry time.
+    expect(retried()).not.toHaveProperty('nextAttemptAt');
+  });
+
+  it('destroyed before it was built, it is built and destroyed: one ready, and nothing handled after', async () => {
+    inject();
+    chatBridge().install(options);
+    chatBridge().destroy();
+    post({ id: 'after', method: 'nope' });
+    await nextTask();
+    expect(delivered).toEqual([{ type: 'ready' }]);
+  });
+});
+
 describe('ChatBridge.receive', () => {
   it('buffers commands received before install and handles them, in order, right after ready', () => {
     inject();
@@ -300,9 +368,10 @@ describe('ChatBridge.receive', () => {
 });
 
 describe('host commands posted as message events', () => {
-  beforeEach(() => {
+  beforeEach(async () => {
     inject();
     chatBridge().install(options);
+    await nextTask(); // built: from here on, each message is handled as it is dispatched
   });
 
   it.each([
@@ -348,9 +417,10 @@ describe('host commands posted as message events', () => {
 });
 
 describe('origin checks with the default allowedOrigins', () => {
-  beforeEach(() => {
+  beforeEach(async () => {
     inject();
     chatBridge().install({ baseUrl: BASE_URL, host: 'browser' });
+    await nextTask();
   });
 
   it('accepts widget messages from the API origin, the page origin and same-realm synthetic events', () => {
@@ -368,7 +438,7 @@ describe('origin checks with the default allowedOrigins', () => {
 });
 
 describe('ChatBridge.destroy', () => {
-  it('removes every listener: later messages are not handled and the bridge is gone', () => {
+  it('removes every listener: later messages are not handled and the bridge is gone', async () => {
     inject();
     chatBridge().install(options);
     chatBridge().destroy();
@@ -376,10 +446,11 @@ describe('ChatBridge.destroy', () => {
     expect(chatBridge().bridge).toBeUndefined();
     post(widgetMessage);
     post({ id: 'after', method: 'nope' }, win.document);
+    await nextTask();
     expect(delivered.map((message) => message.type)).toEqual(['ready']);
   });
 
-  it('may be called twice, and a later install starts a fresh bridge', () => {
+  it('may be called twice, and a later install starts a fresh bridge', async () => {
     inject();
     chatBridge().install(options);
     chatBridge().destroy();
@@ -387,6 +458,7 @@ describe('ChatBridge.destroy', () => {
 
     chatBridge().install(options);
     post(widgetMessage);
+    await nextTask();
     expect(delivered.map((message) => message.type)).toEqual(['ready', 'ready', 'widget']);
   });
 });
@@ -419,6 +491,7 @@ describe('commands running when the bridge goes', () => {
       },
     ]);
     // The answer comes before the new bridge's ready, so a host can tell which bridge it came from.
+    await nextTask();
     expect(delivered.map((message) => message.type)).toEqual(['ready', 'response', 'error', 'ready']);
     expect(chatBridge().bridge?.stats().pendingCommands).toBe(0);
   });
@@ -488,7 +561,7 @@ describe('with the react-native host side', () => {
       postMessage: (data: unknown) => queueMicrotask(() => host.onMessage({ nativeEvent: { data: data as string } })),
     };
     inject(host.injectedJavaScript({ baseUrl: BASE_URL }, source));
-    await Promise.resolve();
+    await nextTask(); // the bridge is built and its ready has reached the host
 
     host.onLoadStart({ nativeEvent: { url: win.location.href } }); // a hash change: same document, same bridge
     const call = host.client.call('nope');

@@ -1,0 +1,69 @@
+/**
+ * `install` runs at document start, before the page's own scripts, on every page load. Building
+ * the bridge there (its channels, redactor and listeners, and compiling the code that does it)
+ * cost the page 3–5 ms before its first script ran. So `install` checks the options and returns
+ * at once, and the bridge itself is built in the task after it, or as soon as anything needs it
+ * (a command, a listener, `host`, `stats`), whichever comes first.
+ *
+ * Nothing is lost meanwhile: the window's `message`, `online` and `offline` events that come
+ * before the bridge exists are kept, in order, and handed to it as soon as it is built, ahead of
+ * anything later. `ready` is sent when it is built, so it still comes before any other message.
+ */
+import { VERSION, type Bridge } from './bridge.js';
+import { browserEnvironment, inboundMessage, type Environment, type InboundMessage } from './environment.js';
+
+/** The events a bridge listens for on the window (and `message` on the document too, see environment.ts). */
+const KEPT_TYPES = ['message', 'online', 'offline'];
+
+/** `build` makes the bridge from the window's environment, when it is needed. */
+export function deferredBridge(win: Window & typeof globalThis, build: (env: Environment) => Bridge): Bridge {
+  let bridge: Bridge | undefined;
+  // A Set, because a bubbling message event may pass both document and window.
+  const early = new Set<Event>();
+  const keep = (event: Event) => void early.add(event);
+  const listen = (add: boolean) => {
+    const method = add ? 'addEventListener' : 'removeEventListener';
+    KEPT_TYPES.forEach((type) => win[method](type, keep));
+    win.document[method]('message', keep);
+  };
+  listen(true);
+  win.setTimeout(() => started(), 0);
+
+  const started = (): Bridge => {
+    if (bridge) return bridge;
+    listen(false);
+    // The bridge's own listeners, caught on their way in, so the kept events reach them.
+    let onMessage: (message: InboundMessage) => void = () => {};
+    let onConnectivityChange: (online: boolean) => void = () => {};
+    const env = browserEnvironment(win);
+    bridge = build(
+      Object.assign({}, env, {
+        onMessage(listener: (message: InboundMessage) => void) {
+          onMessage = listener;
+          return env.onMessage(listener);
+        },
+        onConnectivityChange(listener: (online: boolean) => void) {
+          onConnectivityChange = listener;
+          return env.onConnectivityChange(listener);
+        },
+      }),
+    );
+    early.forEach((event) =>
+      event.type === 'message' ? onMessage(inboundMessage(event)) : onConnectivityChange(event.type === 'online'),
+    );
+    return bridge;
+  };
+
+  // Destroying it builds it first, as a bridge that ran: what it has started is answered the same way.
+  return {
+    version: VERSION,
+    get host() {
+      return started().host;
+    },
+    receive: (data) => started().receive(data),
+    on: (listener) => started().on(listener),
+    recording: () => started().recording(),
+    stats: () => started().stats(),
+    destroy: (why) => started().destroy(why),
+  };
+}
