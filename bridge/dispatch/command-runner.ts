@@ -93,9 +93,11 @@ export function createCommandRunner({ commands, timeoutMs, timers, answer }: Run
       const finish = (outcome: Outcome) => {
         const entry = pending.get(key);
         if (entry === undefined) return; // already answered (timed out, or the bridge was destroyed)
-        stop(entry);
         pending.delete(key);
+        // Answered first: aborting costs about 0.05 ms (the abort's DOMException), which the
+        // host need not wait for; nothing can start a request in between.
         answer(id, outcome);
+        stop(entry);
       };
       const timer = spec.untimed
         ? undefined

@@ -234,6 +234,16 @@ describe('timeouts', () => {
     expect(calls[1]?.context.signal.aborted).toBe(true);
   });
 
+  it('answers before it aborts the signal, so the host does not wait for the abort', async () => {
+    const { runner, calls, responses } = setup();
+    runner.run({ id: 'first', method: 'manual' });
+    const answeredAtAbort: number[] = [];
+    calls[0]?.context.signal.addEventListener('abort', () => answeredAtAbort.push(responses.length));
+    calls[0]?.resolve('done');
+    await settle();
+    expect(answeredAtAbort).toEqual([1]);
+  });
+
   it('gives the command its command id in the context', () => {
     const { runner, calls } = setup();
     runner.run({ id: 'ctx-1', method: 'manual' });
