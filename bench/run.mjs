@@ -296,6 +296,14 @@ try {
         goal: `≤ ${times(STARTUP_GOAL, 1)}`,
         met: s.ratio === undefined ? false : s.ratio <= STARTUP_GOAL,
       });
+      rows.push({
+        figure: '  the bridge itself, built in the task after install (not in the figure above)',
+        value: ms(s.bridgeBuildMs),
+        compared: s.penpalMs === undefined ? '—' : `penpal evaluate: ${ms(s.penpalMs)}`,
+        ratio: s.penpalMs === undefined ? '—' : times(s.bridgeBuildMs / s.penpalMs, 1),
+        goal: "— (after the page's first scripts; diagnostic)",
+        met: undefined,
+      });
       note(
         `start-up: ${s.samples} fresh contexts each; bridge evaluate ${ms(s.bridgeEvaluateMs)} + install ${ms(s.bridgeInstallMs)} (medians apart); ${s.isolated ? 'cross-origin isolated (5 µs timer)' : 'NOT cross-origin isolated (100 µs timer)'}`,
       );
