@@ -12,7 +12,7 @@ import { startStaticServer } from '../demo-page/static-server.mjs';
 import { ROOT } from './deps.mjs';
 import { median } from './stats.mjs';
 
-const SAMPLES = 15;
+const SAMPLES = 31;
 const ISOLATED = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
 
 /** Evaluated in the page: inserts the source as a script and times it (and install, when asked). */
