@@ -14,9 +14,17 @@
  * - Peak memory: every Chromium process's peak resident set (Linux /proc: VmHWM, reset through
  *   clear_refs before the send) less its resident set before, summed: an upper bound, since the
  *   processes need not peak at once.
+ *
+ * The page runs in a persistent profile on disk, as a WebView does, not in `browser.newContext()`:
+ * that context is incognito, and its IndexedDB lives in the browser process's memory. There the
+ * stored photos raised the browser process's peak by their whole size a second time (53.5 MiB
+ * against 25.6 MiB on disk, five 5 MiB photos), which no WebView pays.
  */
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/shared-settings.mjs';
 import { startReferenceBackend } from '../demo-page/backend/server.mjs';
 import { startStaticServer } from '../demo-page/static-server.mjs';
 import { ROOT } from './deps.mjs';
@@ -181,13 +189,30 @@ const safeRead = (/** @type {string} */ path) => {
 const statusBytes = (/** @type {number} */ pid, /** @type {string} */ field) =>
   Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(safeRead(`/proc/${pid}/status`))?.[1] ?? 0) * 1024;
 
-/** Starts watching: resets each Chromium process's peak; `peak()` is then the summed rise of the peaks. */
+/** A Chromium process's kind, from its command line: browser, renderer, gpu-process, utility, … */
+const processKind = (/** @type {number} */ pid) =>
+  /--type=([a-z-]+)/.exec(safeRead(`/proc/${pid}/cmdline`).replace(/\0/g, ' '))?.[1] ?? 'browser';
+
+/**
+ * Starts watching: resets each Chromium process's peak; `peak()` is then the summed rise of the
+ * peaks, and the rise by kind of process (where the memory went).
+ */
 function watchMemory() {
   const before = new Map(chromiumPids().map((pid) => [pid, statusBytes(pid, 'VmRSS')]));
   for (const pid of before.keys()) writeFileSync(`/proc/${pid}/clear_refs`, '5');
   return {
-    peak: () =>
-      chromiumPids().reduce((sum, pid) => sum + Math.max(0, statusBytes(pid, 'VmHWM') - (before.get(pid) ?? 0)), 0),
+    peak: () => {
+      /** @type {Record<string, number>} */
+      const byKind = {};
+      let total = 0;
+      for (const pid of chromiumPids()) {
+        const rise = Math.max(0, statusBytes(pid, 'VmHWM') - (before.get(pid) ?? 0));
+        const kind = processKind(pid);
+        byKind[kind] = (byKind[kind] ?? 0) + rise;
+        total += rise;
+      }
+      return { total, byKind };
+    },
   };
 }
 
@@ -199,8 +224,8 @@ function watchMemory() {
  *   attachmentBytes: number, samples: number }>}
  *   longest: the longest task of each form over its samples (ms)
  */
-export async function measureAttachments(browser) {
-  const { tab, context, close } = await openAttachmentsPage(browser);
+export async function measureAttachments() {
+  const { tab, context, close } = await openAttachmentsPage();
   try {
     const errors = [];
     tab.on('pageerror', (error) => errors.push(error.message));
@@ -239,8 +264,8 @@ export async function measureAttachments(browser) {
         return undefined; // no /proc (not Linux), or clear_refs refused
       }
     };
-    const peakBytes = await peakOf('chunked');
-    const singlePeakBytes = await peakOf('single');
+    const chunkedPeak = await peakOf('chunked');
+    const singlePeak = await peakOf('single');
     const receiveMs = await tab.evaluate(() => /** @type {any} */ (window).__attachments.receiveMs());
     /** @type {Array<[number, number]>} */
     const chunksMs = await tab.evaluate(() => /** @type {any} */ (window).__attachments.chunksMs());
@@ -257,8 +282,9 @@ export async function measureAttachments(browser) {
       chunkedMs: ms(runs.chunked5),
       bareMs: ms(runs.bare5),
       singleMs: ms(runs.single5),
-      peakBytes,
-      singlePeakBytes,
+      peakBytes: chunkedPeak?.total,
+      peakByKind: chunkedPeak?.byKind,
+      singlePeakBytes: singlePeak?.total,
       attachmentBytes: 5 * PHOTO_BYTES,
       samples: SAMPLES,
       receiveMs,
@@ -272,10 +298,10 @@ export async function measureAttachments(browser) {
 
 /**
  * The bench page with the bridge, against a fresh reference backend, with five photos ready
- * (`window.__attachments`); also for profiling one form by hand.
- * @param {import('playwright-core').Browser} browser
+ * (`window.__attachments`), in a Chromium of its own with a profile on disk (see the top of the
+ * file); also for profiling one form by hand.
  */
-export async function openAttachmentsPage(browser) {
+export async function openAttachmentsPage() {
   const backend = await startReferenceBackend({
     websiteTokens: [WEBSITE_TOKEN],
     rateLimit: { limit: 1_000_000, windowMs: 1_000 },
@@ -289,7 +315,12 @@ export async function openAttachmentsPage(browser) {
     mounts: { '/dist/': join(ROOT, 'dist') },
     pages: { '/attachments.html': page, '/favicon.ico': '' },
   });
-  const context = await browser.newContext();
+  const profile = mkdtempSync(join(tmpdir(), 'chat-bridge-bench-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
   const tab = await context.newPage();
   await tab.goto(`${server.url}/attachments.html`, { waitUntil: 'load' });
   await tab.evaluate(
@@ -301,6 +332,7 @@ export async function openAttachmentsPage(browser) {
     context,
     close: async () => {
       await context.close().catch(() => undefined);
+      rmSync(profile, { recursive: true, force: true });
       await server.close();
       await backend.close();
     },

@@ -234,7 +234,7 @@ try {
         met: false,
       });
     else {
-      const a = await measureAttachments(browser);
+      const a = await measureAttachments();
       const photos = `${number(PHOTO_BYTES / 1024 / 1024)} MiB`;
       // The longest task per form: a ratio of chunked to single command, and the goal on the chunked one.
       for (const count of [1, 5]) {
@@ -270,7 +270,14 @@ try {
           a.receiveMs,
         )
           .map(([what, took]) => `${what} ${ms(took)}`)
-          .join(', ')}; peak memory sums each Chromium process's rise of VmHWM (reset before the send), an upper bound`,
+          .join(', ')}; peak memory sums each Chromium process's rise of VmHWM (reset before the send), an upper bound${
+          a.peakByKind
+            ? ` (in chunks: ${Object.entries(a.peakByKind)
+                .filter(([, bytes]) => bytes >= 1024 * 1024)
+                .map(([kind, bytes]) => `${kind} ${mib(bytes)}`)
+                .join(', ')})`
+            : ''
+        }; Chromium with a profile on disk, as a WebView has (incognito keeps IndexedDB in memory)`,
       );
     }
   }
