@@ -53,6 +53,21 @@ describe.skipIf(!requireWebKit())('chat-bridge.js in WebKit', () => {
       harness.backend.reset();
     });
 
+    it('keeps window messages that come before a (re)installed bridge is built, and handles them after its ready', async () => {
+      tab = await harness.open({ host });
+      const since = await tab.mark();
+      // In one task, as a page's script right after the bundle: the new bridge is built in the next one.
+      await tab.evaluate(`ChatBridge.install();
+        dispatchEvent(new MessageEvent('message', { data: 'chatwoot-widget:' + JSON.stringify({ event: 'loaded', locale: 'en' }) }));
+        document.dispatchEvent(new MessageEvent('message', { data: { id: 'early-wk', method: 'nope' }, bubbles: true }));
+        return null;`);
+      await tab.waitFor({ type: 'error', code: 'unknown_method' }, { since });
+      const after = (await tab.messages())
+        .slice(since)
+        .map((message) => (message.type === 'response' ? `response ${message.id}` : message.type));
+      expect(after).toEqual(['ready', 'widget', 'response early-wk', 'error']);
+    });
+
     it('runs init, getConversation (404, then created) and a multipart sendMessage through real CORS preflights', async () => {
       tab = await harness.open({ host });
       const { backend } = harness;
