@@ -12,7 +12,7 @@
  * state, page loss, close) reads best in one place.
  */
 import type { ErrorCode, ErrorEvent } from '../bridge/outbound/errors.js';
-import type { MessageStateMessage } from '../bridge/outbound/messages.js';
+import type { MessageStateMessage, UploadProgress } from '../bridge/outbound/messages.js';
 import type { Contact, SendMessageParams } from '../bridge/inbound/schemas.js';
 import { NAME_MAX } from '../bridge/inbound/limits.js';
 import { DEFAULTS } from '../bridge/options.js';
@@ -86,6 +86,14 @@ export interface ClientOptions {
   random?: () => number;
 }
 
+export interface SendMessageOptions {
+  /**
+   * Told each upload progress report of this message (its `sending` events' `progress`), for an
+   * upload bar next to the message; the same reports also reach `onEvent`.
+   */
+  onProgress?(progress: UploadProgress): void;
+}
+
 /** The bridge's `commandTimeout` and a margin for the trip through the channel. */
 export const DEFAULT_CLIENT_TIMEOUT = DEFAULTS.commandTimeout + 5_000;
 
@@ -101,7 +109,7 @@ export interface ChatClient {
    * message names the upload; messages still go in the order they were called. A chunk's failure
    * rejects the call with that chunk's error, and the message is not sent.
    */
-  sendMessage(params: SendMessageParams): Promise<unknown>;
+  sendMessage(params: SendMessageParams, options?: SendMessageOptions): Promise<unknown>;
   /** Cancels a message still waiting in the outbox (its own `sendMessage` then settles as the bridge says). */
   cancelMessage(params: { messageId: string }): Promise<unknown>;
   call(method: string, params?: object): Promise<unknown>;
@@ -136,6 +144,7 @@ interface Call {
   timer: ReturnType<typeof setTimeout> | undefined;
   /** A `sendMessage`'s message id, by which message-state events settle it. */
   messageId?: string;
+  onProgress?: SendMessageOptions['onProgress'];
   /** The message-state events say the message waits in an outbox: no deadline. */
   queued?: boolean;
 }
@@ -210,7 +219,12 @@ export function createClient(transport: ClientTransport, options: ClientOptions 
     }
   };
 
-  const call = (method: string, params?: object, messageId?: string): Promise<unknown> =>
+  const call = (
+    method: string,
+    params?: object,
+    messageId?: string,
+    onProgress?: Call['onProgress'],
+  ): Promise<unknown> =>
     new Promise((resolve, reject) => {
       if (closed) return reject(clientError('closed', `[${method}] the chat-bridge client is closed`));
       const id = `${idPrefix}${++counter}.${session}`;
@@ -233,6 +247,7 @@ export function createClient(transport: ClientTransport, options: ClientOptions 
       }
       const entry: Call = { command, json, resolve, reject, sent: false, timer: undefined };
       if (messageId !== undefined) entry.messageId = messageId;
+      if (onProgress) entry.onProgress = onProgress;
       waiting.set(id, entry);
       startDeadline(entry);
       if (!held && !transmit(entry)) held = true;
@@ -284,10 +299,25 @@ export function createClient(transport: ClientTransport, options: ClientOptions 
     if (settledByState.size > 1000) settledByState.delete(settledByState.values().next().value as string);
   };
 
+  /**
+   * An app callback that throws is reported as an uncaught error in a task of its own (as
+   * EventTarget does), and `handle` goes on: the message still settles.
+   */
+  const report = (onProgress: (progress: UploadProgress) => void, progress: UploadProgress) => {
+    try {
+      onProgress(progress);
+    } catch (error) {
+      setTimeout(() => {
+        throw error;
+      }, 0);
+    }
+  };
+
   /** Settles the `sendMessage` calls following `messageId` from a message-state event. */
   const follow = (event: MessageStateMessage) => {
     for (const entry of [...waiting.values()]) {
       if (entry.messageId !== event.messageId) continue;
+      if (event.progress && entry.onProgress) report(entry.onProgress, event.progress);
       const final = event.state === 'sent' || event.state === 'failed';
       if (final && entry.sent) rememberSettledByState(entry.command.id);
       if (event.state === 'sent') settle(entry, { ok: true, result: event.result });
@@ -330,9 +360,9 @@ export function createClient(transport: ClientTransport, options: ClientOptions 
     init: () => call('init') as Promise<{ config: Record<string, unknown> }>,
     getConversation: (contact) => call('getConversation', contact),
     createConversation: (contact) => call('createConversation', contact),
-    sendMessage(params) {
+    sendMessage(params, options = {}) {
       const message = { ...params, messageId: params.messageId ?? newMessageId() };
-      const send = (ready: SendMessageParams) => call('sendMessage', ready, message.messageId);
+      const send = (ready: SendMessageParams) => call('sendMessage', ready, message.messageId, options.onProgress);
       // The common case stays synchronous: nothing to upload, and no earlier message still uploading.
       if (uploading === 0 && !params.attachments?.some((file) => chunkedBase64(file.data))) return send(message);
       uploading++;

@@ -552,3 +552,54 @@ describe('sendMessage and its messageId', () => {
     expect(sent[0]).toMatchObject({ method: 'cancelMessage', params: { messageId: 'm-5' } });
   });
 });
+
+describe('sendMessage onProgress', () => {
+  const sending = (messageId: string, sentBytes?: number) => ({
+    type: 'message',
+    messageId,
+    state: 'sending',
+    attempt: 1,
+    ...(sentBytes === undefined ? {} : { progress: { sentBytes, totalBytes: 1000 } }),
+  });
+
+  it("is told this message's upload progress reports, in order, and no other message's", () => {
+    const { transport } = recordingTransport();
+    const client = createClient(transport);
+    const reports: unknown[] = [];
+    void client.sendMessage({ content: 'photo', messageId: 'm-up' }, { onProgress: (p) => reports.push(p) });
+    void client.sendMessage({ content: 'other', messageId: 'm-other' });
+
+    client.handle(sending('m-up')); // the attempt starts: no progress yet
+    client.handle(sending('m-up', 400));
+    client.handle(sending('m-other', 100));
+    // Still an event for the app's onEvent: handle says it was not a response.
+    expect(client.handle(sending('m-up', 1000))).toBe(false);
+
+    expect(reports).toEqual([
+      { sentBytes: 400, totalBytes: 1000 },
+      { sentBytes: 1000, totalBytes: 1000 },
+    ]);
+  });
+
+  it('a callback that throws does not stop handle: the error is thrown apart, and the message still settles', async () => {
+    vi.useFakeTimers();
+    try {
+      const client = createClient(recordingTransport().transport);
+      const message = client.sendMessage(
+        { content: 'photo', messageId: 'm-throws' },
+        {
+          onProgress: () => {
+            throw new Error('the app broke');
+          },
+        },
+      );
+
+      expect(client.handle(sending('m-throws', 10))).toBe(false);
+      client.handle({ type: 'message', messageId: 'm-throws', state: 'sent', attempt: 1, result: { id: 7 } });
+      await expect(message).resolves.toEqual({ id: 7 });
+      expect(() => vi.runOnlyPendingTimers()).toThrow('the app broke');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
