@@ -1,6 +1,7 @@
 /**
- * Start-up: evaluating dist/chat-bridge.js plus `ChatBridge.install()`, against evaluating
- * penpal's bundle (built by bundle-size.mjs with the bridge's own pipeline), in headless
+ * Start-up: evaluating dist/chat-bridge.js plus `ChatBridge.install()`, and the same for the
+ * starter, dist/chat-bridge.start.js, which two-script hosts inject at document start in the
+ * bundle's place (bridge/starter.ts), against evaluating penpal's bundle (built by bundle-size.mjs with the bridge's own pipeline), in headless
  * Chromium. Each sample gets a fresh browser context, hence a fresh renderer and no compiled
  * code left over from the previous sample. The source is inserted as an inline script, so no
  * network time is counted; the page is cross-origin isolated, which gives performance.now()
@@ -15,17 +16,25 @@ import { median } from './stats.mjs';
 const SAMPLES = 31;
 const ISOLATED = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
 
-/** Evaluated in the page: inserts the source as a script and times it (and install, when asked). */
-function evaluateInPage(/** @type {{ source: string, install: boolean }} */ { source, install }) {
+/**
+ * Evaluated in the page: inserts the source as a script and times it (and install, when asked).
+ * `then`: a script inserted afterwards, as a two-script host's after-load injection (the bundle
+ * taking over the starter), timed with the bridge it builds.
+ */
+function evaluateInPage(/** @type {{ source: string, install: boolean, then?: string }} */ { source, install, then }) {
   const win = /** @type {any} */ (window);
-  const script = document.createElement('script');
-  script.textContent = source;
+  const insert = (/** @type {string} */ text) => {
+    const script = document.createElement('script');
+    script.textContent = text;
+    document.head.appendChild(script);
+  };
   const started = performance.now();
-  document.head.appendChild(script);
+  insert(source);
   const evaluated = performance.now();
   if (install)
     win.ChatBridge.install({ baseUrl: 'https://chat.example.test/api/v1', websiteToken: 'wt_bench', host: 'browser' });
   const installed = performance.now();
+  if (then !== undefined) insert(then);
   // What install leaves to the task after it (bridge/deferred-start.ts), forced here to time it.
   if (install) win.ChatBridge.bridge.stats();
   const built = performance.now();
@@ -52,15 +61,30 @@ export async function measureStartup(browser, penpalSource) {
     },
   });
   const bridgeSource = readFileSync(join(ROOT, 'dist', 'chat-bridge.js'), 'utf8');
-  /** @type {{ bridge: number[], bridgeEvaluate: number[], bridgeInstall: number[], bridgeBuild: number[], penpal: number[] }} */
-  const samples = { bridge: [], bridgeEvaluate: [], bridgeInstall: [], bridgeBuild: [], penpal: [] };
+  const starterSource = readFileSync(join(ROOT, 'dist', 'chat-bridge.start.js'), 'utf8');
+  /** @type {Record<'bridge' | 'bridgeEvaluate' | 'bridgeInstall' | 'bridgeBuild' | 'starter' | 'starterEvaluate' | 'starterInstall' | 'takeOver' | 'penpal', number[]>} */
+  const samples = {
+    bridge: [],
+    bridgeEvaluate: [],
+    bridgeInstall: [],
+    bridgeBuild: [],
+    starter: [],
+    starterEvaluate: [],
+    starterInstall: [],
+    takeOver: [],
+    penpal: [],
+  };
   let isolated = true;
-  const once = async (/** @type {string} */ source, /** @type {boolean} */ install) => {
+  const once = async (
+    /** @type {string} */ source,
+    /** @type {boolean} */ install,
+    /** @type {string | undefined} */ then = undefined,
+  ) => {
     const context = await browser.newContext();
     try {
       const tab = await context.newPage();
       await tab.goto(`${server.url}/blank.html`, { waitUntil: 'load' });
-      const result = await tab.evaluate(evaluateInPage, { source, install });
+      const result = await tab.evaluate(evaluateInPage, { source, install, then });
       isolated &&= result.isolated;
       return result;
     } finally {
@@ -70,6 +94,7 @@ export async function measureStartup(browser, penpalSource) {
   try {
     // One untimed round of each first: the browser's own first-use costs are nobody's start-up.
     await once(bridgeSource, true);
+    await once(starterSource, true, bridgeSource);
     if (penpalSource !== undefined) await once(penpalSource, false);
     for (let i = 0; i < SAMPLES; i++) {
       const bridge = await once(bridgeSource, true);
@@ -77,6 +102,11 @@ export async function measureStartup(browser, penpalSource) {
       samples.bridgeEvaluate.push(bridge.evaluate);
       samples.bridgeInstall.push(bridge.install);
       samples.bridgeBuild.push(bridge.build);
+      const starter = await once(starterSource, true, bridgeSource);
+      samples.starter.push(starter.total);
+      samples.starterEvaluate.push(starter.evaluate);
+      samples.starterInstall.push(starter.install);
+      samples.takeOver.push(starter.build);
       if (penpalSource !== undefined) samples.penpal.push((await once(penpalSource, false)).total);
     }
   } finally {
@@ -89,6 +119,10 @@ export async function measureStartup(browser, penpalSource) {
     bridgeEvaluateMs: median(samples.bridgeEvaluate),
     bridgeInstallMs: median(samples.bridgeInstall),
     bridgeBuildMs: median(samples.bridgeBuild),
+    starterMs: median(samples.starter),
+    starterEvaluateMs: median(samples.starterEvaluate),
+    starterInstallMs: median(samples.starterInstall),
+    takeOverMs: median(samples.takeOver),
     penpalMs,
     ratio: penpalMs === undefined ? undefined : bridgeMs / penpalMs,
     samples: SAMPLES,

@@ -11,15 +11,20 @@
  */
 import { VERSION, type Bridge } from './bridge.js';
 import { browserEnvironment, inboundMessage, type Environment, type InboundMessage } from './environment.js';
+import { KEPT_TYPES } from './starter.js';
 
-/** The events a bridge listens for on the window (and `message` on the document too, see environment.ts). */
-const KEPT_TYPES = ['message', 'online', 'offline'];
-
-/** `build` makes the bridge from the window's environment, when it is needed. */
-export function deferredBridge(win: Window & typeof globalThis, build: (env: Environment) => Bridge): Bridge {
+/**
+ * `build` makes the bridge from the window's environment, when it is needed. `earlier`: events a
+ * starter kept (starter.ts), handed to the bridge first.
+ */
+export function deferredBridge(
+  win: Window & typeof globalThis,
+  build: (env: Environment) => Bridge,
+  earlier: Event[] = [],
+): Bridge {
   let bridge: Bridge | undefined;
   // A Set, because a bubbling message event may pass both document and window.
-  const early = new Set<Event>();
+  const early = new Set<Event>(earlier);
   const keep = (event: Event) => void early.add(event);
   const listen = (add: boolean) => {
     const method = add ? 'addEventListener' : 'removeEventListener';

@@ -4,10 +4,8 @@
  */
 import { checkRecorder, createBridge, VERSION, type Bridge, type CreateBridgeSettings } from './bridge.js';
 import { deferredBridge } from './deferred-start.js';
-import { normalizeOptions, type BridgeOptions } from './options.js';
-
-/** Host commands received before `install` are kept (up to this many) and handled once it runs. */
-const EARLY_COMMAND_LIMIT = 100;
+import type { BridgeOptions } from './options.js';
+import { EARLY_COMMAND_LIMIT, installOptions, TAKE_OVER, type StarterHandover } from './starter.js';
 
 export interface ChatBridgeGlobal {
   readonly version: string;
@@ -30,20 +28,24 @@ export interface ChatBridgeGlobal {
 /** What a bundle adds to every bridge it installs: the debug bundle, its recorder. */
 export type GlobalPlugins = Pick<CreateBridgeSettings, 'recorder'>;
 
-export function createGlobal(win: Window & typeof globalThis, plugins: GlobalPlugins = {}): ChatBridgeGlobal {
+/** `starterEvents`: window events a starter kept (starter.ts), handed to the first bridge installed. */
+export function createGlobal(
+  win: Window & typeof globalThis,
+  plugins: GlobalPlugins = {},
+  starterEvents: Event[] = [],
+): ChatBridgeGlobal {
   let current: Bridge | undefined;
+  // Host commands received before `install`, kept (up to EARLY_COMMAND_LIMIT) and handled once it runs.
   const early: unknown[] = [];
 
   return {
     version: VERSION,
     install(options = {}) {
-      const injected = (win as { chatBridgeSettings?: unknown }).chatBridgeSettings;
-      const merged = Object.assign({}, typeof injected === 'object' && injected !== null ? injected : {}, options);
-      const resolved = normalizeOptions(merged, win.location.origin);
+      const { merged, resolved } = installOptions(win, options);
       const settings = Object.assign({ rawOptions: merged }, plugins);
       checkRecorder(resolved, settings); // before the running bridge is replaced, as for other bad options
       if (current) current.destroy('reinstalled');
-      const bridge = deferredBridge(win, (env) => createBridge(resolved, env, settings));
+      const bridge = deferredBridge(win, (env) => createBridge(resolved, env, settings), starterEvents.splice(0));
       current = bridge;
       early.splice(0).forEach((data) => bridge.receive(data));
       return bridge;
@@ -67,25 +69,31 @@ export function createGlobal(win: Window & typeof globalThis, plugins: GlobalPlu
  * What the injected scripts run (`global.ts`, `global.debug.ts`): defines `window.ChatBridge`
  * and nothing else. Hosts re-inject scripts (on navigation, or through both an "before content"
  * and an "after load" hook), so a second evaluation finds the first one and does nothing: one
- * set of listeners, one delivery per event.
+ * set of listeners, one delivery per event. A starter (starter.ts) is the exception: the bundle
+ * takes its place, its options and what it kept.
  */
 export function exposeGlobal(plugins: GlobalPlugins): void {
   const win = window as Window & typeof globalThis & { ChatBridge?: unknown; chatBridgeSettings?: unknown };
-  if (win.ChatBridge !== undefined) return;
-  const chatBridge = createGlobal(win, plugins);
+  const starter = win.ChatBridge as { [TAKE_OVER]?: () => StarterHandover } | undefined;
+  if (starter !== undefined && typeof starter[TAKE_OVER] !== 'function') return;
+  const handover = starter && (starter[TAKE_OVER] as () => StarterHandover)();
+  const chatBridge = createGlobal(win, plugins, handover ? handover.events : []);
   Object.defineProperty(win, 'ChatBridge', {
     value: chatBridge,
     enumerable: true,
     configurable: true,
     writable: false,
   });
-  // A native host that injected settings before the bundle wants the bridge running at once.
-  if (typeof win.chatBridgeSettings === 'object' && win.chatBridgeSettings !== null) {
+  // A native host that injected settings before the bundle (or installed its starter) wants the
+  // bridge running at once.
+  const settings = handover ? handover.options : win.chatBridgeSettings;
+  if (typeof settings === 'object' && settings !== null) {
     try {
-      chatBridge.install();
+      chatBridge.install(settings as Partial<BridgeOptions>);
     } catch (error) {
       // Bad injected settings: say so where a developer looks, keep the global usable.
       console.error(error);
     }
   }
+  if (handover) handover.commands.forEach((data) => chatBridge.receive(data));
 }

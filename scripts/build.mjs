@@ -56,6 +56,8 @@ async function buildInjected(entry, file, define = {}) {
 // Without a recorder, the bridge's recording hooks are dead code (bridge/bridge.ts says how).
 const bundle = await buildInjected('bridge/global.ts', 'chat-bridge.js', { CHAT_BRIDGE_WITHOUT_RECORDER: 'true' });
 const debugBundle = await buildInjected('bridge/global.debug.ts', 'chat-bridge.debug.js');
+// The starter, for hosts that inject it at document start and the bundle after load (bridge/starter.ts).
+const starter = await buildInjected('bridge/global.start.ts', 'chat-bridge.start.js');
 
 // ES modules for TypeScript users and Node (replay); dependencies stay imports.
 await build({
@@ -107,6 +109,8 @@ writeFileSync(
   `export const debugBundleSource = ${JSON.stringify(debugBundle)};\n`,
 );
 writeFileSync(`${out}/esm/debug-bundle-source.d.ts`, 'export declare const debugBundleSource: string;\n');
+writeFileSync(`${out}/esm/start-source.js`, `export const startSource = ${JSON.stringify(starter)};\n`);
+writeFileSync(`${out}/esm/start-source.d.ts`, 'export declare const startSource: string;\n');
 
 execFileSync(
   process.execPath,
@@ -124,3 +128,4 @@ console.log(`dist/chat-bridge.js: ${bundle.length} bytes, ${gzipped(bundle)} byt
 console.log(
   `dist/chat-bridge.debug.js: ${debugBundle.length} bytes, ${gzipped(debugBundle)} bytes gzipped (with the recorder; no budget)`,
 );
+console.log(`dist/chat-bridge.start.js: ${starter.length} bytes, ${gzipped(starter)} bytes gzipped (the starter)`);

@@ -17,17 +17,22 @@ import { beforeAll, describe, expect, it } from 'vitest';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bundlePath = fileURLToPath(new URL('../dist/chat-bridge.js', import.meta.url));
 const debugBundlePath = fileURLToPath(new URL('../dist/chat-bridge.debug.js', import.meta.url));
+const starterPath = fileURLToPath(new URL('../dist/chat-bridge.start.js', import.meta.url));
+/** The starter's budget (gzipped bytes): it is there to cost the page little at document start. */
+const STARTER_BUDGET = 2_048;
 /** Gzipped bytes the injected script may take (README "Size"); the goal is 12288. */
 const BUDGET = 14_336;
 
 let source = '';
 let debugSource = '';
+let starterSource = '';
 
 beforeAll(() => {
-  if (!existsSync(bundlePath) || !existsSync(debugBundlePath))
+  if (![bundlePath, debugBundlePath, starterPath].every(existsSync))
     execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
   source = readFileSync(bundlePath, 'utf8');
   debugSource = readFileSync(debugBundlePath, 'utf8');
+  starterSource = readFileSync(starterPath, 'utf8');
 });
 
 /**
@@ -288,6 +293,33 @@ describe('dist/chat-bridge.debug.js (the bundle with the recorder)', () => {
   });
 });
 
+describe('dist/chat-bridge.start.js (the starter, bridge/starter.ts)', () => {
+  it(`is one strict-mode IIFE without eval, gzipped to at most ${STARTER_BUDGET} bytes, with none of the bridge in it`, () => {
+    expect(starterSource.trim()).toMatch(/^(?:"use strict";)?\(\(\)=>\{[\s\S]*\}\)\(\);$/);
+    expect(starterSource).not.toMatch(/\beval\s*\(|\bnew\s+Function\b|\bFunction\s*\(/);
+    const gzipped = gzipSync(starterSource, { level: 9 }).length;
+    console.log(`dist/chat-bridge.start.js: ${starterSource.length} bytes, ${gzipped} bytes gzipped`);
+    expect(gzipped).toBeLessThanOrEqual(STARTER_BUDGET);
+    for (const part of ['indexedDB', 'fetch(', 'XMLHttpRequest', 'postMessage'])
+      expect(starterSource).not.toContain(part);
+  });
+
+  it('with string code generation disabled, adds only ChatBridge; the bundle after it takes over and answers the kept command', async () => {
+    const webView = fakeWebView({ settings });
+    const before = new Set(webView.globalNames());
+    webView.run(starterSource);
+    webView.run(`ChatBridge.receive({ id: 'early', method: 'nope' })`);
+    await flush();
+    expect(webView.globalNames().filter((name) => !before.has(name))).toEqual(['ChatBridge']);
+    expect(webView.posted).toEqual([]);
+    webView.run(source);
+    await flush();
+    expect(webView.messages().map((message) => message['type'])).toEqual(['ready', 'response', 'error']);
+    expect(webView.messages()[1]).toMatchObject({ id: 'early', ok: false, error: { code: 'unknown_method' } });
+    expect(webView.consoleErrors).toEqual([]);
+  });
+});
+
 /**
  * The engines the bundle needs, as the README's "Supported engines" table states them: ES2017
  * for the language (syntax and built-ins, checked by es-check, which knows instance methods such
@@ -326,8 +358,8 @@ describe('dist/chat-bridge.js and the supported engines', () => {
     return (result?.messages ?? []).map((message) => `${message.line}:${message.column} ${message.message}`);
   };
 
-  it('uses no syntax and no built-in newer than ES2017, nor does the debug bundle (es-check --checkFeatures)', () => {
-    for (const file of [bundlePath, debugBundlePath]) {
+  it('uses no syntax and no built-in newer than ES2017, nor do the debug bundle and the starter (es-check --checkFeatures)', () => {
+    for (const file of [bundlePath, debugBundlePath, starterPath]) {
       const result = esCheck(file);
       expect(result.status, result.stdout + result.stderr).toBe(0);
     }
@@ -348,6 +380,7 @@ describe('dist/chat-bridge.js and the supported engines', () => {
 
   it('uses no web API that the browserslist engines (iOS 12.2, Android System WebView 71) lack, zod included', async () => {
     expect(await compatErrors(source)).toEqual([]);
+    expect(await compatErrors(starterSource)).toEqual([]);
   });
 
   it('eslint-plugin-compat reports an API those engines lack, e.g. structuredClone (the check above can fail)', async () => {

@@ -47,6 +47,7 @@ export const OTHER_WEBSITE_TOKEN = 'wt_e2e_other_inbox_token_also_secret';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const BUNDLE_PATH = join(ROOT, 'dist', 'chat-bridge.js');
+export const STARTER_PATH = join(ROOT, 'dist', 'chat-bridge.start.js');
 
 /**
  * Plain browser JavaScript, written as text on purpose: a function's `toString()` after the

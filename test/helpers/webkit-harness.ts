@@ -9,6 +9,8 @@
  *   `injectedJavaScriptBeforeContentLoaded` from `createReactNativeHost(...).injectedJavaScript`.
  * - flutter: webview_flutter's channel, `window.ChatBridgeFlutter = webkit.messageHandlers.ChatBridgeFlutter`
  *   at document start, and the bundle run with `runJavaScript` once the page has loaded (README).
+ * - `twoScripts` (ios, react-native): the starter in the bundle's place at document start, and the
+ *   bundle, the same way, once the document has loaded (bridge/starter.ts, README).
  *
  * Commands go in as text through `ChatBridge.receive`, as evaluateJavaScript hands them over.
  * Each handler message is kept on this side exactly as the native side received it. One more
@@ -26,13 +28,14 @@ import type { BridgeOptions, HostName } from '../../bridge/options.js';
 import { createReactNativeHost } from '../../host-adapters/react-native-host.js';
 import {
   BUNDLE_PATH,
+  STARTER_PATH,
   WEBSITE_TOKEN,
   decodePayload,
   type BridgeStats,
   type ReferenceBackend,
 } from './browser-harness.js';
 import type { ScenarioPage } from './scenario-page.js';
-import { startWebKitHost, type HandlerMessage, type WebKitHost } from './webkit.js';
+import { startWebKitHost, type HandlerMessage, type OpenViewOptions, type WebKitHost } from './webkit.js';
 import {
   EVAL_PROBE_JS,
   FLUTTER_CHANNEL_SCRIPT,
@@ -58,6 +61,10 @@ export interface WebKitOpenOptions {
   strictCsp?: boolean;
   /** Another page, e.g. '/csp-control.html' (the bridge is injected all the same). */
   path?: string;
+  /** The starter at document start, the bundle at document end (ios and react-native). */
+  twoScripts?: boolean;
+  /** One more document-start script, after the bridge's: e.g. a widget posting at once. */
+  earlyScript?: string;
 }
 
 export interface WebKitPage extends ScenarioPage {
@@ -96,6 +103,7 @@ let commandCounter = 0;
 export async function startWebKitHarness(): Promise<WebKitHarness> {
   if (!existsSync(BUNDLE_PATH)) throw new Error(`${BUNDLE_PATH} is missing: run "node scripts/build.mjs" first`);
   const bundle = await readFile(BUNDLE_PATH, 'utf8');
+  const starter = await readFile(STARTER_PATH, 'utf8');
   const folder = await mkdtemp(join(tmpdir(), 'chat-bridge-webkit-'));
   await writeFile(join(folder, 'eval-probe.js'), EVAL_PROBE_JS);
   await writeFile(join(folder, 'favicon.ico'), '');
@@ -122,19 +130,33 @@ export async function startWebKitHarness(): Promise<WebKitHarness> {
   });
   const pages = new Set<WebKitPage>();
 
-  async function open({ host, settings = {}, strictCsp = false, path = '/webkit.html' }: WebKitOpenOptions) {
+  async function open({
+    host,
+    settings = {},
+    strictCsp = false,
+    path = '/webkit.html',
+    twoScripts = false,
+    earlyScript,
+  }: WebKitOpenOptions) {
+    if (twoScripts && host === 'flutter') throw new Error('webview_flutter has no document-start injection');
     const view = `view-${++viewCounter}`;
     const received: HandlerMessage[] = [];
     byView.set(view, received);
     const options = { baseUrl: backend.url, websiteToken: WEBSITE_TOKEN, ...settings };
-    const appScript = `window.chatBridgeSettings=${JSON.stringify(options)};\n${bundle}`;
-    const userScripts = [INSTRUMENT_JS];
-    if (host === 'ios') userScripts.push(appScript);
+    const atStart = twoScripts ? starter : bundle;
+    const userScripts: OpenViewOptions['userScripts'] = [INSTRUMENT_JS];
+    /** The host's script with `source` in the bridge's place. */
+    let hostScript = (source: string) => `window.chatBridgeSettings=${JSON.stringify(options)};\n${source}`;
     if (host === 'react-native') {
       const rnHost = createReactNativeHost({ onEvent: () => undefined, webView: () => undefined });
-      userScripts.push(REACT_NATIVE_WEBVIEW_SCRIPT, rnHost.injectedJavaScript(options as BridgeOptions, bundle));
+      hostScript = (source) => rnHost.injectedJavaScript(options as BridgeOptions, source);
+      userScripts.push(REACT_NATIVE_WEBVIEW_SCRIPT);
     }
     if (host === 'flutter') userScripts.push(FLUTTER_CHANNEL_SCRIPT);
+    else userScripts.push(hostScript(atStart));
+    if (earlyScript !== undefined) userScripts.push(earlyScript);
+    if (twoScripts) userScripts.push({ source: hostScript(bundle), at: 'end' });
+    const appScript = hostScript(bundle);
     const origin = strictCsp ? strict.url : plain.url;
     const evaluate = (body: string) => webkit.evaluate(view, body);
     /** webview_flutter has no document-start injection: the app runs the bundle when the page has loaded. */

@@ -48,8 +48,11 @@ export interface OpenViewOptions {
   url: string;
   /** Script message handler names (WKUserContentController.add(_:name:)). */
   handlers: string[];
-  /** Injected at document start into the main frame, in order (WKUserScript(.atDocumentStart)). */
-  userScripts: string[];
+  /**
+   * Injected into the main frame, in order: a string at document start (WKUserScript(.atDocumentStart)),
+   * `{source, at: 'end'}` once the document has loaded (.atDocumentEnd).
+   */
+  userScripts: Array<string | { source: string; at: 'end' }>;
 }
 
 export interface WebKitHost {

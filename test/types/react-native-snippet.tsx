@@ -13,6 +13,8 @@ import { createReactNativeHost } from '../../host-adapters/react-native-host.js'
 
 // In an app: import { bundleSource } from 'chat-bridge/bundle-source'; (dist/esm/bundle-source.d.ts)
 declare const bundleSource: string;
+// In an app: import { startSource } from 'chat-bridge/start-source'; (dist/esm/start-source.d.ts)
+declare const startSource: string;
 // The app's own UI update for a message's state.
 declare function showState(messageId: string, state: 'queued' | 'sending' | 'sent' | 'failed'): void;
 
@@ -46,6 +48,16 @@ export function ChatScreen({
 
   void host.client.sendMessage({ content: 'Hello' }); // README: await host.client.sendMessage(...)
   // --- to here ---
+
+  // README "Two scripts": the starter before the content, the bundle once it has loaded.
+  <WebView
+    ref={ref}
+    source={{ uri: widgetUrl }}
+    injectedJavaScriptBeforeContentLoaded={host.injectedJavaScript({ baseUrl, websiteToken }, startSource)}
+    injectedJavaScript={host.injectedJavaScript({ baseUrl, websiteToken }, bundleSource)}
+    onLoadStart={host.onLoadStart}
+    onMessage={host.onMessage}
+  />;
 
   return (
     <View>

@@ -92,12 +92,14 @@ function openView(request, done) {
       send({ event: 'message', view: request.view, handler: name, body, undefinedAt });
     });
   }
-  for (const source of request.userScripts || []) {
+  // A string runs at document start; {source, at: 'end'} once the document has loaded (.atDocumentEnd).
+  for (const script of request.userScripts || []) {
+    const atEnd = typeof script === 'object' && script.at === 'end';
     manager.add_script(
       new WebKit2.UserScript(
-        source,
+        typeof script === 'object' ? script.source : script,
         WebKit2.UserContentInjectedFrames.TOP_FRAME,
-        WebKit2.UserScriptInjectionTime.START,
+        atEnd ? WebKit2.UserScriptInjectionTime.END : WebKit2.UserScriptInjectionTime.START,
         null,
         null,
       ),

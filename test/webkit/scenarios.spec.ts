@@ -270,6 +270,32 @@ describe.skipIf(!requireWebKit())('chat-bridge.js in WebKit', () => {
     });
   });
 
+  describe.each(['ios', 'react-native'] as const)('[webkit %s] two scripts', (host) => {
+    afterEach(async () => {
+      await tab?.close();
+      tab = undefined;
+      harness.backend.reset();
+    });
+
+    it('the starter at document start, the bundle at document end: what the widget posted in between is delivered after ready, and messages go', async () => {
+      // A widget message at document start, long before the bundle comes (dispatched at once: a
+      // postMessage task could come after a small page's document end).
+      const earlyScript = `dispatchEvent(new MessageEvent('message', {
+        data: 'chatwoot-widget:' + JSON.stringify({ event: 'loaded', locale: 'en' }),
+        origin: location.origin,
+      }));`;
+      tab = await harness.open({ host, twoScripts: true, earlyScript });
+      expect(await tab.evaluate('return ChatBridge.version;')).toMatch(/^\d+\.\d+\.\d+$/);
+      await tab.waitFor({ type: 'widget' });
+      expect((await tab.messages()).map((message) => message.type)).toEqual(['ready', 'widget']);
+      expect(await tab.call('sendMessage', { content: 'after two scripts' })).toMatchObject({
+        ok: true,
+        result: { content: 'after two scripts' },
+      });
+      expect(await tab.consoleErrors()).toEqual([]);
+    });
+  });
+
   it('[webkit react-native] createReactNativeHost drives the page: its client settles from what the real handler received', async () => {
     tab = await harness.open({ host: 'react-native' });
     const page = tab;
