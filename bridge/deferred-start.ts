@@ -11,7 +11,7 @@
  */
 import { VERSION, type Bridge } from './bridge.js';
 import { browserEnvironment, inboundMessage, type Environment, type InboundMessage } from './environment.js';
-import { KEPT_TYPES } from './starter.js';
+import { keepWindowEvents } from './early-input.js';
 
 /**
  * `build` makes the bridge from the window's environment, when it is needed. `earlier`: events a
@@ -23,20 +23,12 @@ export function deferredBridge(
   earlier: Event[] = [],
 ): Bridge {
   let bridge: Bridge | undefined;
-  // A Set, because a bubbling message event may pass both document and window.
-  const early = new Set<Event>(earlier);
-  const keep = (event: Event) => void early.add(event);
-  const listen = (add: boolean) => {
-    const method = add ? 'addEventListener' : 'removeEventListener';
-    KEPT_TYPES.forEach((type) => win[method](type, keep));
-    win.document[method]('message', keep);
-  };
-  listen(true);
+  const kept = keepWindowEvents(win, earlier);
   win.setTimeout(() => started(), 0);
 
   const started = (): Bridge => {
     if (bridge) return bridge;
-    listen(false);
+    kept.stop();
     // The bridge's own listeners, caught on their way in, so the kept events reach them.
     let onMessage: (message: InboundMessage) => void = () => {};
     let onConnectivityChange: (online: boolean) => void = () => {};
@@ -53,7 +45,7 @@ export function deferredBridge(
         },
       }),
     );
-    early.forEach((event) =>
+    kept.events.forEach((event) =>
       event.type === 'message' ? onMessage(inboundMessage(event)) : onConnectivityChange(event.type === 'online'),
     );
     return bridge;

@@ -5,7 +5,8 @@
 import { checkRecorder, createBridge, VERSION, type Bridge, type CreateBridgeSettings } from './bridge.js';
 import { deferredBridge } from './deferred-start.js';
 import type { BridgeOptions } from './options.js';
-import { EARLY_COMMAND_LIMIT, installOptions, TAKE_OVER, type StarterHandover } from './starter.js';
+import { EARLY_COMMAND_LIMIT, installInjected, installOptions } from './early-input.js';
+import { TAKE_OVER, type StarterHandover } from './starter.js';
 
 export interface ChatBridgeGlobal {
   readonly version: string;
@@ -84,16 +85,7 @@ export function exposeGlobal(plugins: GlobalPlugins): void {
     configurable: true,
     writable: false,
   });
-  // A native host that injected settings before the bundle (or installed its starter) wants the
-  // bridge running at once.
-  const settings = handover ? handover.options : win.chatBridgeSettings;
-  if (typeof settings === 'object' && settings !== null) {
-    try {
-      chatBridge.install(settings as Partial<BridgeOptions>);
-    } catch (error) {
-      // Bad injected settings: say so where a developer looks, keep the global usable.
-      console.error(error);
-    }
-  }
+  // Settings injected before the bundle, or the options its starter was installed with.
+  installInjected(chatBridge.install, handover ? handover.options : win.chatBridgeSettings);
   if (handover) handover.commands.forEach((data) => chatBridge.receive(data));
 }

@@ -11,7 +11,7 @@
  * hands over the events and commands kept, in order. Until then there is no bridge, and no
  * `ready`: hosts send commands after `ready`, as they do with the bundle alone.
  */
-import { normalizeOptions } from './options.js';
+import { EARLY_COMMAND_LIMIT, installInjected, installOptions, keepWindowEvents } from './early-input.js';
 
 /** What a starter hands the bundle: the options it was installed with (if any), and what it kept. */
 export interface StarterHandover {
@@ -23,35 +23,16 @@ export interface StarterHandover {
 /** The starter's hook on `window.ChatBridge`, found and called by the bundle. */
 export const TAKE_OVER = 'takeOver';
 
-/** The window events the bridge listens for (and `message` on the document too, see environment.ts). */
-export const KEPT_TYPES = ['message', 'online', 'offline'];
 /** Kept at most until the bundle comes, so a page where it never comes does not grow without bound. */
 export const STARTER_EVENT_LIMIT = 1000;
-/** Host commands kept at most (as the bundle keeps before install). */
-export const EARLY_COMMAND_LIMIT = 100;
-
-/** The global's `install` options over any `window.chatBridgeSettings`, and their check (an OptionsError is thrown). */
-export function installOptions(win: Window, options: object) {
-  const injected = (win as { chatBridgeSettings?: unknown }).chatBridgeSettings;
-  const merged = Object.assign({}, typeof injected === 'object' && injected !== null ? injected : {}, options);
-  return { merged: merged as Record<string, unknown>, resolved: normalizeOptions(merged, win.location.origin) };
-}
 
 export function exposeStarter(): void {
   const win = window as Window & typeof globalThis & { ChatBridge?: unknown; chatBridgeSettings?: unknown };
   // The bundle, or another starter, came first: it has the page.
   if (win.ChatBridge !== undefined) return;
   let options: Record<string, unknown> | undefined;
-  // A Set, because a bubbling message event may pass both document and window.
-  const events = new Set<Event>();
+  const kept = keepWindowEvents(win, [], STARTER_EVENT_LIMIT);
   const commands: unknown[] = [];
-  const keep = (event: Event) => void (events.size < STARTER_EVENT_LIMIT && events.add(event));
-  const listen = (add: boolean) => {
-    const method = add ? 'addEventListener' : 'removeEventListener';
-    KEPT_TYPES.forEach((type) => win[method](type, keep));
-    win.document[method]('message', keep);
-  };
-  listen(true);
 
   const starter = {
     version: 'starter',
@@ -65,23 +46,16 @@ export function exposeStarter(): void {
     bridge: undefined,
     // Nothing runs, nothing waits: a bundle coming after has nothing to take over.
     destroy() {
-      listen(false);
+      kept.stop();
       options = undefined;
-      events.clear();
+      kept.events.clear();
       commands.length = 0;
     },
     [TAKE_OVER](): StarterHandover {
-      listen(false);
-      return { options, events: [...events], commands: commands.splice(0) };
+      kept.stop();
+      return { options, events: [...kept.events], commands: commands.splice(0) };
     },
   };
   Object.defineProperty(win, 'ChatBridge', { value: starter, enumerable: true, configurable: true, writable: false });
-  if (typeof win.chatBridgeSettings === 'object' && win.chatBridgeSettings !== null) {
-    try {
-      starter.install();
-    } catch (error) {
-      // Bad injected settings: say so where a developer looks, as the bundle does.
-      console.error(error);
-    }
-  }
+  installInjected(starter.install, win.chatBridgeSettings);
 }

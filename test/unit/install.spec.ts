@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 /**
  * The injected script as a WebView runs it: the REAL built bundle, dist/chat-bridge.js,
- * evaluated in a happy-dom window. Commands used here (an unknown method) and widget messages
+ * evaluated in a happy-dom window (and the starter, dist/chat-bridge.start.js, before it). Commands used here (an unknown method) and widget messages
  * are answered without any HTTP, so no backend is needed.
  */
 import { execFileSync } from 'node:child_process';
@@ -11,6 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChatBridgeGlobal } from '../../bridge/install.js';
 import type { OutboundMessage } from '../../bridge/outbound/messages.js';
+import { EARLY_COMMAND_LIMIT } from '../../bridge/early-input.js';
+import { STARTER_EVENT_LIMIT } from '../../bridge/starter.js';
 // Only the host side (no zod inside), so this file adds nothing to `window` itself.
 import { createReactNativeHost } from '../../host-adapters/react-native-host.js';
 
@@ -18,14 +20,17 @@ import { createReactNativeHost } from '../../host-adapters/react-native-host.js'
 const root = resolve(fileURLToPath(import.meta.url), '../../..');
 const bundlePath = resolve(root, 'dist/chat-bridge.js');
 const debugBundlePath = resolve(root, 'dist/chat-bridge.debug.js');
+const starterPath = resolve(root, 'dist/chat-bridge.start.js');
 let source = '';
 let debugSource = '';
+let starterSource = '';
 
 beforeAll(() => {
-  if (!existsSync(bundlePath) || !existsSync(debugBundlePath))
+  if (![bundlePath, debugBundlePath, starterPath].every(existsSync))
     execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
   source = readFileSync(bundlePath, 'utf8');
   debugSource = readFileSync(debugBundlePath, 'utf8');
+  starterSource = readFileSync(starterPath, 'utf8');
 });
 
 type TestWindow = Window &
@@ -57,6 +62,9 @@ const post = (data: unknown, target: EventTarget = win, init: MessageEventInit =
  * come before are kept and handled then. A real postMessage is a task of its own anyway.
  */
 const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+/** What the host got, in short: types, with the id of each response. */
+const summary = () =>
+  delivered.map((message) => (message.type === 'response' ? `response ${message.id}` : message.type));
 
 beforeEach(() => {
   delivered = [];
@@ -568,5 +576,116 @@ describe('with the react-native host side', () => {
     await expect(call).rejects.toMatchObject({ code: 'unknown_method' });
     // One ready from the bundle; the probe's answer stays with the host.
     expect(events.filter((event) => event.type === 'ready')).toHaveLength(1);
+  });
+});
+
+describe('the starter alone', () => {
+  it('defines ChatBridge with the same methods, checks options at install, and delivers nothing', async () => {
+    inject(starterSource);
+    const global = chatBridge();
+    expect(Object.keys(global)).toEqual(
+      expect.arrayContaining(['version', 'install', 'receive', 'recording', 'bridge', 'destroy']),
+    );
+    expect(() => global.install({ baseUrl: 'nope' })).toThrow(/"baseUrl"/);
+    global.install(options);
+    global.receive('{"id":"c1","method":"nope"}');
+    post(widgetMessage);
+    await nextTask();
+    await nextTask();
+    expect(global.bridge).toBeUndefined();
+    expect(global.recording()).toBe('');
+    expect(delivered).toEqual([]);
+  });
+
+  it('installs itself from window.chatBridgeSettings; bad ones are logged and the global stays', () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    win.chatBridgeSettings = { baseUrl: 'ftp://nope' };
+    inject(starterSource);
+    expect(logged).toHaveBeenCalledWith(expect.objectContaining({ message: expect.stringContaining('"baseUrl"') }));
+    expect(typeof chatBridge().install).toBe('function');
+  });
+
+  it('evaluated after the bundle, does nothing: the bundle keeps the page', async () => {
+    inject(source);
+    const bundle = chatBridge();
+    inject(starterSource);
+    expect(chatBridge()).toBe(bundle);
+  });
+});
+
+describe('the bundle after the starter', () => {
+  it('takes over: installs with its options and handles what it kept, each once, in order, after ready', async () => {
+    win.chatBridgeSettings = { baseUrl: 'https://other.example.test/api', host: 'android' };
+    inject(starterSource);
+    chatBridge().install(options); // over the injected settings
+    post(widgetMessage);
+    post({ id: 'early-1', method: 'nope' }, win.document); // bubbles: passes document and window
+    chatBridge().receive('{"id":"early-2","method":"nope"}');
+    inject(source);
+    expect(chatBridge().version).toMatch(/^\d+\.\d+\.\d+$/);
+    await nextTask();
+    expect(chatBridge().bridge?.host).toBe('browser');
+    expect(summary()).toEqual(['ready', 'widget', 'response early-1', 'error', 'response early-2', 'error']);
+    // Listening now is the bridge alone: a later message is handled once.
+    post(widgetMessage);
+    expect(summary().filter((type) => type === 'widget')).toHaveLength(2);
+  });
+
+  it('a starter never installed: its events wait for the first install, its commands too', async () => {
+    inject(starterSource);
+    post(widgetMessage);
+    chatBridge().receive('{"id":"early","method":"nope"}');
+    inject(source);
+    await nextTask();
+    expect(chatBridge().bridge).toBeUndefined();
+    expect(delivered).toEqual([]);
+    chatBridge().install(options);
+    await nextTask();
+    expect(summary()).toEqual(['ready', 'widget', 'response early', 'error']);
+  });
+
+  it(`keeps at most ${STARTER_EVENT_LIMIT} events and ${EARLY_COMMAND_LIMIT} commands`, async () => {
+    inject(starterSource);
+    chatBridge().install(options);
+    for (let i = 0; i < STARTER_EVENT_LIMIT + 5; i++) post(widgetMessage);
+    for (let i = 0; i < EARLY_COMMAND_LIMIT + 5; i++) chatBridge().receive(`{"id":"c${i}","method":"nope"}`);
+    inject(source);
+    await nextTask();
+    expect(summary().filter((type) => type === 'widget')).toHaveLength(STARTER_EVENT_LIMIT);
+    expect(delivered.filter((message) => message.type === 'response')).toHaveLength(EARLY_COMMAND_LIMIT);
+  });
+
+  it('a destroyed starter hands over nothing: no install, nothing kept', async () => {
+    inject(starterSource);
+    chatBridge().install(options);
+    post(widgetMessage);
+    chatBridge().receive('{"id":"early","method":"nope"}');
+    chatBridge().destroy();
+    post(widgetMessage);
+    inject(source);
+    await nextTask();
+    expect(chatBridge().bridge).toBeUndefined();
+    chatBridge().install(options);
+    await nextTask();
+    expect(summary()).toEqual(['ready']);
+  });
+
+  it('options the bundle refuses (record: true without the debug bundle) are logged; the debug bundle takes them', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    inject(starterSource);
+    chatBridge().install({ ...options, record: true });
+    inject(source);
+    expect(logged).toHaveBeenCalledWith(expect.objectContaining({ message: expect.stringContaining('debug') }));
+    expect(chatBridge().bridge).toBeUndefined();
+    chatBridge().destroy();
+    delete win.ChatBridge;
+
+    inject(starterSource);
+    chatBridge().install({ ...options, record: true });
+    post(widgetMessage);
+    inject(debugSource);
+    await nextTask();
+    expect(summary()).toEqual(['ready', 'widget']);
+    expect(chatBridge().recording()).toContain('"step":"post"');
   });
 });

@@ -1,0 +1,46 @@
+/**
+ * What a `ChatBridge` global takes in before its bridge exists, shared by the bundle (install.ts,
+ * deferred-start.ts) and the starter (starter.ts): the window events kept for the bridge, the
+ * options merge and its check, and the install a native host asks for by injecting settings.
+ */
+import { normalizeOptions } from './options.js';
+
+/** Host commands kept at most before `install` (the bundle) or before the bundle comes (the starter). */
+export const EARLY_COMMAND_LIMIT = 100;
+
+/**
+ * Keeps the window's `message`, `online` and `offline` events (and `message` on the document,
+ * see environment.ts), in order, at most `limit`, until `stop`. A Set, because a bubbling message
+ * event may pass both document and window. `earlier` go first.
+ */
+export function keepWindowEvents(win: Window, earlier: Event[] = [], limit = Infinity) {
+  const events = new Set<Event>(earlier);
+  const keep = (event: Event) => void (events.size < limit && events.add(event));
+  const listen = (add: boolean) => {
+    const method = add ? 'addEventListener' : 'removeEventListener';
+    ['message', 'online', 'offline'].forEach((type) => win[method](type, keep));
+    win.document[method]('message', keep);
+  };
+  listen(true);
+  return { events, stop: () => listen(false) };
+}
+
+/** The global's `install` options over any `window.chatBridgeSettings`, and their check (an OptionsError is thrown). */
+export function installOptions(win: Window, options: object) {
+  const injected = (win as { chatBridgeSettings?: unknown }).chatBridgeSettings;
+  const merged = Object.assign({}, typeof injected === 'object' && injected !== null ? injected : {}, options);
+  return { merged: merged as Record<string, unknown>, resolved: normalizeOptions(merged, win.location.origin) };
+}
+
+/**
+ * A native host that injected settings before the script wants the bridge running at once. Bad
+ * ones go where a developer looks; the global stays usable.
+ */
+export function installInjected(install: (settings: object) => unknown, settings: unknown): void {
+  if (typeof settings !== 'object' || settings === null) return;
+  try {
+    install(settings);
+  } catch (error) {
+    console.error(error);
+  }
+}
