@@ -1,7 +1,8 @@
 /**
  * What a `ChatBridge` global takes in before its bridge exists, shared by the bundle (install.ts,
  * deferred-start.ts) and the starter (starter.ts): the window events kept for the bridge, the
- * options merge and its check, and the install a native host asks for by injecting settings.
+ * global itself, the options merge and its check, and the install a native host asks for by
+ * injecting settings.
  */
 import { normalizeOptions } from './options.js';
 
@@ -23,6 +24,14 @@ export function keepWindowEvents(win: Window, earlier: Event[] = [], limit = Inf
   };
   listen(true);
   return { events, stop: () => listen(false) };
+}
+
+/**
+ * Defines `window.ChatBridge`: not writable, so a page cannot swap it by assignment, but
+ * configurable, so the bundle can take a starter's place (and tests can clean up).
+ */
+export function defineGlobal(win: Window, value: object): void {
+  Object.defineProperty(win, 'ChatBridge', { value, enumerable: true, configurable: true, writable: false });
 }
 
 /** The global's `install` options over any `window.chatBridgeSettings`, and their check (an OptionsError is thrown). */

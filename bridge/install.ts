@@ -5,7 +5,7 @@
 import { checkRecorder, createBridge, VERSION, type Bridge, type CreateBridgeSettings } from './bridge.js';
 import { deferredBridge } from './deferred-start.js';
 import type { BridgeOptions } from './options.js';
-import { EARLY_COMMAND_LIMIT, installInjected, installOptions } from './early-input.js';
+import { defineGlobal, EARLY_COMMAND_LIMIT, installInjected, installOptions } from './early-input.js';
 import { TAKE_OVER, type StarterHandover } from './starter.js';
 
 export interface ChatBridgeGlobal {
@@ -79,12 +79,7 @@ export function exposeGlobal(plugins: GlobalPlugins): void {
   if (starter !== undefined && typeof starter[TAKE_OVER] !== 'function') return;
   const handover = starter && (starter[TAKE_OVER] as () => StarterHandover)();
   const chatBridge = createGlobal(win, plugins, handover ? handover.events : []);
-  Object.defineProperty(win, 'ChatBridge', {
-    value: chatBridge,
-    enumerable: true,
-    configurable: true,
-    writable: false,
-  });
+  defineGlobal(win, chatBridge);
   // Settings injected before the bundle, or the options its starter was installed with.
   installInjected(chatBridge.install, handover ? handover.options : win.chatBridgeSettings);
   if (handover) handover.commands.forEach((data) => chatBridge.receive(data));

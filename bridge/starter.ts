@@ -11,7 +11,7 @@
  * hands over the events and commands kept, in order. Until then there is no bridge, and no
  * `ready`: hosts send commands after `ready`, as they do with the bundle alone.
  */
-import { EARLY_COMMAND_LIMIT, installInjected, installOptions, keepWindowEvents } from './early-input.js';
+import { defineGlobal, EARLY_COMMAND_LIMIT, installInjected, installOptions, keepWindowEvents } from './early-input.js';
 
 /** What a starter hands the bundle: the options it was installed with (if any), and what it kept. */
 export interface StarterHandover {
@@ -56,6 +56,6 @@ export function exposeStarter(): void {
       return { options, events: [...kept.events], commands: commands.splice(0) };
     },
   };
-  Object.defineProperty(win, 'ChatBridge', { value: starter, enumerable: true, configurable: true, writable: false });
+  defineGlobal(win, starter);
   installInjected(starter.install, win.chatBridgeSettings);
 }

@@ -156,12 +156,11 @@ export async function startWebKitHarness(): Promise<WebKitHarness> {
     else userScripts.push(hostScript(atStart));
     if (earlyScript !== undefined) userScripts.push(earlyScript);
     if (twoScripts) userScripts.push({ source: hostScript(bundle), at: 'end' });
-    const appScript = hostScript(bundle);
     const origin = strictCsp ? strict.url : plain.url;
     const evaluate = (body: string) => webkit.evaluate(view, body);
     /** webview_flutter has no document-start injection: the app runs the bundle when the page has loaded. */
     const afterLoad = async () => {
-      if (host === 'flutter') await evaluate(`${appScript}\n;return null;`);
+      if (host === 'flutter') await evaluate(`${hostScript(bundle)}\n;return null;`);
       if (path === '/webkit.html') await page.waitFor({ type: 'ready' });
     };
 
