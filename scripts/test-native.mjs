@@ -12,7 +12,7 @@
  * `openjdk-17-jre-headless`. `.ci/run` installs both.
  *
  * The Android glue (ChatBridgeReceiver.kt: WebView, androidx.webkit, Handler) needs the Android SDK
- * and is not compiled here. The README's Kotlin snippet for sending a file in chunks
+ * and is not compiled here. docs/attachments.md's Kotlin snippet for sending a file in chunks
  * (ChunkedFileSender, pure Kotlin over org.json) is compiled with the decoder, as written there.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -78,12 +78,12 @@ if (java.status !== 0) fail('no java on PATH: apt-get install openjdk-17-jre-hea
 if (!existsSync(ORG_JSON_JAR))
   fail(`${ORG_JSON_JAR} is missing: apt-get install libandroid-json-java (AOSP's org.json)`);
 
-/** The README's `ChunkedFileSender.kt` snippet, in the decoder's package, so it compiles as a reader would paste it. */
+/** docs/attachments.md's `ChunkedFileSender.kt` snippet, in the decoder's package, so it compiles as a reader would paste it. */
 /** @param {string} folder @returns {string} */
 function readmeSnippet(folder) {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const snippet = /```kotlin\n(\/\/ ChunkedFileSender\.kt[^]*?)```/.exec(readme)?.[1];
-  if (snippet === undefined) fail('README.md has no ```kotlin block starting "// ChunkedFileSender.kt"');
+  const page = readFileSync(join(ROOT, 'docs/attachments.md'), 'utf8');
+  const snippet = /```kotlin\n(\/\/ ChunkedFileSender\.kt[^]*?)```/.exec(page)?.[1];
+  if (snippet === undefined) fail('docs/attachments.md has no ```kotlin block starting "// ChunkedFileSender.kt"');
   const file = join(folder, 'ChunkedFileSender.kt');
   writeFileSync(file, `package com.example.chatbridge\n${snippet}`);
   return file;
@@ -116,7 +116,7 @@ try {
   );
   if (compile.status !== 0) fail('kotlinc failed');
   console.log(
-    `Compiled ChatEvent.kt and the README's ChunkedFileSender.kt with kotlinc ${KOTLIN_VERSION} against ${ORG_JSON_JAR} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    `Compiled ChatEvent.kt and docs/attachments.md's ChunkedFileSender.kt with kotlinc ${KOTLIN_VERSION} against ${ORG_JSON_JAR} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
   const classpath = [jar, join(home, 'lib', 'kotlin-stdlib.jar'), ORG_JSON_JAR].join(':');
   const run = spawnSync('java', ['-cp', classpath, 'VectorRunnerKt', ...VECTORS], { stdio: 'inherit' });

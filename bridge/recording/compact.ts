@@ -1,6 +1,6 @@
 /**
  * Recorded host commands keep attachments as `{name, type, size}` instead of their base64
- * bytes (shared/FIXTURES.md allows `size` for this), so a recording stays small and the file
+ * bytes (docs/replay-and-recording.md allows `size` for this), so a recording stays small and the file
  * contents a user sent are not kept. Only valid commands are compacted; anything else is
  * recorded exactly as it came, so its parse error replays too.
  */

@@ -1,5 +1,5 @@
 /**
- * Keeps the bridge's traffic in the fixture format (shared/FIXTURES.md), so a session captured
+ * Keeps the bridge's traffic in the fixture format (docs/replay-and-recording.md), so a session captured
  * in an app replays as it is: `post`, `host`, `respond`, `fail`, `hang`, `offline`, `online` and
  * `advance` steps, with every token value replaced by a placeholder. Replaying the recording
  * gives the host the same messages, in the same order, with the same codes and texts.

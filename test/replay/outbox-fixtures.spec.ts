@@ -2,7 +2,7 @@
 /**
  * The outbox fixtures' goldens pin a retry schedule; a golden regenerated with `--update` after a
  * wrong change would pin the wrong one. These checks read the replay itself against the rules the
- * schedule must keep (README "Delivery", FIXTURES.md), so such a golden cannot pass unnoticed.
+ * schedule must keep (docs/delivery.md, docs/replay-and-recording.md), so such a golden cannot pass unnoticed.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

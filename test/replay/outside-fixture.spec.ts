@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * A fixture written by someone outside the project, from FIXTURES.md alone: comments and blank
+ * A fixture written by someone outside the project, from the fixture format (docs/replay-and-recording.md) alone: comments and blank
  * lines, no config step, string bodies, respond headers, paths with a query string, an
  * attachment given by `size`, offline/online and advance. It must replay as the contract says on
  * every host; these assertions check its lines one by one rather than only trusting a golden.

@@ -1,9 +1,9 @@
 /**
- * The README's React Native snippet, type-checked against the real `react-native` and
+ * The React Native snippets of README.md and docs/react-native.md, type-checked against the real `react-native` and
  * `react-native-webview` types (pinned devDependencies, installed with --ignore-scripts) by
  * `npm run typecheck`. Not run: it proves that `createReactNativeHost` plugs into `<WebView>` as
- * the README shows (ref, onMessage, onLoadStart, injectedJavaScriptBeforeContentLoaded).
- * Keep it in step with README.md's "React Native (react-native-webview)" section.
+ * the docs show (ref, onMessage, onLoadStart, injectedJavaScriptBeforeContentLoaded).
+ * test/docs/snippets.spec.ts fails when a line of those snippets is not here.
  */
 import { useRef, type ComponentProps } from 'react';
 import { Text, View } from 'react-native';
@@ -29,7 +29,7 @@ export function ChatScreen({
 }) {
   const ref = useRef<WebView>(null);
 
-  // --- README snippet, verbatim from here ---
+  // --- the docs' snippet, verbatim from here ---
   const host = createReactNativeHost({
     webView: () => ref.current,
     onEvent(event) {
@@ -46,10 +46,13 @@ export function ChatScreen({
     onMessage={host.onMessage}
   />;
 
-  void host.client.sendMessage({ content: 'Hello' }); // README: await host.client.sendMessage(...)
+  async function send() {
+    await host.client.sendMessage({ content: 'Hello' }); // the message, or a ChatBridgeError
+  }
+  void send();
   // --- to here ---
 
-  // README "Two scripts": the starter before the content, the bundle once it has loaded.
+  // "Two scripts" (docs/react-native.md): the starter before the content, the bundle once it has loaded.
   <WebView
     ref={ref}
     source={{ uri: widgetUrl }}

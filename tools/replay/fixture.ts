@@ -1,5 +1,5 @@
 /**
- * Reading a fixture (shared/FIXTURES.md): JSON Lines, one step a line, blank lines and `//`
+ * Reading a fixture (docs/replay-and-recording.md): JSON Lines, one step a line, blank lines and `//`
  * comments skipped. Each step is checked here, so a bad line stops the replay naming its line.
  */
 export type Step =

@@ -103,7 +103,7 @@ export async function replay(text: string, { host, name = 'fixture', onWarning }
       await check(step.line);
     }
     // Let retries and backoff finish, without real waiting; a request the bridge makes by itself
-    // now, with no answer queued, fails as `unanswered` (FIXTURES.md).
+    // now, with no answer queued, fails as `unanswered` (docs/replay-and-recording.md).
     http.afterLastStep = true;
     const lastLine = steps[steps.length - 1]?.line ?? 0;
     const limit = clock.now() + SETTLE_LIMIT_MS;

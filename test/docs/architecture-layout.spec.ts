@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * The README's "Layout" section is how a newcomer finds their way: every folder of the runtime,
+ * The "Layout" section of docs/architecture.md is how a newcomer finds their way: every folder of the runtime,
  * the app side and the tools is in it, and every file or folder it names exists.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-const section = readme.slice(readme.indexOf('## Layout\n'), readme.indexOf('\n## ', readme.indexOf('## Layout\n') + 1));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const page = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
+const section = page.slice(page.indexOf('## Layout\n'), page.indexOf('\n## ', page.indexOf('## Layout\n') + 1));
 const tree = /```\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
 
 interface Entry {
@@ -50,7 +50,7 @@ const folders = (dir: string) =>
     .filter((name) => statSync(join(ROOT, dir, name)).isDirectory())
     .map((name) => `${dir}/${name}/`);
 
-describe("README's Layout section", () => {
+describe("docs/architecture.md's Layout section", () => {
   it('names only files and folders that exist', () => {
     const paths = namedPaths();
     expect(paths.length).toBeGreaterThan(20);

@@ -1,0 +1,60 @@
+// @vitest-environment node
+/**
+ * docs/reference.md's tables cannot drift from the code: every error code of
+ * bridge/outbound/errors.ts has a row and every row is a code; the same for the options
+ * (the `BridgeOptions` and `ChannelNames` interfaces of bridge/options.ts) and the host
+ * commands (the table `createHostCommands` builds).
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { createHostCommands } from '../../bridge/dispatch/host-commands.js';
+import { DEFAULTS } from '../../bridge/options.js';
+import { ErrorCode } from '../../bridge/outbound/errors.js';
+
+const read = (path: string) => readFileSync(fileURLToPath(new URL(`../../${path}`, import.meta.url)), 'utf8');
+const reference = read('docs/reference.md');
+
+/** The `code` names in the first column of the table under `## heading` (several `a` / `b` in one cell count apart). */
+function firstColumn(heading: string): string[] {
+  const start = reference.indexOf(`## ${heading}\n`);
+  if (start < 0) throw new Error(`docs/reference.md has no "## ${heading}"`);
+  const end = reference.indexOf('\n## ', start + 1);
+  const section = reference.slice(start, end < 0 ? undefined : end);
+  const rows = section.split('\n').filter((line) => line.startsWith('| ') && !/^\| [-]+ \|/.test(line));
+  return rows.slice(1).flatMap((row) => [...(row.split(' | ')[0] ?? '').matchAll(/`(\w+)`/g)].map((m) => m[1] ?? ''));
+}
+
+/** The members of `interface name` in bridge/options.ts. */
+function interfaceMembers(name: string): string[] {
+  const source = read('bridge/options.ts');
+  const body = new RegExp(`export interface ${name}\\b[^{]*\\{([\\s\\S]*?)\\n\\}`).exec(source)?.[1];
+  if (body === undefined) throw new Error(`bridge/options.ts has no interface ${name}`);
+  return [...body.matchAll(/^ {2}(\w+)\??:/gm)].map((match) => match[1] ?? '');
+}
+
+const sorted = (names: Iterable<string>) => [...new Set(names)].sort();
+
+describe('docs/reference.md', () => {
+  it('has one row per error code of bridge/outbound/errors.ts, and no other', () => {
+    expect(sorted(firstColumn('Error codes'))).toEqual(sorted(Object.values(ErrorCode)));
+  });
+
+  it('has one row per option of BridgeOptions and ChannelNames, and no other', () => {
+    const options = [...interfaceMembers('BridgeOptions'), ...interfaceMembers('ChannelNames')];
+    expect(options).toEqual(expect.arrayContaining(Object.keys(DEFAULTS))); // the parse found the real members
+    expect(sorted(firstColumn('Options'))).toEqual(sorted(options));
+  });
+
+  it('has one row per host command the bridge dispatches, and no other', () => {
+    const timers = { setTimeout: () => 0, clearTimeout: () => undefined, now: () => 0 };
+    const commands = createHostCommands({
+      api: {} as never,
+      outbox: {} as never,
+      maxFileSize: DEFAULTS.maxFileSize,
+      timers: timers as never,
+      newMessageId: () => 'm1',
+    });
+    expect(sorted(firstColumn('Commands'))).toEqual(sorted(Object.keys(commands)));
+  });
+});
