@@ -1,62 +1,77 @@
 // @vitest-environment node
 /**
- * The docs' TypeScript snippets are type-checked where `npm run typecheck` can see them: the React
- * Native ones in test/types/react-native-snippet.tsx, against the real react-native and
- * react-native-webview types. This keeps that file in step with the pages: every code line of a
- * ```tsx snippet of README.md's React Native start and of docs/react-native.md must be a line of
- * it, and every module a snippet imports must be one the package exports.
+ * The docs' TypeScript snippets are type-checked where `npm run typecheck` can see them, in
+ * test/types/: the React Native ones in react-native-snippet.tsx (against the real react-native
+ * and react-native-webview types), the typed client's in typed-client-snippet.ts. This keeps
+ * those files in step with the pages: every ```ts / ```tsx block of README.md and docs/ belongs
+ * to one of them, every code line of it must be a line there, and every module it imports must
+ * be one the package exports (or, for react and the like, one the checked file imports too).
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
+const exported = Object.keys((JSON.parse(read('package.json')) as { exports: Record<string, unknown> }).exports);
 
 /** A line as compared: without its trailing `// comment` and surrounding space. */
 const code = (line: string) => line.replace(/\s+\/\/ .*$/, '').trim();
 
-/** The ```tsx blocks of `markdown`, or of its section under `heading` only. */
-function tsxBlocks(markdown: string, heading?: string): string[] {
-  let text = markdown;
-  if (heading !== undefined) {
-    const start = markdown.indexOf(`${heading}\n`);
-    if (start < 0) throw new Error(`no heading "${heading}"`);
-    const level = /^#+/.exec(heading)?.[0] ?? '#';
-    const end = markdown.slice(start + heading.length).search(new RegExp(`^#{1,${level.length}} `, 'm'));
-    text = markdown.slice(start, end < 0 ? undefined : start + heading.length + end);
-  }
-  return [...text.matchAll(/```tsx\n([\s\S]*?)```/g)].map((match) => match[1] ?? '');
+/** Where each page's snippets are type-checked: by the first block language that matches. */
+const CHECKED: Record<'tsx' | 'ts', string> = {
+  tsx: 'test/types/react-native-snippet.tsx',
+  ts: 'test/types/typed-client-snippet.ts',
+};
+
+interface Snippet {
+  page: string;
+  language: 'ts' | 'tsx';
+  text: string;
 }
 
-const checked = read('test/types/react-native-snippet.tsx');
-const checkedLines = new Set(checked.split('\n').map(code));
-const exported = Object.keys((JSON.parse(read('package.json')) as { exports: Record<string, unknown> }).exports);
+const pages = ['README.md', ...readdirSync(join(ROOT, 'docs')).map((name) => `docs/${name}`)].filter((page) =>
+  page.endsWith('.md'),
+);
+const snippets: Snippet[] = pages.flatMap((page) =>
+  [...read(page).matchAll(/^```(tsx?)\n([\s\S]*?)^```/gm)].map((match) => ({
+    page,
+    language: match[1] as 'ts' | 'tsx',
+    text: match[2] ?? '',
+  })),
+);
+const cases = snippets.map(
+  (snippet, index) => [`${snippet.page} #${index + 1} (${snippet.language})`, snippet] as const,
+);
 
-const pages: Array<[string, string[]]> = [
-  ['README.md', tsxBlocks(read('README.md'), '### React Native')],
-  ['docs/react-native.md', tsxBlocks(read('docs/react-native.md'))],
-];
+describe('the TypeScript snippets of the docs', () => {
+  it('are found in the README, the React Native page and the typed client page', () => {
+    const where = new Set(snippets.map((snippet) => snippet.page));
+    for (const page of ['README.md', 'docs/react-native.md', 'docs/typed-client.md']) expect(where).toContain(page);
+  });
 
-describe('the React Native snippets', () => {
-  it.each(pages)('of %s are each line of the type-checked file', (_, blocks) => {
-    expect(blocks.length).toBeGreaterThan(0);
-    for (const block of blocks) {
-      for (const line of block.split('\n').map(code)) {
-        if (line === '' || line.startsWith('//') || line.startsWith('import ')) continue;
-        expect(checkedLines.has(line), line).toBe(true);
-      }
+  it.each(cases)('%s: each code line is a line of the type-checked file', (_, snippet) => {
+    const checkedLines = new Set(read(CHECKED[snippet.language]).split('\n').map(code));
+    for (const line of snippet.text.split('\n').map(code)) {
+      if (line === '' || line.startsWith('//') || line.startsWith('import ')) continue;
+      expect(checkedLines.has(line), `${line}\n(not in ${CHECKED[snippet.language]})`).toBe(true);
     }
   });
 
-  it.each(pages)('of %s import only what the package exports, and the checked file declares it', (_, blocks) => {
-    const imports = blocks.flatMap((block) => [...block.matchAll(/^import \{ (\w+) \} from '([^']+)';$/gm)]);
-    expect(imports.length).toBeGreaterThan(0);
-    for (const [, name = '', module = ''] of imports) {
-      expect(module.startsWith('chat-bridge/'), module).toBe(true);
-      expect(exported, module).toContain(`./${module.slice('chat-bridge/'.length)}`);
-      expect(checked, name).toMatch(new RegExp(`(declare const ${name}\\b|import \\{[^}]*\\b${name}\\b)`));
+  it.each(cases)('%s: imports only what the package exports, or what the checked file imports', (_, snippet) => {
+    const checked = read(CHECKED[snippet.language]);
+    for (const [, names = '', module = ''] of snippet.text.matchAll(/^import \{ ([\w, ]+) \} from '([^']+)';$/gm)) {
+      for (const name of names.split(', ')) {
+        if (module.startsWith('chat-bridge/')) {
+          // The checked file takes the package's modules from source, or declares what only dist/ holds.
+          expect(exported, module).toContain(`./${module.slice('chat-bridge/'.length)}`);
+          expect(checked, name).toMatch(new RegExp(`(declare const ${name}\\b|import \\{[^}]*\\b${name}\\b)`));
+        } else {
+          const same = new RegExp(`^import \\{[^}]*\\b${name}\\b[^}]*\\} from '${module}';$`, 'm');
+          expect(checked, `${name} from ${module}`).toMatch(same);
+        }
+      }
     }
   });
 });

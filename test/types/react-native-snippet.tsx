@@ -5,31 +5,70 @@
  * the docs show (ref, onMessage, onLoadStart, injectedJavaScriptBeforeContentLoaded).
  * test/docs/snippets.spec.ts fails when a line of those snippets is not here.
  */
-import { useRef, type ComponentProps } from 'react';
-import { Text, View } from 'react-native';
+import { useRef, useState, type ComponentProps } from 'react';
+import { Button, View } from 'react-native';
 import { WebView, type WebViewMessageEvent } from 'react-native-webview';
 import { expectTypeOf } from 'vitest';
+import { ChatBridgeError } from '../../host-adapters/client.js';
 import { createReactNativeHost } from '../../host-adapters/react-native-host.js';
 
-// In an app: import { bundleSource } from 'chat-bridge/bundle-source'; (dist/esm/bundle-source.d.ts)
+// In an app: import { ChatBridgeError } from 'chat-bridge/client';
+// and import { bundleSource } from 'chat-bridge/bundle-source'; (dist/esm/bundle-source.d.ts)
 declare const bundleSource: string;
 // In an app: import { startSource } from 'chat-bridge/start-source'; (dist/esm/start-source.d.ts)
 declare const startSource: string;
+/** What the screen is given (the docs leave its declaration out). */
+interface ChatScreenProps {
+  /** The chat service's widget page. */
+  widgetUrl: string;
+  /** The API root, e.g. https://chat.example.com/api/v1. */
+  baseUrl: string;
+  /** The widget inbox's website token. */
+  websiteToken: string;
+}
 // The app's own UI update for a message's state.
 declare function showState(messageId: string, state: 'queued' | 'sending' | 'sent' | 'failed'): void;
 
-export function ChatScreen({
-  widgetUrl,
-  baseUrl,
-  websiteToken,
-}: {
-  widgetUrl: string;
-  baseUrl: string;
-  websiteToken: string;
-}) {
+// --- the docs' "A whole screen", verbatim from here ---
+export function ChatScreen({ widgetUrl, baseUrl, websiteToken }: ChatScreenProps) {
   const ref = useRef<WebView>(null);
+  // One host per WebView, made once (not at every render): it keeps the calls under way.
+  const [host] = useState(() =>
+    createReactNativeHost({
+      webView: () => ref.current,
+      onEvent(event) {
+        if (event.type === 'error') console.warn(event.code, event.message);
+        if (event.type === 'message') showState(event.messageId, event.state); // queued, sending, sent, failed
+      },
+    }),
+  );
 
-  // --- the docs' snippet, verbatim from here ---
+  async function send(content: string) {
+    try {
+      await host.client.sendMessage({ content }); // resolves once the backend has the message
+    } catch (error) {
+      if (error instanceof ChatBridgeError) console.warn(error.code, error.message);
+    }
+  }
+
+  return (
+    <View style={{ flex: 1 }}>
+      <WebView
+        ref={ref}
+        source={{ uri: widgetUrl }}
+        injectedJavaScriptBeforeContentLoaded={host.injectedJavaScript({ baseUrl, websiteToken }, bundleSource)}
+        onLoadStart={host.onLoadStart}
+        onMessage={host.onMessage}
+      />
+      <Button title="Say hello" onPress={() => void send('Hello')} />
+    </View>
+  );
+}
+// --- to here ---
+
+/** The docs' shorter forms: the README's start, and "Two scripts". */
+export function ShortForms({ widgetUrl, baseUrl, websiteToken }: ChatScreenProps) {
+  const ref = useRef<WebView>(null);
   const host = createReactNativeHost({
     webView: () => ref.current,
     onEvent(event) {
@@ -41,33 +80,13 @@ export function ChatScreen({
   <WebView
     ref={ref}
     source={{ uri: widgetUrl }}
-    injectedJavaScriptBeforeContentLoaded={host.injectedJavaScript({ baseUrl, websiteToken }, bundleSource)}
-    onLoadStart={host.onLoadStart}
-    onMessage={host.onMessage}
-  />;
-
-  async function send() {
-    await host.client.sendMessage({ content: 'Hello' }); // the message, or a ChatBridgeError
-  }
-  void send();
-  // --- to here ---
-
-  // "Two scripts" (docs/react-native.md): the starter before the content, the bundle once it has loaded.
-  <WebView
-    ref={ref}
-    source={{ uri: widgetUrl }}
     injectedJavaScriptBeforeContentLoaded={host.injectedJavaScript({ baseUrl, websiteToken }, startSource)}
     injectedJavaScript={host.injectedJavaScript({ baseUrl, websiteToken }, bundleSource)}
     onLoadStart={host.onLoadStart}
     onMessage={host.onMessage}
   />;
 
-  return (
-    <View>
-      <Text>chat</Text>
-      <WebView ref={ref} source={{ uri: widgetUrl }} onMessage={host.onMessage} onLoadStart={host.onLoadStart} />
-    </View>
-  );
+  return null;
 }
 
 // react-native-webview's own event is what host.onMessage accepts, not just a look-alike.
