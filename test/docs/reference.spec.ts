@@ -3,7 +3,8 @@
  * docs/reference.md's tables cannot drift from the code: every error code of
  * bridge/outbound/errors.ts has a row and every row is a code; the same for the options
  * (the `BridgeOptions` and `ChannelNames` interfaces of bridge/options.ts) and the host
- * commands (the table `createHostCommands` builds).
+ * commands (the table `createHostCommands` builds). docs/typed-client.md's table names every code
+ * of the client's own (`ClientErrorCode`).
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -11,16 +12,16 @@ import { describe, expect, it } from 'vitest';
 import { createHostCommands } from '../../bridge/dispatch/host-commands.js';
 import { DEFAULTS } from '../../bridge/options.js';
 import { ErrorCode } from '../../bridge/outbound/errors.js';
+import { ClientErrorCode } from '../../host-adapters/client.js';
 
 const read = (path: string) => readFileSync(fileURLToPath(new URL(`../../${path}`, import.meta.url)), 'utf8');
-const reference = read('docs/reference.md');
-
 /** The `code` names in the first column of the table under `## heading` (several `a` / `b` in one cell count apart). */
-function firstColumn(heading: string): string[] {
-  const start = reference.indexOf(`## ${heading}\n`);
-  if (start < 0) throw new Error(`docs/reference.md has no "## ${heading}"`);
-  const end = reference.indexOf('\n## ', start + 1);
-  const section = reference.slice(start, end < 0 ? undefined : end);
+function firstColumn(heading: string, page = 'docs/reference.md'): string[] {
+  const text = read(page);
+  const start = text.indexOf(`## ${heading}\n`);
+  if (start < 0) throw new Error(`${page} has no "## ${heading}"`);
+  const end = text.indexOf('\n## ', start + 1);
+  const section = text.slice(start, end < 0 ? undefined : end);
   const rows = section.split('\n').filter((line) => line.startsWith('| ') && !/^\| [-]+ \|/.test(line));
   return rows.slice(1).flatMap((row) => [...(row.split(' | ')[0] ?? '').matchAll(/`(\w+)`/g)].map((m) => m[1] ?? ''));
 }
@@ -56,5 +57,12 @@ describe('docs/reference.md', () => {
       newMessageId: () => 'm1',
     });
     expect(sorted(firstColumn('Commands'))).toEqual(sorted(Object.keys(commands)));
+  });
+
+  it("docs/typed-client.md names every code of the client's own, and only codes that exist", () => {
+    const named = firstColumn('Every `code` a call can reject with', 'docs/typed-client.md');
+    for (const code of Object.values(ClientErrorCode)) expect(named).toContain(code);
+    const known = new Set<string>([...Object.values(ClientErrorCode), ...Object.values(ErrorCode)]);
+    for (const code of named) expect(known.has(code), code).toBe(true);
   });
 });
