@@ -3,8 +3,9 @@
  * `dist/chat-bridge.debug.js` with the recorder) are built from `global.ts` and
  * `global.debug.ts`; this entry exposes the same bridge as modules, recorder included, plus the types.
  *
- * Left out on purpose: inbound parsing, schemas, the outbox and retry internals. They are
- * implementation, free to change; the wire format (README) and these exports are the contract.
+ * Left out on purpose: inbound parsing, the schemas (their inferred types are here), the outbox
+ * and retry internals. They are implementation, free to change; the wire format (README) and
+ * these exports are the contract.
  * The app-side typed client is not here: it runs in the app, not the WebView, and has its own
  * entry (`chat-bridge/client`).
  */
@@ -32,15 +33,20 @@ export type {
 export { ErrorCode } from './outbound/errors.js';
 export type { ErrorEvent, FieldErrors } from './outbound/errors.js';
 export type {
+  BackendObject,
+  ChatMessage,
   ConversationTokenMessage,
   MessageState,
   MessageStateMessage,
   OutboundMessage,
+  OutboxListing,
   ResponseMessage,
   WidgetMessage,
   ReadyMessage,
   UploadProgress,
 } from './outbound/messages.js';
+export type { CommandName, CommandResults, Conversation } from './dispatch/command-results.js';
+export type { Attachment, Contact, SendMessageParams } from './inbound/schemas.js';
 export { DEFAULTS, HOST_NAMES, normalizeOptions, OptionsError } from './options.js';
 export type { BridgeOptions, HostName, ResolvedOptions, ChannelNames } from './options.js';
 export type { RetryPolicy } from './backend/retry-timing.js';

@@ -11,15 +11,32 @@
  * Over 250 lines because one call's life (checks, hold, send, deadline, response or message
  * state, page loss, close) reads best in one place.
  */
-import type { ErrorCode, ErrorEvent } from '../bridge/outbound/errors.js';
-import type { MessageStateMessage, UploadProgress } from '../bridge/outbound/messages.js';
+import { ErrorCode, type ErrorEvent } from '../bridge/outbound/errors.js';
+import type { ChatMessage, MessageStateMessage, UploadProgress } from '../bridge/outbound/messages.js';
+import type { CommandName, CommandResults, Conversation } from '../bridge/dispatch/command-results.js';
 import type { Contact, SendMessageParams } from '../bridge/inbound/schemas.js';
 import { NAME_MAX } from '../bridge/inbound/limits.js';
 import { DEFAULTS } from '../bridge/options.js';
 import { chunkedBase64, chunksOf } from './attachment-chunks.js';
 
-// The message-state event a host's onEvent gets for a sendMessage, with its upload progress.
-export type { MessageStateMessage, UploadProgress } from '../bridge/outbound/messages.js';
+// What a host handles, from this entry alone: the events (`OutboundMessage`, a union on `type`),
+// the error codes (a union, and the object naming them), each command's params and result.
+export { ErrorCode };
+export type { ErrorEvent, FieldErrors } from '../bridge/outbound/errors.js';
+export type {
+  BackendObject,
+  ChatMessage,
+  ConversationTokenMessage,
+  MessageState,
+  MessageStateMessage,
+  OutboundMessage,
+  ReadyMessage,
+  ResponseMessage,
+  UploadProgress,
+  WidgetMessage,
+} from '../bridge/outbound/messages.js';
+export type { CommandName, CommandResults, Conversation, OutboxListing } from '../bridge/dispatch/command-results.js';
+export type { Attachment, Contact, SendMessageParams } from '../bridge/inbound/schemas.js';
 
 /** One host command as the bridge receives it. */
 export interface ClientCommand {
@@ -49,6 +66,9 @@ export const ClientErrorCode = {
 } as const;
 export type ClientErrorCode = (typeof ClientErrorCode)[keyof typeof ClientErrorCode];
 
+/** Every code a call can reject with: the bridge's and the client's own. */
+export type ChatBridgeErrorCode = ErrorCode | ClientErrorCode;
+
 /** The error event of a failure the client saw itself. */
 export interface ClientErrorEvent {
   type: 'error';
@@ -61,7 +81,7 @@ export interface ClientErrorEvent {
 /** A rejected call: `catch (e) { if (e instanceof ChatBridgeError) e.code }` (across realms, check `e.name`). */
 export class ChatBridgeError extends Error {
   override readonly name = 'ChatBridgeError';
-  readonly code: ErrorCode | ClientErrorCode;
+  readonly code: ChatBridgeErrorCode;
   readonly status: number | undefined;
   readonly errors: Record<string, string[]> | undefined;
   constructor(readonly event: ErrorEvent | ClientErrorEvent) {
@@ -98,9 +118,9 @@ export interface SendMessageOptions {
 export const DEFAULT_CLIENT_TIMEOUT = DEFAULTS.commandTimeout + 5_000;
 
 export interface ChatClient {
-  init(): Promise<{ config: Record<string, unknown> }>;
-  getConversation(contact?: Contact): Promise<unknown>;
-  createConversation(contact?: Contact): Promise<unknown>;
+  init(): Promise<CommandResults['init']>;
+  getConversation(contact?: Contact): Promise<Conversation | null>;
+  createConversation(contact?: Contact): Promise<Conversation | null>;
   /**
    * Sends a message under its own `messageId` (one is made when not given). Settles with the
    * command's response or, when the page that took it went away, with the message-state event
@@ -109,9 +129,13 @@ export interface ChatClient {
    * message names the upload; messages still go in the order they were called. A chunk's failure
    * rejects the call with that chunk's error, and the message is not sent.
    */
-  sendMessage(params: SendMessageParams, options?: SendMessageOptions): Promise<unknown>;
+  sendMessage(params: SendMessageParams, options?: SendMessageOptions): Promise<ChatMessage | null>;
+  /** The messages waiting in the bridge's outbox for this inbox, in the order they go out. */
+  listOutbox(): Promise<CommandResults['listOutbox']>;
   /** Cancels a message still waiting in the outbox (its own `sendMessage` then settles as the bridge says). */
-  cancelMessage(params: { messageId: string }): Promise<unknown>;
+  cancelMessage(params: { messageId: string }): Promise<CommandResults['cancelMessage']>;
+  /** Any command by name: a known one resolves with its result type, another with `unknown`. */
+  call<Name extends CommandName>(method: Name, params?: object): Promise<CommandResults[Name]>;
   call(method: string, params?: object): Promise<unknown>;
   /**
    * Feeds one message from the bridge; never throws. Returns true when it was the response to
@@ -356,13 +380,18 @@ export function createClient(transport: ClientTransport, options: ClientOptions 
     );
   };
 
+  /** A command whose answer is that command's result (the bridge's command table says so). */
+  const command = <Name extends CommandName>(method: Name, params?: object) =>
+    call(method, params) as Promise<CommandResults[Name]>;
+
   return {
-    init: () => call('init') as Promise<{ config: Record<string, unknown> }>,
-    getConversation: (contact) => call('getConversation', contact),
-    createConversation: (contact) => call('createConversation', contact),
+    init: () => command('init'),
+    getConversation: (contact) => command('getConversation', contact),
+    createConversation: (contact) => command('createConversation', contact),
     sendMessage(params, options = {}) {
       const message = { ...params, messageId: params.messageId ?? newMessageId() };
-      const send = (ready: SendMessageParams) => call('sendMessage', ready, message.messageId, options.onProgress);
+      const send = (ready: SendMessageParams) =>
+        call('sendMessage', ready, message.messageId, options.onProgress) as Promise<ChatMessage | null>;
       // The common case stays synchronous: nothing to upload, and no earlier message still uploading.
       if (uploading === 0 && !params.attachments?.some((file) => chunkedBase64(file.data))) return send(message);
       uploading++;
@@ -371,8 +400,9 @@ export function createClient(transport: ClientTransport, options: ClientOptions 
       uploads = handedOver.then(uploaded, uploaded);
       return handedOver.then(([sent]) => sent);
     },
-    cancelMessage: (params) => call('cancelMessage', params),
-    call: (method, params) => call(method, params),
+    listOutbox: () => command('listOutbox'),
+    cancelMessage: (params) => command('cancelMessage', params),
+    call: (method: string, params?: object) => call(method, params),
     handle(message) {
       if (!isObject(message)) return false;
       if (message['type'] === 'message') {

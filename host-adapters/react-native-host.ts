@@ -20,6 +20,11 @@ import type { OutboundMessage } from '../bridge/outbound/messages.js';
 import type { BridgeOptions } from '../bridge/options.js';
 import { createClient, type ChatClient, type ClientOptions } from './client.js';
 
+// The types this entry's API names, so a React Native host can type its handlers from here alone.
+export type { ChatClient, ClientOptions } from './client.js';
+export type { OutboundMessage } from '../bridge/outbound/messages.js';
+export type { BridgeOptions } from '../bridge/options.js';
+
 /**
  * What react-native-webview passes to `onMessage`: the part of its `WebViewMessageEvent` read here
  * (test/types/react-native-snippet.tsx checks that the real event type fits, against the pinned package).

@@ -19,7 +19,7 @@
  */
 import type { Locks, ProgressListener, RecordStore, Timers } from '../environment.js';
 import { BridgeError, errorEvent, isBridgeError, toErrorEvent, type ErrorEvent } from '../outbound/errors.js';
-import type { MessageState, MessageStateMessage, Outcome } from '../outbound/messages.js';
+import type { MessageState, MessageStateMessage, OutboxListing, Outcome } from '../outbound/messages.js';
 import { retryDelay } from './retry-timing.js';
 import { byteSize, isRecord, pageOf, recordKey, type OutboxRecord } from './outbox-record.js';
 import { throttledProgress } from './upload-progress.js';
@@ -40,16 +40,6 @@ export interface OutboxSettings extends Timers {
   emit(message: MessageStateMessage | ErrorEvent): void;
   /** Told how many records of pages that are gone this page took in (for the recording's note). */
   restored?(count: number): void;
-}
-
-/** A waiting message as `listOutbox` shows it: no attachment bytes. */
-export interface OutboxListing {
-  messageId: string;
-  state: MessageState;
-  attempt: number;
-  nextAttemptAt: number | undefined;
-  content: string | undefined;
-  files: Array<{ name: string; type: string; size: number | undefined }> | undefined;
 }
 
 export interface Outbox {

@@ -16,9 +16,9 @@ export interface CommandContext {
   readonly signal: AbortSignal;
 }
 
-export interface CommandSpec<Params> {
+export interface CommandSpec<Params, Result = unknown> {
   params: z.ZodMiniType<Params>;
-  run(params: Params, context: CommandContext): Promise<unknown>;
+  run(params: Params, context: CommandContext): Promise<Result>;
   /**
    * Answered by something with its own guarantees, not by the command timeout: `sendMessage`
    * is answered when its message is sent or fails for good, however long that takes.

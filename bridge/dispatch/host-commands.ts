@@ -3,6 +3,7 @@
  */
 import type { Api } from '../backend/api.js';
 import type { CommandSpec, CommandTable } from './command-runner.js';
+import type { CommandResults } from './command-results.js';
 import type { Outbox } from '../backend/outbox.js';
 import {
   AppendAttachmentSchema,
@@ -21,6 +22,12 @@ import type { Timers } from '../environment.js';
 
 const CONTACT_FIELDS = ['name', 'email', 'identifier'] as const;
 
+/**
+ * A command whose result the bridge builds, typed against what the client promises for it. The
+ * backend's bodies (conversations, messages) pass through as they came, so those stay untyped here.
+ */
+type Answering<Params, Name extends keyof CommandResults> = CommandSpec<Params, CommandResults[Name]>;
+
 interface HostCommandDeps {
   api: Api;
   outbox: Outbox;
@@ -33,7 +40,7 @@ interface HostCommandDeps {
 
 export function createHostCommands(deps: HostCommandDeps): CommandTable {
   const uploads = createUploads(deps.maxFileSize, deps.timers);
-  const init: CommandSpec<Record<string, never>> = {
+  const init: Answering<Record<string, never>, 'init'> = {
     params: EmptyParamsSchema,
     run: async () => ({ config: await deps.api.init() }),
   };
@@ -72,15 +79,15 @@ export function createHostCommands(deps: HostCommandDeps): CommandTable {
       return deps.outbox.enqueue({ messageId, content, contact, files });
     },
   };
-  const appendAttachment: CommandSpec<AppendAttachmentParams> = {
+  const appendAttachment: Answering<AppendAttachmentParams, 'appendAttachment'> = {
     params: AppendAttachmentSchema,
     run: async ({ uploadId, index, data }) => ({ size: uploads.append(uploadId, index, data) }),
   };
-  const listOutbox: CommandSpec<Record<string, never>> = {
+  const listOutbox: Answering<Record<string, never>, 'listOutbox'> = {
     params: EmptyParamsSchema,
     run: async () => ({ messages: await deps.outbox.list() }),
   };
-  const cancelMessage: CommandSpec<{ messageId: string }> = {
+  const cancelMessage: Answering<{ messageId: string }, 'cancelMessage'> = {
     params: CancelMessageSchema,
     run: async ({ messageId }) => ({ cancelled: await deps.outbox.cancel(messageId) }),
   };

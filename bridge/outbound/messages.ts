@@ -37,10 +37,37 @@ export interface MessageStateMessage {
   attempt: number;
   /** When the next automatic attempt is due (ms since the epoch), while one is scheduled. */
   nextAttemptAt?: number;
-  result?: unknown;
+  /** The backend's message, when `sent`. */
+  result?: ChatMessage | null;
   error?: ErrorEvent;
   /** Upload progress of a message with attachments, while it is `sending`. */
   progress?: UploadProgress;
+}
+
+/**
+ * A JSON object from the backend, handed to the host as it came: the service specifies no success
+ * body beyond a message's `content`, and deployments add fields of their own.
+ */
+export interface BackendObject {
+  readonly [field: string]: unknown;
+}
+
+/**
+ * The backend's message: what `sendMessage` resolves with and a `sent` state's `result`; `null`
+ * when the backend answered 2xx with an empty body or one that is not JSON.
+ */
+export interface ChatMessage extends BackendObject {
+  readonly content?: string;
+}
+
+/** A message waiting in the outbox, as `listOutbox` shows it: no attachment bytes. */
+export interface OutboxListing {
+  messageId: string;
+  state: MessageState;
+  attempt: number;
+  nextAttemptAt: number | undefined;
+  content: string | undefined;
+  files: Array<{ name: string; type: string; size: number | undefined }> | undefined;
 }
 
 /**

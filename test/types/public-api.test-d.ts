@@ -23,9 +23,17 @@ import {
   ChatBridgeError,
   ClientErrorCode,
   createClient,
+  ErrorCode as ClientEntryErrorCode,
+  type ChatBridgeErrorCode,
   type ChatClient,
+  type ChatMessage,
   type ClientErrorEvent,
+  type CommandName,
+  type Conversation,
+  type MessageState,
   type MessageStateMessage,
+  type OutboundMessage as ClientEntryOutboundMessage,
+  type OutboxListing,
   type UploadProgress,
 } from '../../host-adapters/client.js';
 import { createReactNativeHost, decodeMessage, type ReactNativeHost } from '../../host-adapters/react-native-host.js';
@@ -122,6 +130,7 @@ export function describeMessage(): string {
       expectTypeOf(message.state).toEqualTypeOf<'queued' | 'sending' | 'sent' | 'failed'>();
       expectTypeOf(message.progress).toEqualTypeOf<UploadProgress | undefined>();
       expectTypeOf(message).toEqualTypeOf<MessageStateMessage>();
+      expectTypeOf(message.result).toEqualTypeOf<ChatMessage | null | undefined>();
       // @ts-expect-error progress counts bytes: both numbers are there when it is
       if (message.progress) return message.progress.sentBytes.toUpperCase();
       return message.messageId;
@@ -133,6 +142,39 @@ export function describeMessage(): string {
       return '';
   }
 }
+// The client's entry names the same events and codes, for hosts that import only it.
+expectTypeOf<ClientEntryOutboundMessage>().toEqualTypeOf<OutboundMessage>();
+expectTypeOf(ClientEntryErrorCode).toEqualTypeOf(ErrorCode);
+
+/** A host's exhaustive switch over the codes: a new code is a compile error here until handled. */
+export function describeCode(code: ErrorCode): string {
+  switch (code) {
+    case 'parse_error':
+    case 'network_error':
+    case 'auth_failed':
+    case 'config_error':
+    case 'bad_request':
+    case 'empty_message':
+    case 'too_many_files':
+    case 'unsupported_file_type':
+    case 'file_too_large':
+    case 'not_found':
+    case 'validation_error':
+    case 'rate_limited':
+    case 'server_error':
+    case 'widget_error':
+    case 'storage_error':
+    case 'cancelled':
+    case 'unknown_method':
+    case 'channel_error':
+      return code;
+    default: {
+      const unhandled: never = code;
+      return unhandled;
+    }
+  }
+}
+
 // @ts-expect-error the type field is one of the six kinds
 export const badKind: OutboundMessage = { type: 'hello' };
 
@@ -164,7 +206,33 @@ expectTypeOf(createGlobal).parameter(0).toEqualTypeOf<Window & typeof globalThis
 // --- The typed client -----------------------------------------------------------------------
 
 expectTypeOf(client.init()).toEqualTypeOf<Promise<{ config: Record<string, unknown> }>>();
-expectTypeOf(client.sendMessage).returns.toEqualTypeOf<Promise<unknown>>();
+// Each call resolves with its own result: the message, the conversation, the outbox's records.
+expectTypeOf(client.sendMessage).returns.toEqualTypeOf<Promise<ChatMessage | null>>();
+expectTypeOf<ChatMessage['content']>().toEqualTypeOf<string | undefined>();
+expectTypeOf(client.getConversation()).toEqualTypeOf<Promise<Conversation | null>>();
+expectTypeOf(client.createConversation()).toEqualTypeOf<Promise<Conversation | null>>();
+expectTypeOf(client.listOutbox()).toEqualTypeOf<Promise<{ messages: OutboxListing[] }>>();
+expectTypeOf<OutboxListing['state']>().toEqualTypeOf<MessageState>();
+expectTypeOf<OutboxListing['files']>().toEqualTypeOf<
+  Array<{ name: string; type: string; size: number | undefined }> | undefined
+>();
+expectTypeOf(client.cancelMessage({ messageId: 'm1' })).toEqualTypeOf<Promise<{ cancelled: boolean }>>();
+expectTypeOf(client.call('appendAttachment', {})).toEqualTypeOf<Promise<{ size: number }>>();
+expectTypeOf(client.call('listOutbox')).toEqualTypeOf<ReturnType<ChatClient['listOutbox']>>();
+expectTypeOf(client.call('someNewCommand')).toEqualTypeOf<Promise<unknown>>();
+expectTypeOf<CommandName>().toEqualTypeOf<
+  | 'init'
+  | 'getConversation'
+  | 'createConversation'
+  | 'sendMessage'
+  | 'appendAttachment'
+  | 'listOutbox'
+  | 'cancelMessage'
+>();
+// @ts-expect-error a conversation's fields are unknown until checked
+export const conversationId: number = (await client.getConversation())?.['id'];
+// @ts-expect-error listOutbox takes no params
+client.listOutbox({});
 expectTypeOf(client.handle).returns.toBeBoolean();
 client.sendMessage({
   content: 'Hi',
@@ -196,7 +264,8 @@ createClient({ post: () => undefined });
 
 declare const failure: ChatBridgeError;
 expectTypeOf(failure).toMatchTypeOf<Error>();
-expectTypeOf(failure.code).toBeString();
+expectTypeOf(failure.code).toEqualTypeOf<ChatBridgeErrorCode>();
+expectTypeOf<ChatBridgeErrorCode>().toEqualTypeOf<ErrorCode | ClientErrorCode>();
 expectTypeOf(failure.status).toEqualTypeOf<number | undefined>();
 expectTypeOf(failure.errors).toEqualTypeOf<Record<string, string[]> | undefined>();
 expectTypeOf(failure.event).toEqualTypeOf<ErrorEvent | ClientErrorEvent>();

@@ -551,6 +551,17 @@ describe('sendMessage and its messageId', () => {
     void createClient(transport).cancelMessage({ messageId: 'm-5' });
     expect(sent[0]).toMatchObject({ method: 'cancelMessage', params: { messageId: 'm-5' } });
   });
+
+  it('listOutbox sends {method: "listOutbox"} without params and resolves with the records', async () => {
+    const { sent, transport } = recordingTransport();
+    const client = createClient(transport);
+    const listed = client.listOutbox();
+    expect(Object.keys(sent[0] as object)).toEqual(['id', 'method']);
+    expect(sent[0]?.method).toBe('listOutbox');
+    const messages = [{ messageId: 'm-6', state: 'queued', attempt: 0 }];
+    expect(client.handle({ type: 'response', id: sent[0]?.id, ok: true, result: { messages } })).toBe(true);
+    await expect(listed).resolves.toEqual({ messages });
+  });
 });
 
 describe('sendMessage onProgress', () => {
