@@ -112,6 +112,23 @@ writeFileSync(`${out}/esm/debug-bundle-source.d.ts`, 'export declare const debug
 writeFileSync(`${out}/esm/start-source.js`, `export const startSource = ${JSON.stringify(starter)};\n`);
 writeFileSync(`${out}/esm/start-source.d.ts`, 'export declare const startSource: string;\n');
 
+// What `require('chat-bridge')` (and every other entry's `require` condition) gets. The package is
+// ES modules only, on purpose: one build, the same modules for bundlers and Node. Without this, a
+// CommonJS consumer gets a resolution error that names neither the cause nor the fix.
+writeFileSync(
+  `${out}/esm-only.cjs`,
+  `'use strict';
+// The package's \`require\` condition: chat-bridge is ES modules only.
+const error = new Error(
+  "chat-bridge is an ES module package: load it with import, not require(). " +
+    "In an ES module: import { createClient } from 'chat-bridge/client'; " +
+    "from CommonJS: const { createClient } = await import('chat-bridge/client').",
+);
+error.code = 'ERR_REQUIRE_ESM';
+throw error;
+`,
+);
+
 execFileSync(
   process.execPath,
   ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json', '--declarationDir', `${out}/types`],

@@ -18,16 +18,16 @@ const scratch = mkdtempSync(join(tmpdir(), 'chat-bridge-cli-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function cli(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return node([BIN, ...args]);
+}
+
+/** Node with these arguments, as a child process. */
+function node(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [BIN, ...args],
-      { cwd: ROOT, encoding: 'utf8', timeout: 20_000 },
-      (error, stdout, stderr) => {
-        const status = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
-        resolve({ status, stdout, stderr });
-      },
-    );
+    execFile(process.execPath, args, { cwd: ROOT, encoding: 'utf8', timeout: 20_000 }, (error, stdout, stderr) => {
+      const status = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
+      resolve({ status, stdout, stderr });
+    });
   });
 }
 
@@ -78,6 +78,14 @@ describe.concurrent('chat-bridge usage', () => {
 
   it('exits 2 for --update without --expect', async () => {
     expect((await cli('replay', FIXTURE, '--host', 'ios', '--update')).status).toBe(2);
+  });
+
+  it('on a Node older than 20, exits 1 with one line naming both versions, before loading dist/', async () => {
+    const asNode18 = `data:text/javascript,Object.defineProperty(process,'versions',{value:{...process.versions,node:'18.20.4'}})`;
+    const { status, stdout, stderr } = await node(['--import', asNode18, BIN, 'help']);
+    expect(status).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toBe('chat-bridge: needs Node.js 20 or newer; this is Node.js 18.20.4.\n');
   });
 });
 
