@@ -31,7 +31,7 @@ export default tseslint.config(
   {
     // The injected runtime runs in a WebView: no Node globals or node: modules there, and no web
     // API the supported engines lack. eslint-plugin-compat reads them from package.json's
-    // "browserslist" (README "Supported engines"; Chrome stands for the Android System WebView).
+    // "browserslist" (docs/reference.md "Supported engines"; Chrome stands for the Android System WebView).
     // An optional API (Web Locks) must sit behind a feature check with a fallback: the plugin
     // accepts `if (navigator.locks) navigator.locks.request(...)` and flags an unguarded use.
     files: ['bridge/**/*.ts'],

@@ -68,7 +68,7 @@ export function checkRecorder(options: ResolvedOptions, settings: CreateBridgeSe
   if (options.record && settings.recorder === undefined) {
     throw new OptionsError(
       'record',
-      'needs the debug script: inject dist/chat-bridge.debug.js instead of dist/chat-bridge.js (README "Replay and recording")',
+      'needs the debug script: inject dist/chat-bridge.debug.js instead of dist/chat-bridge.js (docs/replay-and-recording.md)',
     );
   }
 }

@@ -4,7 +4,7 @@
  * `global.debug.ts`; this entry exposes the same bridge as modules, recorder included, plus the types.
  *
  * Left out on purpose: inbound parsing, the schemas (their inferred types are here), the outbox
- * and retry internals. They are implementation, free to change; the wire format (README) and
+ * and retry internals. They are implementation, free to change; the wire format (docs/reference.md) and
  * these exports are the contract.
  * The app-side typed client is not here: it runs in the app, not the WebView, and has its own
  * entry (`chat-bridge/client`).

@@ -1,5 +1,5 @@
 /**
- * Which attachments the typed client sends in chunks (`appendAttachment`, README "Large
+ * Which attachments the typed client sends in chunks (`appendAttachment`, docs/attachments.md "Large
  * attachments"), and the chunks. A file whose base64 is longer than one chunk goes in pieces, so
  * the WebView never parses one huge command (a long task that freezes the page); smaller ones,
  * and data that is not base64 (the bridge refuses it, with its usual message), go inline.

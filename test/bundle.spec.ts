@@ -20,7 +20,7 @@ const debugBundlePath = fileURLToPath(new URL('../dist/chat-bridge.debug.js', im
 const starterPath = fileURLToPath(new URL('../dist/chat-bridge.start.js', import.meta.url));
 /** The starter's budget (gzipped bytes): it is there to cost the page little at document start. */
 const STARTER_BUDGET = 2_048;
-/** Gzipped bytes the injected script may take (README "Size"); the goal is 12288. */
+/** Gzipped bytes the injected script may take (bench/README.md); the goal is 12288. */
 const BUDGET = 14_336;
 
 let source = '';
@@ -321,7 +321,7 @@ describe('dist/chat-bridge.start.js (the starter, bridge/starter.ts)', () => {
 });
 
 /**
- * The engines the bundle needs, as the README's "Supported engines" table states them: ES2017
+ * The engines the bundle needs, as the "Supported engines" table of docs/reference.md states them: ES2017
  * for the language (syntax and built-ins, checked by es-check, which knows instance methods such
  * as Promise.prototype.finally), and package.json's "browserslist" for web APIs (checked by
  * eslint-plugin-compat over the whole bundle, so zod's code counts as much as ours; `npm run lint`
@@ -345,7 +345,7 @@ describe('dist/chat-bridge.js and the supported engines', () => {
           files: ['**/*.js'],
           languageOptions: { sourceType: 'script', ecmaVersion: 2017 },
           plugins: { compat },
-          // Web Locks is optional (README "Supported engines"): bridge/ must use it behind a
+          // Web Locks is optional (docs/reference.md "Supported engines"): bridge/ must use it behind a
           // feature check, which npm run lint verifies in the source; minifying may reshape that
           // guard beyond what the plugin recognizes, so here it counts as provided.
           settings: { polyfills: ['navigator.locks'] },

@@ -2,7 +2,7 @@
  * Error codes and the one error event shape every failure is turned into.
  *
  * The codes are an `as const` object so the string union is derived from it and can never
- * drift from the documented table (README "Error codes").
+ * drift from the documented table (docs/reference.md "Error codes", checked by test/docs/reference.spec.ts).
  */
 export const ErrorCode = {
   /** A message from the widget or the host could not be parsed or did not match its schema. */

@@ -1,6 +1,6 @@
 /**
  * HTTP answers that are failures, turned into the one error event shape with the code of the
- * README's table and the server's own `message` where it gave one.
+ * docs/reference.md's table and the server's own `message` where it gave one.
  */
 import { errorEvent, BridgeError, type ErrorCode, type ErrorEvent } from './errors.js';
 import { route, type ApiRequest, type ApiResponse } from '../backend/http.js';

@@ -1,5 +1,5 @@
 /**
- * Large attachments sent in chunks (`appendAttachment`, README "Large attachments in chunks"), by
+ * Large attachments sent in chunks (`appendAttachment`, docs/attachments.md), by
  * the real bundle in headless Chromium against the reference backend, which keeps the sha256 of
  * every file that arrives: the bytes must be identical, straight away and after a reload while
  * the message waits offline (IndexedDB). The page plays a native host: one `ChatBridge.receive`

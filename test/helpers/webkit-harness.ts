@@ -8,9 +8,9 @@
  *   {postMessage(data) {webkit.messageHandlers.ReactNativeWebView.postMessage(String(data))}}`, then
  *   `injectedJavaScriptBeforeContentLoaded` from `createReactNativeHost(...).injectedJavaScript`.
  * - flutter: webview_flutter's channel, `window.ChatBridgeFlutter = webkit.messageHandlers.ChatBridgeFlutter`
- *   at document start, and the bundle run with `runJavaScript` once the page has loaded (README).
+ *   at document start, and the bundle run with `runJavaScript` once the page has loaded (docs/flutter.md).
  * - `twoScripts` (ios, react-native): the starter in the bundle's place at document start, and the
- *   bundle, the same way, once the document has loaded (bridge/starter.ts, README).
+ *   bundle, the same way, once the document has loaded (bridge/starter.ts, docs/concepts.md).
  *
  * Commands go in as text through `ChatBridge.receive`, as evaluateJavaScript hands them over.
  * Each handler message is kept on this side exactly as the native side received it. One more

@@ -9,7 +9,7 @@ import {
 } from '../../../bridge/outbound/errors.js';
 
 describe('error codes', () => {
-  it('are the snake_case values the README documents, one per name, never repeated', () => {
+  it('are the snake_case values docs/reference.md documents, one per name, never repeated', () => {
     const codes = Object.values(ErrorCode);
     expect(new Set(codes).size).toBe(codes.length);
     for (const code of codes) expect(code).toMatch(/^[a-z]+(_[a-z]+)*$/);
