@@ -20,6 +20,8 @@
 
 /** Gaps shorter than this are one command's next step (config, then conversation), not a wait. */
 export const STEP_MS = 150;
+/** How a message's lane is named: this, then its id (command-watch.js). */
+export const MESSAGE_LANE = 'message ';
 /** The shortest span a row shows. */
 export const MIN_SPAN_MS = 1000;
 /** Statuses after which a later request of the lane is a retry. */
@@ -95,20 +97,22 @@ export function createTimeline() {
  * The stretch of time a lane's row shows: from its first request to its last answer, or to
  * `now` while a request is unanswered. Each row fits its own requests, so a retry storm of a few
  * seconds fills its row however long the session has been. At least `MIN_SPAN_MS`, so that a
- * single quick request is a short bar, not a full one. While an offline spell that began
- * before its last answer is still open, up to `now`: the row shows the wait going on.
+ * single quick request is a short bar, not a full one. A message's row, while an offline spell
+ * that began before its last answer is still open, runs up to `now`: it shows the wait going on
+ * (a command is not retried, so its row ends with its last answer).
  * @param {Lane} lane
  * @param {number} now
  * @param {readonly Spell[]} [spells]
- * @returns {{start: number, span: number}}
+ * @returns {{start: number, span: number, offline: boolean}} `offline`: it is waiting out that spell
  */
 export function laneSpan(lane, now, spells = []) {
   const start = lane.requests[0]?.start ?? now;
   const answered = Math.max(...lane.requests.map((request) => request.end ?? now));
-  // Offline since before its last answer: its message may be waiting for the network.
-  const open = spells.some((spell) => spell.end === undefined && spell.start <= answered);
+  // A message's, offline since before its last answer: the outbox holds it until the network is back.
+  const open =
+    lane.name.startsWith(MESSAGE_LANE) && spells.some((spell) => spell.end === undefined && spell.start <= answered);
   const end = open ? now : answered;
-  return { start, span: Math.max(end - start, MIN_SPAN_MS) };
+  return { start, span: Math.max(end - start, MIN_SPAN_MS), offline: open && answered < now };
 }
 
 /**

@@ -56,7 +56,7 @@ export function createTimelineView(container, timeline) {
  * @param {number} now
  */
 function laneRow(lane, spells, now) {
-  const { start, span } = laneSpan(lane, now, spells);
+  const { start, span, offline } = laneSpan(lane, now, spells);
   /** @param {number} t */
   const at = (t) => Math.min(100, Math.max(0, ((t - start) / span) * 100));
   /** @param {number} from @param {number} to */
@@ -74,7 +74,7 @@ function laneRow(lane, spells, now) {
   for (const request of lane.requests) track.append(...requestBars(request, place, now));
   const count = `${lane.requests.length} request${lane.requests.length === 1 ? '' : 's'}`;
   const last = lane.requests.at(-1);
-  const phase = last === undefined ? undefined : uploadPhase(last);
+  const phase = offline ? 'offline, waiting for the network' : last === undefined ? undefined : uploadPhase(last);
   const waits = lane.waits.map((wait) => wait.reason).join(' · ');
   return el(
     'div',
