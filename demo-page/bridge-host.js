@@ -83,6 +83,7 @@ export function createBridgeHost({ standIns, log, watch }) {
       currentHost = /** @type {Host} */ (input('host').value);
       localStorage.setItem(HOST_KEY, currentHost);
       byId('platform-name').textContent = PLATFORMS[currentHost].label;
+      byId('platform-tab').textContent = PLATFORMS[currentHost].label;
       byId('platform-hint').textContent = PLATFORMS[currentHost].hint;
       const picked = currentHost;
       standIns.use(picked, (payload) => received(picked, payload));

@@ -10,6 +10,8 @@
  * then sit on that message's lane with its `POST /messages`.
  */
 
+import { MESSAGE_LANE } from './timeline-model.js';
+
 /** @param {Pick<import('./outbox-panel.js').OutboxPanel, 'composed' | 'seen' | 'listed'>} outbox */
 export function createCommandWatch(outbox) {
   /** @type {Map<string, {method: string, lane: string}>} command id -> its method and lane, until its response */
@@ -22,7 +24,7 @@ export function createCommandWatch(outbox) {
         command.method === 'sendMessage' && typeof params?.messageId === 'string' ? params.messageId : undefined;
       pending.set(command.id, {
         method: command.method,
-        lane: messageId === undefined ? `${command.method} ${command.id}` : `message ${messageId}`,
+        lane: messageId === undefined ? `${command.method} ${command.id}` : `${MESSAGE_LANE}${messageId}`,
       });
       if (messageId !== undefined)
         outbox.composed(messageId, typeof params?.content === 'string' ? params.content : undefined);
@@ -41,7 +43,7 @@ export function createCommandWatch(outbox) {
     },
     /** @param {string | undefined} echoId @returns {string} */
     laneOf(echoId) {
-      if (echoId !== undefined) return `message ${echoId}`;
+      if (echoId !== undefined) return `${MESSAGE_LANE}${echoId}`;
       const waiting = [...pending.values()];
       const owner = waiting.find((command) => command.method !== 'sendMessage') ?? waiting[0];
       return owner === undefined ? 'the bridge on its own' : owner.lane;

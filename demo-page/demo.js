@@ -20,6 +20,7 @@ import { createEventLog } from './event-log.js';
 import { createEventStore } from './event-store.js';
 import { createFaultsPanel } from './faults-panel.js';
 import { createOutboxPanel } from './outbox-panel.js';
+import { wireLayout } from './page-layout.js';
 import { isHost } from './platform-forms.js';
 import { createRequestLog } from './request-log.js';
 import { observeRequests } from './request-observer.js';
@@ -28,6 +29,7 @@ import { createTimeline } from './timeline-model.js';
 import { createTimelineView } from './timeline-view.js';
 
 async function main() {
+  wireLayout();
   // First, before the bridge can be injected: its channels and its fetch are the stand-ins'.
   const standIns = installStandIns();
   let backendUrl = '';
@@ -44,7 +46,7 @@ async function main() {
   // Also before the bridge: every request it makes goes through the observer.
   observeRequests(timeline, watch.laneOf, timelineView.changed);
   const host = createBridgeHost({ standIns, log, watch });
-  const faults = createFaultsPanel(byId('faults'), admin);
+  const faults = createFaultsPanel(byId('faults'), byId('faults-on'), admin);
   const requests = createRequestLog(byId('requests'), admin, {
     down: () => setStatus(backendDownMessage(backendUrl), navigator.onLine === false ? 'info' : 'error'),
     back: () => host.describeInstall(),
@@ -64,7 +66,7 @@ async function main() {
     return host.install();
   });
   wireCommands({ host, log, backendUrl: () => backendUrl });
-  // The header turns orange while the switch is on or the device itself is offline.
+  // The header and the control bar turn orange while the switch is on or the device itself is offline.
   const showOffline = () =>
     document.body.classList.toggle('is-offline', input('offline').checked || navigator.onLine === false);
   input('offline').addEventListener('change', () => {

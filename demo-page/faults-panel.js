@@ -1,7 +1,8 @@
 // @ts-check
 /**
- * The "Backend faults" panel: one switch per fault the backend lists at GET /__admin/faults,
- * with the error code it leads to and the backend's own description.
+ * The "Backend faults" list of the control bar: one switch per fault the backend lists at
+ * GET /__admin/faults, with the error code it leads to and the backend's own description, and
+ * the names of those switched on in the bar itself.
  */
 import { el, setStatus } from './dom.js';
 
@@ -34,12 +35,15 @@ const FAULT_EFFECTS = {
 
 /**
  * @param {HTMLElement} list the panel's `<ul>`
+ * @param {HTMLElement} summary where the faults switched on are named (the control bar)
  * @param {import('./backend-admin.js').Admin} admin
  */
-export function createFaultsPanel(list, admin) {
+export function createFaultsPanel(list, summary, admin) {
   /** @param {Fault[]} faults */
   function render(faults) {
     list.replaceChildren(...faults.map(faultItem));
+    const on = faults.filter((fault) => fault.on).map((fault) => fault.name);
+    summary.replaceChildren(on.length === 0 ? el('span', 'none', 'none') : el('span', 'on', on.join(', ')));
   }
 
   /** @param {Fault} fault */

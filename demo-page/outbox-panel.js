@@ -118,14 +118,21 @@ function progressOf(value) {
 const size = (bytes) =>
   bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.round(bytes / 1024)} KB`;
 
-/** The upload's bar and its figures. @param {Progress} progress */
+/**
+ * The upload's bar and its figures. Once the whole body is out the message is still `sending`
+ * until the server answers (it may still be reading what sits in the socket buffers, then it
+ * stores the files): the row says so rather than sit at 100% with nothing happening.
+ * @param {Progress} progress
+ */
 function progressBar({ sentBytes, totalBytes }) {
   const bar = /** @type {HTMLProgressElement} */ (el('progress', 'outbox-progress'));
   bar.max = totalBytes;
   bar.value = sentBytes;
   const percent = Math.floor((sentBytes / totalBytes) * 100);
   bar.textContent = `${percent}%`;
-  return el('div', 'outbox-upload', bar, ` ${percent}% · ${size(sentBytes)} of ${size(totalBytes)}`);
+  return sentBytes >= totalBytes
+    ? el('div', 'outbox-upload all-sent', bar, ` all ${size(totalBytes)} sent · waiting for the server's answer`)
+    : el('div', 'outbox-upload', bar, ` ${percent}% · ${size(sentBytes)} of ${size(totalBytes)}`);
 }
 
 /** Waiting (queued, sending) before finished. @param {Row} row */

@@ -1,8 +1,9 @@
 // @ts-check
 /**
- * Feeds the request timeline: wraps `window.fetch` (the offline switch's, so a request refused
- * offline is seen too) and listens for the window's `offline` / `online` events. Goes in after
- * the stand-ins and before the bridge is injected, like them.
+ * Feeds the request timeline: wraps `window.fetch` and `window.XMLHttpRequest` (the bridge
+ * uploads attachments through XHR, for its progress; both the offline switch's, so a request
+ * refused offline is seen too) and listens for the window's `offline` / `online` events. Goes in
+ * after the stand-ins and before the bridge is injected, like them.
  */
 
 /**
@@ -35,12 +36,60 @@ export function observeRequests(timeline, laneOf, changed) {
       changed();
     }
   };
+  observeXhr(timeline, laneOf, changed);
   for (const offline of [true, false]) {
     window.addEventListener(offline ? 'offline' : 'online', () => {
       timeline.network(offline, Date.now());
       changed();
     });
   }
+}
+
+/**
+ * Each XHR as a request of the timeline, with its upload's progress. A subclass, so the bridge
+ * uses it exactly as it uses the browser's own.
+ * @param {import('./timeline-model.js').Timeline} timeline
+ * @param {(echoId: string | undefined) => string} laneOf
+ * @param {() => void} changed
+ */
+function observeXhr(timeline, laneOf, changed) {
+  window.XMLHttpRequest = class extends window.XMLHttpRequest {
+    #method = 'GET';
+    #url = '';
+    /** @override @param {string} method @param {string | URL} url @param {any[]} rest */
+    open(method, url, ...rest) {
+      this.#method = method;
+      this.#url = String(url);
+      // @ts-expect-error -- open's optional async, user and password pass through as given.
+      super.open(method, url, ...rest);
+    }
+    /** @override @param {Document | XMLHttpRequestBodyInit | null} [body] */
+    send(body) {
+      const request = timeline.started({
+        lane: laneOf(echoIdOf(body)),
+        method: this.#method,
+        path: new URL(this.#url, window.location.href).pathname,
+        at: Date.now(),
+      });
+      this.upload.addEventListener('progress', (event) => {
+        if (!event.lengthComputable) return;
+        timeline.uploaded(request, { at: Date.now(), sentBytes: event.loaded, totalBytes: event.total });
+        changed();
+      });
+      this.addEventListener('loadend', () => {
+        // Status 0: no HTTP answer (offline, refused, aborted on the bridge's timeout).
+        const retryAfter = this.status === 0 ? null : this.getResponseHeader('retry-after');
+        timeline.ended(request, {
+          at: Date.now(),
+          ...(this.status === 0 ? {} : { status: this.status }),
+          ...(retryAfter ? { retryAfter } : {}),
+        });
+        changed();
+      });
+      changed();
+      super.send(body);
+    }
+  };
 }
 
 /**

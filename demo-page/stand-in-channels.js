@@ -12,7 +12,7 @@ import { installStandIns as installChannelStandIn } from '/dist/esm/stand-in-cha
 /** @typedef {import('./platform-forms.js').Host} Host */
 
 /**
- * Wraps `window.fetch` with the offline switch.
+ * Wraps `window.fetch` and `window.XMLHttpRequest` (the bridge's uploads) with the offline switch.
  * Call once, before the bridge is injected.
  */
 export function installStandIns() {
@@ -21,6 +21,16 @@ export function installStandIns() {
   let offline = false;
   window.fetch = (resource, init) =>
     offline ? Promise.reject(new TypeError('Failed to fetch')) : realFetch(resource, init);
+  window.XMLHttpRequest = class extends window.XMLHttpRequest {
+    /** @override @param {Document | XMLHttpRequestBodyInit | null} [body] */
+    send(body) {
+      if (!offline) return super.send(body);
+      // What an XHR does without network: no request, then `error` and `loadend`, status 0.
+      setTimeout(() => {
+        for (const type of ['error', 'loadend']) this.dispatchEvent(new ProgressEvent(type));
+      });
+    }
+  };
 
   /** Removes the stand-in installed last. */
   let removeStandIn = () => {};
@@ -43,7 +53,7 @@ export function installStandIns() {
       );
     },
     /**
-     * While on, every `fetch` but `realFetch` fails as it does without network; switching
+     * While on, every `fetch` but `realFetch`, and every XHR, fails as it does without network; switching
      * fires the window's `offline` / `online` event (the bridge resends its outbox on `online`).
      * @param {boolean} on
      */

@@ -9,8 +9,10 @@
 /**
  * @typedef {{
  *   id: number, lane: string, method: string, path: string, start: number, end?: number,
- *   status?: number, failed?: boolean, retryAfter?: string,
+ *   status?: number, failed?: boolean, retryAfter?: string, upload?: Upload,
  * }} TimedRequest `failed`: no HTTP answer (offline, refused, CORS, timeout).
+ * @typedef {{sentBytes: number, totalBytes: number, sentAt?: number}} Upload an XHR upload's
+ * progress; `sentAt`: when the whole body was out, the answer not yet in.
  * @typedef {{start: number, end?: number}} Spell
  * @typedef {{from: number, to: number, reason: string}} Wait
  * @typedef {{name: string, requests: TimedRequest[], waits: Wait[]}} Lane
@@ -18,6 +20,10 @@
 
 /** Gaps shorter than this are one command's next step (config, then conversation), not a wait. */
 export const STEP_MS = 150;
+/** How a message's lane is named: this, then its id (command-watch.js). */
+export const MESSAGE_LANE = 'message ';
+/** The shortest span a row shows. */
+export const MIN_SPAN_MS = 1000;
 /** Statuses after which a later request of the lane is a retry. */
 const RETRIED = new Set([408, 429, 500, 502, 503, 504]);
 
@@ -44,6 +50,17 @@ export function createTimeline() {
       if (status === undefined) request.failed = true;
       else request.status = status;
       if (retryAfter !== undefined) request.retryAfter = retryAfter;
+    },
+    /**
+     * An upload's progress. @param {TimedRequest} request
+     * @param {{at: number, sentBytes: number, totalBytes: number}} progress
+     */
+    uploaded(request, { at, sentBytes, totalBytes }) {
+      request.upload = {
+        sentBytes,
+        totalBytes,
+        ...(sentBytes >= totalBytes ? { sentAt: request.upload?.sentAt ?? at } : {}),
+      };
     },
     /** @param {boolean} offline @param {number} at */
     network(offline, at) {
@@ -75,6 +92,41 @@ export function createTimeline() {
 }
 
 /** @typedef {ReturnType<typeof createTimeline>} Timeline */
+
+/**
+ * The stretch of time a lane's row shows: from its first request to its last answer, or to
+ * `now` while a request is unanswered. Each row fits its own requests, so a retry storm of a few
+ * seconds fills its row however long the session has been. At least `MIN_SPAN_MS`, so that a
+ * single quick request is a short bar, not a full one. A message's row, while an offline spell
+ * that began before its last answer is still open, runs up to `now`: it shows the wait going on
+ * (a command is not retried, so its row ends with its last answer).
+ * @param {Lane} lane
+ * @param {number} now
+ * @param {readonly Spell[]} [spells]
+ * @returns {{start: number, span: number, offline: boolean}} `offline`: it is waiting out that spell
+ */
+export function laneSpan(lane, now, spells = []) {
+  const start = lane.requests[0]?.start ?? now;
+  const answered = Math.max(...lane.requests.map((request) => request.end ?? now));
+  // A message's, offline since before its last answer: the outbox holds it until the network is back.
+  const open =
+    lane.name.startsWith(MESSAGE_LANE) && spells.some((spell) => spell.end === undefined && spell.start <= answered);
+  const end = open ? now : answered;
+  return { start, span: Math.max(end - start, MIN_SPAN_MS), offline: open && answered < now };
+}
+
+/**
+ * What a request is doing, for a row's label: its upload's percentage, then "waiting for the
+ * server" once the whole body is out; undefined when it is answered or carries no upload.
+ * @param {TimedRequest} request
+ */
+export function uploadPhase(request) {
+  const { upload } = request;
+  if (upload === undefined || request.end !== undefined) return undefined;
+  return upload.sentAt === undefined
+    ? `uploading ${Math.floor((upload.sentBytes / upload.totalBytes) * 100)}%`
+    : 'all sent, waiting for the server';
+}
 
 /**
  * The waits between consecutive requests of one lane, longer than one step.

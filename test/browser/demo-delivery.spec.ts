@@ -9,6 +9,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { requireChromium } from '../helpers/chromium.js';
+import { switchFaultInBar } from '../helpers/demo-controls.js';
 import { useDemoInChromium } from '../helpers/demo-in-chromium.js';
 
 const WAIT = { timeout: 10_000 };
@@ -129,7 +130,7 @@ describe.skipIf(!requireChromium())('the demo page delivering a message through 
 
   it("draws a message's retry schedule through a 503 storm on its own lane, with the countdown in the Outbox", async () => {
     const page = await open('ios');
-    await page.locator('#fault-service-unavailable').setChecked(true);
+    await switchFaultInBar(page, 'service-unavailable', true);
     await expect
       .poll(() => running.demo.backend.faults().find((fault) => fault.name === 'service-unavailable')?.on, WAIT)
       .toBe(true);
@@ -141,7 +142,7 @@ describe.skipIf(!requireChromium())('the demo page delivering a message through 
     await page.locator('#outbox .outbox-row.queued', { hasText: 'attempt 3 · next try in' }).waitFor(WAIT);
     expect(await row.textContent()).toMatch(/attempt 3 · next try in [1-4] scancel$/);
     const messageId = (await row.locator('.outbox-id').textContent())!;
-    await page.locator('#fault-service-unavailable').setChecked(false);
+    await switchFaultInBar(page, 'service-unavailable', false);
     await page.locator('#outbox .outbox-row.sent', { hasText: 'through the storm' }).waitFor({ timeout: 15_000 });
 
     // Every request made for it, its config calls through the storm included, is on its own lane,

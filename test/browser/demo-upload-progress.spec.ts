@@ -1,12 +1,13 @@
 /**
  * The demo page's upload progress bar, driven as a person would: the demo as `npm start` serves
- * it in headless Chromium, the `slow-upload` fault switched on from the Backend faults panel,
+ * it in headless Chromium, the `slow-upload` fault switched on from the control bar's fault list,
  * three photos picked in the form's file input and sent. The bar comes from the bridge's own
  * `sending` events (XMLHttpRequest's upload progress), nothing is posted by hand.
  */
 import type { BrowserContext } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { requireChromium } from '../helpers/chromium.js';
+import { switchFaultInBar } from '../helpers/demo-controls.js';
 import { useDemoInChromium } from '../helpers/demo-in-chromium.js';
 
 describe.skipIf(!requireChromium())('the demo page showing an upload', () => {
@@ -36,7 +37,7 @@ describe.skipIf(!requireChromium())('the demo page showing an upload', () => {
       .locator('#outbox .outbox-row', { hasText: 'hi' })
       .locator('.outbox-state', { hasText: 'sent' })
       .waitFor();
-    await page.check('#fault-slow-upload');
+    await switchFaultInBar(page, 'slow-upload', true);
     await expect.poll(() => running.demo.backend.faults().find((fault) => fault.name === 'slow-upload')?.on).toBe(true);
     // Four times the panel's default pace (512 KiB/s), to keep the test short.
     running.demo.backend.setFault('slow-upload', true, '2048');
@@ -85,6 +86,11 @@ describe.skipIf(!requireChromium())('the demo page showing an upload', () => {
       expect(text).toMatch(/^\s*\d+% · [\d.]+ MB of 12\.0 MB$/);
     }
 
+    // The whole body out, the answer not in yet (the server still reads what the socket buffers
+    // hold): the row says it waits for the server rather than sit at 100%.
+    await expect
+      .poll(async () => (await readBar())?.text ?? 'no bar', { timeout: 30_000, interval: 50 })
+      .toMatch(/^\s*all 12\.0 MB sent · waiting for the server's answer$/);
     await row.locator('.outbox-state', { hasText: 'sent' }).waitFor({ timeout: 30_000 });
     expect(await readBar()).toBeNull();
     // "hi" made the conversation (404, POST /conversations, 200); the photos went up once.

@@ -3,7 +3,7 @@
  * them (Retry-After, backoff after a failure, an offline spell), as the page draws them.
  */
 import { describe, expect, it } from 'vitest';
-import { createTimeline, STEP_MS } from '../../../demo-page/timeline-model.js';
+import { createTimeline, laneSpan, MIN_SPAN_MS, STEP_MS, uploadPhase } from '../../../demo-page/timeline-model.js';
 import { echoIdOf } from '../../../demo-page/request-observer.js';
 
 /** One request of `lane` from `start` to `end` (ms), answered `status` (none: no HTTP answer). */
@@ -84,6 +84,80 @@ describe('the request timeline model', () => {
     timeline.clear();
     expect(timeline.lanes()).toEqual([]);
     expect(timeline.live()).toBe(false);
+  });
+});
+
+describe("each row's time axis", () => {
+  it("fits a lane's own requests, however long before them the session began", () => {
+    const timeline = createTimeline();
+    request(timeline, 'init c1', 0, 50, { status: 200 });
+    // A rate-limit storm ten minutes later: its row spans the storm, not the session.
+    for (const start of [600_000, 601_000, 602_000]) request(timeline, 'init c2', start, start + 30, { status: 429 });
+
+    const [storm, first] = timeline.lanes();
+    expect(laneSpan(storm!, 700_000)).toEqual({ start: 600_000, span: 2_030, offline: false });
+    // One quick request is a short bar on a row of at least MIN_SPAN_MS, not a full-width one.
+    expect(laneSpan(first!, 700_000)).toEqual({ start: 0, span: MIN_SPAN_MS, offline: false });
+  });
+
+  it('runs up to now while a request is unanswered, or while its message waits out an offline spell (and says so)', () => {
+    const timeline = createTimeline();
+    const open = timeline.started({ lane: 'message m-1', method: 'POST', path: '/messages', at: 1_000 });
+    expect(laneSpan(timeline.lanes()[0]!, 4_000)).toEqual({ start: 1_000, span: 3_000, offline: false });
+    timeline.ended(open, { at: 1_200 }); // no answer: offline
+    timeline.network(true, 1_100);
+    expect(laneSpan(timeline.lanes()[0]!, 9_000, timeline.spells())).toEqual({
+      start: 1_000,
+      span: 8_000,
+      offline: true,
+    });
+    timeline.network(false, 9_500);
+    expect(laneSpan(timeline.lanes()[0]!, 20_000, timeline.spells())).toEqual({
+      start: 1_000,
+      span: MIN_SPAN_MS,
+      offline: false,
+    });
+  });
+
+  it("ends a command's row with its last answer, offline or not: a command is not retried", () => {
+    const timeline = createTimeline();
+    const failed = timeline.started({ lane: 'getConversation c1', method: 'GET', path: '/config', at: 0 });
+    timeline.network(true, 0);
+    timeline.ended(failed, { at: 50 });
+    expect(laneSpan(timeline.lanes()[0]!, 9_000, timeline.spells())).toEqual({
+      start: 0,
+      span: MIN_SPAN_MS,
+      offline: false,
+    });
+  });
+
+  it('is not stretched by an offline spell that began after its last answer', () => {
+    const timeline = createTimeline();
+    request(timeline, 'init c1', 0, 2_000, { status: 200 });
+    timeline.network(true, 5_000);
+    expect(laneSpan(timeline.lanes()[0]!, 30_000, timeline.spells())).toEqual({
+      start: 0,
+      span: 2_000,
+      offline: false,
+    });
+  });
+});
+
+describe("an upload's phases", () => {
+  it('reads its percentage, then waiting for the server once the whole body is out, then nothing once answered', () => {
+    const timeline = createTimeline();
+    const upload = timeline.started({ lane: 'message m-1', method: 'POST', path: '/messages', at: 0 });
+    expect(uploadPhase(upload)).toBeUndefined(); // no progress yet: a plain request
+    timeline.uploaded(upload, { at: 500, sentBytes: 2_500, totalBytes: 10_000 });
+    expect(uploadPhase(upload)).toBe('uploading 25%');
+    expect(upload.upload?.sentAt).toBeUndefined();
+    timeline.uploaded(upload, { at: 900, sentBytes: 10_000, totalBytes: 10_000 });
+    // Browsers may report the last progress event twice: the body was all out at the first.
+    timeline.uploaded(upload, { at: 1_000, sentBytes: 10_000, totalBytes: 10_000 });
+    expect(upload.upload?.sentAt).toBe(900);
+    expect(uploadPhase(upload)).toBe('all sent, waiting for the server');
+    timeline.ended(upload, { at: 4_000, status: 200 });
+    expect(uploadPhase(upload)).toBeUndefined();
   });
 });
 
