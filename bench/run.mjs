@@ -19,12 +19,13 @@ import { runIsolated } from './isolated.mjs';
 import { COMMANDS, HEAP_LIMIT, REFRESH_HEAP_LIMIT } from './memory.mjs';
 import { measureRoundTrip, ROUNDS } from './round-trip.mjs';
 import { MESSAGES, measureOutbox } from './outbox.mjs';
+import { QUEUED, measureDrain } from './drain.mjs';
 import { measureAttachments, PHOTO_BYTES } from './attachments.mjs';
 import { measureStartup } from './startup.mjs';
 import { quantile } from './stats.mjs';
 import { markdownTable, number, textTable } from './table.mjs';
 
-const FIGURES = ['bundle', 'throughput', 'round-trip', 'startup', 'memory', 'outbox', 'attachments'];
+const FIGURES = ['bundle', 'throughput', 'round-trip', 'startup', 'memory', 'outbox', 'drain', 'attachments'];
 const args = process.argv.slice(2);
 const onlyArg = args.find((arg) => arg.startsWith('--only='));
 const only = onlyArg === undefined ? FIGURES : onlyArg.slice('--only='.length).split(',');
@@ -43,6 +44,7 @@ const BUNDLE_BUDGET = 14_336;
 const ROUND_TRIP_GOAL = 1.1;
 const STARTUP_GOAL = 3;
 const LONG_TASK_GOAL = 50;
+const LIST_OUTBOX_GOAL = 100;
 const ATTACHMENT_TIME_GOAL = 2;
 const ATTACHMENT_MEMORY_GOAL = 3;
 /** Every ratio is printed as `12.3×` (scripts read the column). */
@@ -242,6 +244,41 @@ try {
         met: o.heapAfter - o.heapBefore < 1024 * 1024,
       });
       note(`outbox: all ${MESSAGES} sent in ${number(o.sendSeconds, 1)} s once online`);
+    }
+  }
+
+  if (wants('drain')) {
+    console.log(`\ndrain: ${number(QUEUED)} messages queued while the backend was away, then a reload, in Chromium…`);
+    const drainFigure = `Drain: ${number(QUEUED)} queued messages after a reload, longest main-thread task`;
+    if (browser === undefined) {
+      rows.push(notMeasured(drainFigure, 'no Chromium', `< ${LONG_TASK_GOAL} ms`));
+      rows.push(notMeasured('  listOutbox with them queued', 'no Chromium', `< ${LIST_OUTBOX_GOAL} ms`));
+    } else {
+      const d = await measureDrain();
+      rows.push({
+        figure: drainFigure,
+        value: d.longTasks === 0 ? `none over ${LONG_TASK_GOAL} ms` : ms(d.longestTaskMs),
+        compared: `${d.longTasks} tasks over ${LONG_TASK_GOAL} ms in ${number(d.drainSeconds, 1)} s of drain`,
+        ratio: '—',
+        goal: `< ${LONG_TASK_GOAL} ms`,
+        met: d.longestTaskMs < LONG_TASK_GOAL,
+      });
+      const slowestOf = (/** @type {import('./drain.mjs').ListTime[]} */ list) =>
+        Math.max(...list.map((call) => call.ms));
+      const slowest = Math.max(slowestOf(d.listBefore), slowestOf(d.listAfter));
+      const times = (/** @type {import('./drain.mjs').ListTime[]} */ list) =>
+        list.map((call) => `${ms(call.ms)} (${number(call.listed)})`).join(', ');
+      rows.push({
+        figure: '  listOutbox with them queued, slowest call',
+        value: ms(slowest),
+        compared: `slowest before the reload: ${ms(slowestOf(d.listBefore))}`,
+        ratio: '—',
+        goal: `< ${LIST_OUTBOX_GOAL} ms`,
+        met: slowest < LIST_OUTBOX_GOAL,
+      });
+      note(
+        `drain: queued in ${number(d.seedSeconds, 1)} s with the backend's requests aborted (connection refused); after the reload all ${number(QUEUED)} reached the backend in ${number(d.drainSeconds, 1)} s; long tasks by PerformanceObserver from the reloaded page's first script; listOutbox timed from ChatBridge.receive to its response (the number it listed): before the reload ${times(d.listBefore)}, after ${times(d.listAfter)}; profile on disk`,
+      );
     }
   }
 
