@@ -108,10 +108,17 @@ window.__bench = (function () {
     });
   }
   return {
+    /** By name; an engine's page may add its own (webkit.mjs). */
+    kinds: kinds,
     setup: function () {
       return fetch(settings.baseUrl + '/config?website_token=' + encodeURIComponent(settings.websiteToken))
         .then(function (response) { return response.json(); })
-        .then(function (config) { authToken = config.authToken; return openDb(); })
+        .then(function (config) {
+          authToken = config.authToken;
+          // The contact's conversation first, so that every kind's message is one POST.
+          return fetch(settings.baseUrl + '/conversations', { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: 'Bearer ' + authToken }, body: '{}' });
+        })
+        .then(function () { return openDb(); })
         .then(function (opened) { db = opened; return window.crossOriginIsolated === true; });
     },
     /** Every sample of each kind, the kinds rotating which goes first. */
@@ -123,6 +130,8 @@ window.__bench = (function () {
         var order = names.slice(i % names.length).concat(names.slice(0, i % names.length));
         var next = function (k) {
           if (k >= order.length) return step(i + 1);
+          // Named for a stalled run's error message.
+          window.__benchAt = order[k] + ' #' + i;
           return kinds[order[k]]().then(function (elapsed) {
             if (i >= warmup) times[order[k]].push(elapsed);
             return next(k + 1);
@@ -175,7 +184,8 @@ export async function startRoundTripServers(
 }
 
 /**
- * @typedef {{ bridgeMs: number, bareMs: number, durableMs: number, strictMs: number, ratio: number, bareRatio: number, strictRatio: number }} Round
+ * @typedef {{ bridgeMs: number, bareMs: number, durableMs: number, strictMs: number, ratio: number, bareRatio: number, strictRatio: number, quietMs?: number, quietRatio?: number }} Round
+ *   quiet: the bridge without its native crossings, where the engine's page has that kind (WebKit)
  * @typedef {{ rounds: Round[], samples: number, all: Record<string, number[]>, isolated: boolean, extra?: string }} RoundTrip
  *   extra: a note on how the engine was driven, for the details line
  */
@@ -194,7 +204,8 @@ export async function collectRounds(run, isolated) {
   for (let round = 0; round < ROUNDS; round++) {
     const times = await run(round === 0 ? WARMUP : 0);
     const [bridgeMs, bareMs, durableMs, strictMs] = KINDS.map((kind) => median(times[kind] ?? []));
-    rounds.push({
+    /** @type {Round} */
+    const result = {
       bridgeMs,
       bareMs,
       durableMs,
@@ -202,8 +213,13 @@ export async function collectRounds(run, isolated) {
       ratio: bridgeMs / durableMs,
       bareRatio: bridgeMs / bareMs,
       strictRatio: bridgeMs / strictMs,
-    });
-    for (const kind of KINDS) all[kind]?.push(...(times[kind] ?? []));
+    };
+    if (times['quiet']) {
+      result.quietMs = median(times['quiet']);
+      result.quietRatio = result.quietMs / durableMs;
+    }
+    rounds.push(result);
+    for (const [kind, values] of Object.entries(times)) (all[kind] ??= []).push(...values);
   }
   return { rounds, samples: SAMPLES, all, isolated };
 }
