@@ -209,7 +209,7 @@ export function attachmentRows(engine, a, how) {
         }`
       : '';
   const notes = [
-    `attachments, ${engine}: ${how}; ${a.samples} sends of each form, interleaved, after a warm-up; long tasks from ${a.longTaskSource}; in chunks, the chunks took ${ms(a.chunksMs)} of the whole send; one command: whole send ${ms(a.singleMs)}; longest ChatBridge.receive call: ${Object.entries(
+    `attachments, ${engine}: ${how}; ${a.samples} sends of each form, interleaved, after a warm-up; long tasks from ${a.longTaskSource}${a.idleGapMs === undefined ? '' : ` (its longest gap on the idle page: ${ms(a.idleGapMs)})`}; in chunks, the chunks took ${ms(a.chunksMs)} of the whole send; one command: whole send ${ms(a.singleMs)}; longest ChatBridge.receive call: ${Object.entries(
       a.receiveMs,
     )
       .map(([what, took]) => `${what} ${ms(/** @type {number} */ (took))}`)

@@ -48,6 +48,21 @@ const QUIET_KIND = `window.__bench.kinds.quiet = function () {
   return window.__bench.kinds.bridge().then(function (elapsed) { window.__crossToNative = true; return elapsed; });
 };`;
 
+const IDLE_TICKER = `var longest = 0;
+var last = performance.now();
+var end = last + 2000;
+await new Promise(function (resolve) {
+  (function tick() {
+    setTimeout(function () {
+      var now = performance.now();
+      longest = Math.max(longest, now - last);
+      last = now;
+      if (now < end) tick(); else resolve();
+    }, 0);
+  })();
+});
+return longest;`;
+
 /**
  * One WebKit host for the figures that need it; `run` gets it and a fresh data folder maker.
  * @template T
@@ -152,12 +167,14 @@ export async function measureWebKitAttachments() {
       /** @type {import('./attachments.mjs').Send} */
       const send = (form, count) =>
         host.evaluate('photos', `return await window.__attachments.send(${JSON.stringify(form)}, ${count});`, 180_000);
+      // The ticker's own longest gap on an idle page, two seconds: the floor its readings stand on.
+      const idleGapMs = await host.evaluate('photos', IDLE_TICKER);
       const sampled = await sampleAttachments(send);
       const page = await host.evaluate(
         'photos',
         'var page = window.__attachments; return { receiveMs: page.receiveMs(), chunksMs: page.chunksMs(), longTaskSource: page.longTaskSource() };',
       );
-      return { ...sampled, ...page, chunksMs: fiveChunksMs(page.chunksMs), version: host.version };
+      return { ...sampled, ...page, chunksMs: fiveChunksMs(page.chunksMs), idleGapMs, version: host.version };
     });
   } finally {
     await servers.close();
