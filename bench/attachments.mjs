@@ -40,9 +40,21 @@ window.__attachments = (function () {
   var settings = window.chatBridgeSettings;
   var CHUNK = 524288;
   var longTasks = [];
-  new PerformanceObserver(function (list) {
-    list.getEntries().forEach(function (entry) { longTasks.push({ start: entry.startTime, duration: entry.duration }); });
-  }).observe({ type: 'longtask', buffered: true });
+  var observed = (PerformanceObserver.supportedEntryTypes || []).indexOf('longtask') >= 0;
+  if (observed)
+    new PerformanceObserver(function (list) {
+      list.getEntries().forEach(function (entry) { longTasks.push({ start: entry.startTime, duration: entry.duration }); });
+    }).observe({ type: 'longtask', buffered: true });
+  // Where there are no longtask entries (WebKit): a timer ticking through each send, whose gaps
+  // over 50 ms are tasks that held the main thread (a gap also holds the timer's own few ms).
+  var ticker;
+  function tick(last) {
+    ticker = setTimeout(function () {
+      var now = performance.now();
+      if (now - last > 50) longTasks.push({ start: last, duration: now - last });
+      tick(now);
+    }, 0);
+  }
   var photos = [];
   var receiveMs = {};
   var chunksMs = [];
@@ -139,13 +151,16 @@ window.__attachments = (function () {
     chunksMs: function () { return chunksMs; },
     longTasks: function () { return longTasks; },
     // One send: its time and the longest task that started during it (0: none over 50 ms).
+    longTaskSource: function () { return observed ? 'PerformanceObserver longtask' : 'the gaps of a setTimeout ticker'; },
     send: function (form, count) {
       var started = performance.now();
+      if (!observed) tick(started);
       current = form === 'single' ? 'one command:' : 'chunks:';
       return forms[form](count).then(function () {
         var ended = performance.now();
         // A long task is reported after it ends; give the observer a moment.
         return new Promise(function (resolve) { setTimeout(resolve, 50); }).then(function () {
+          clearTimeout(ticker);
           var longest = longTasks.filter(function (t) { return t.start >= started - 1 && t.start <= ended; })
             .reduce(function (most, t) { return Math.max(most, t.duration); }, 0);
           return { ms: ended - started, longestTask: longest };
@@ -230,29 +245,14 @@ export async function measureAttachments() {
     const errors = [];
     tab.on('pageerror', (error) => errors.push(error.message));
     const cdp = await context.newCDPSession(tab);
-    const collect = () => cdp.send('HeapProfiler.collectGarbage');
-    /** @returns {Promise<{ ms: number, longestTask: number }>} */
-    const send = (/** @type {string} */ form, /** @type {number} */ count) =>
+    const collect = async () => void (await cdp.send('HeapProfiler.collectGarbage'));
+    /** @type {Send} */
+    const send = (form, count) =>
       tab.evaluate(
         ([f, c]) => /** @type {any} */ (window).__attachments.send(f, c),
         /** @type {const} */ ([form, count]),
       );
-
-    // Warm-up: one of each, so no form pays for first-time compilation.
-    for (const form of ['bare', 'chunked', 'single']) await send(form, 1);
-
-    const runs = { single1: [], chunked1: [], single5: [], chunked5: [], bare5: [] };
-    for (let i = 0; i < SAMPLES; i++) {
-      const order = i % 2 === 0 ? ['chunked', 'bare', 'single'] : ['single', 'bare', 'chunked'];
-      for (const form of order) {
-        await collect();
-        runs[`${form}5`].push(await send(form, 5));
-      }
-      for (const form of ['chunked', 'single']) {
-        await collect();
-        runs[`${form}1`].push(await send(form, 1));
-      }
-    }
+    const sampled = await sampleAttachments(send, collect);
     const peakOf = async (/** @type {string} */ form) => {
       await collect();
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -266,34 +266,70 @@ export async function measureAttachments() {
     };
     const chunkedPeak = await peakOf('chunked');
     const singlePeak = await peakOf('single');
-    const receiveMs = await tab.evaluate(() => /** @type {any} */ (window).__attachments.receiveMs());
-    /** @type {Array<[number, number]>} */
-    const chunksMs = await tab.evaluate(() => /** @type {any} */ (window).__attachments.chunksMs());
+    const pageFigures = await tab.evaluate(() => {
+      const page = /** @type {any} */ (window).__attachments;
+      return { receiveMs: page.receiveMs(), chunksMs: page.chunksMs(), longTaskSource: page.longTaskSource() };
+    });
     if (errors.length > 0) throw new Error(`attachments page errors: ${errors.join('; ')}`);
-    const longest = (/** @type {Array<{ longestTask: number }>} */ list) => Math.max(...list.map((r) => r.longestTask));
-    const ms = (/** @type {Array<{ ms: number }>} */ list) => median(list.map((r) => r.ms));
     return {
-      longest: {
-        single1: longest(runs.single1),
-        chunked1: longest(runs.chunked1),
-        single5: longest(runs.single5),
-        chunked5: longest(runs.chunked5),
-      },
-      chunkedMs: ms(runs.chunked5),
-      bareMs: ms(runs.bare5),
-      singleMs: ms(runs.single5),
+      ...sampled,
+      ...pageFigures,
       peakBytes: chunkedPeak?.total,
       peakByKind: chunkedPeak?.byKind,
       singlePeakBytes: singlePeak?.total,
-      attachmentBytes: 5 * PHOTO_BYTES,
-      samples: SAMPLES,
-      receiveMs,
       // Five photos' chunks handed over, each answered: the part of the whole send before sendMessage.
-      chunksMs: median(chunksMs.filter(([count]) => count === 5).map(([, took]) => took)),
+      chunksMs: fiveChunksMs(pageFigures.chunksMs),
     };
   } finally {
     await close();
   }
+}
+
+/**
+ * @typedef {(form: string, count: number) => Promise<{ ms: number, longestTask: number }>} Send
+ *   one send of `count` photos in the page, in the engine at hand
+ */
+
+/** The median time the five photos' chunks took. @param {Array<[number, number]>} chunksMs */
+export const fiveChunksMs = (chunksMs) => median(chunksMs.filter(([count]) => count === 5).map(([, took]) => took));
+
+/**
+ * The forms sent in turns after a warm-up, the same in every engine.
+ * @param {Send} send
+ * @param {() => Promise<void>} collect a garbage collection before each send, where the engine allows one
+ */
+export async function sampleAttachments(send, collect = async () => undefined) {
+  // Warm-up: one of each, so no form pays for first-time compilation.
+  for (const form of ['bare', 'chunked', 'single']) await send(form, 1);
+
+  /** @type {Record<string, Array<{ ms: number, longestTask: number }>>} */
+  const runs = { single1: [], chunked1: [], single5: [], chunked5: [], bare5: [] };
+  for (let i = 0; i < SAMPLES; i++) {
+    const order = i % 2 === 0 ? ['chunked', 'bare', 'single'] : ['single', 'bare', 'chunked'];
+    for (const form of order) {
+      await collect();
+      runs[`${form}5`]?.push(await send(form, 5));
+    }
+    for (const form of ['chunked', 'single']) {
+      await collect();
+      runs[`${form}1`]?.push(await send(form, 1));
+    }
+  }
+  const longest = (/** @type {string} */ key) => Math.max(...(runs[key] ?? []).map((r) => r.longestTask));
+  const ms = (/** @type {string} */ key) => median((runs[key] ?? []).map((r) => r.ms));
+  return {
+    longest: {
+      single1: longest('single1'),
+      chunked1: longest('chunked1'),
+      single5: longest('single5'),
+      chunked5: longest('chunked5'),
+    },
+    chunkedMs: ms('chunked5'),
+    bareMs: ms('bare5'),
+    singleMs: ms('single5'),
+    attachmentBytes: 5 * PHOTO_BYTES,
+    samples: SAMPLES,
+  };
 }
 
 /**
@@ -302,19 +338,7 @@ export async function measureAttachments() {
  * file); also for profiling one form by hand.
  */
 export async function openAttachmentsPage() {
-  const backend = await startReferenceBackend({
-    websiteTokens: [WEBSITE_TOKEN],
-    rateLimit: { limit: 1_000_000, windowMs: 1_000 },
-  });
-  const settings = { baseUrl: backend.url, websiteToken: WEBSITE_TOKEN, host: 'browser' };
-  const page = `<!doctype html><html><head><meta charset="utf-8"><title>attachments</title>
-<script>window.chatBridgeSettings = ${JSON.stringify(settings)};</script>
-<script src="/dist/chat-bridge.js"></script>
-<script>${PAGE_SCRIPT}</script></head><body></body></html>`;
-  const server = await startStaticServer({
-    mounts: { '/dist/': join(ROOT, 'dist') },
-    pages: { '/attachments.html': page, '/favicon.ico': '' },
-  });
+  const servers = await startAttachmentsServers({ host: 'browser' });
   const profile = mkdtempSync(join(tmpdir(), 'chat-bridge-bench-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,
@@ -322,7 +346,7 @@ export async function openAttachmentsPage() {
     args: CHROMIUM_ARGS,
   });
   const tab = await context.newPage();
-  await tab.goto(`${server.url}/attachments.html`, { waitUntil: 'load' });
+  await tab.goto(servers.url, { waitUntil: 'load' });
   await tab.evaluate(
     ([count, bytes]) => /** @type {any} */ (window).__attachments.setup(count, bytes),
     [5, PHOTO_BYTES],
@@ -333,6 +357,32 @@ export async function openAttachmentsPage() {
     close: async () => {
       await context.close().catch(() => undefined);
       rmSync(profile, { recursive: true, force: true });
+      await servers.close();
+    },
+  };
+}
+
+/**
+ * The reference backend and the page (the bridge, then `window.__attachments`), for either engine.
+ * @param {Record<string, unknown>} settings over baseUrl and websiteToken: the host, for one
+ * @param {string} prelude before the bundle: WebKit's relay of the iOS handler's messages
+ */
+export async function startAttachmentsServers(settings, prelude = '') {
+  const backend = await startReferenceBackend({
+    websiteTokens: [WEBSITE_TOKEN],
+    rateLimit: { limit: 1_000_000, windowMs: 1_000 },
+  });
+  const page = `<!doctype html><html><head><meta charset="utf-8"><title>attachments</title>
+<script>window.chatBridgeSettings = ${JSON.stringify({ baseUrl: backend.url, websiteToken: WEBSITE_TOKEN, ...settings })};${prelude}</script>
+<script src="/dist/chat-bridge.js"></script>
+<script>${PAGE_SCRIPT}</script></head><body></body></html>`;
+  const server = await startStaticServer({
+    mounts: { '/dist/': join(ROOT, 'dist') },
+    pages: { '/attachments.html': page, '/favicon.ico': '' },
+  });
+  return {
+    url: `${server.url}/attachments.html`,
+    close: async () => {
       await server.close();
       await backend.close();
     },

@@ -1,22 +1,39 @@
 /**
  * Round trip: a host command `sendMessage` handed to `ChatBridge.receive` until its response
- * arrives on the browser channel (the 'chatbridge' CustomEvent), against a bare `fetch` of the
- * same `POST /messages` (same headers, same kind of body, body read as text) from the same page.
- * The reference backend runs on another 127.0.0.1 port, so both are real cross-origin requests
- * with the same preflights. Timed in the page with performance.now(), the two interleaved,
- * alternating which goes first; medians. The goal holds in each of ROUNDS consecutive rounds in
- * the same page (one warm-up, then SAMPLES of each), so one bench run checks it five times.
+ * reaches the host channel, against the physical limit of what the bridge promises (a durable
+ * send): a hand-written page doing the same `fetch` of `POST /messages` and one IndexedDB put of
+ * the message in parallel, done when both are. Also timed, as diagnostics: a bare `fetch` alone,
+ * and the hand-written durable send with `durability: 'strict'` (the put's `complete` waits for
+ * the disk). The reference backend runs on another 127.0.0.1 port, so every request is a real
+ * cross-origin request with the same preflights. Timed in the page with performance.now(), the
+ * four interleaved, rotating which goes first; medians. The goal holds in each of ROUNDS
+ * consecutive rounds in the same page (one warm-up, then SAMPLES of each).
+ *
+ * The page is the same in Chromium and in WebKit (webkit.mjs); only the prelude differs, which
+ * hands the bridge's messages to the timing code: the browser host's 'chatbridge' event in
+ * Chromium, the iOS script message handler in WebKit. Chromium runs with a profile on disk, as a
+ * WebView does: an incognito context keeps IndexedDB in memory, where no put waits for a disk.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/shared-settings.mjs';
 import { startReferenceBackend } from '../demo-page/backend/server.mjs';
 import { startStaticServer } from '../demo-page/static-server.mjs';
 import { ROOT } from './deps.mjs';
 import { median } from './stats.mjs';
 
-const WEBSITE_TOKEN = 'wt_bench_round_trip';
-const WARMUP = 10;
-const SAMPLES = 60;
+export const WEBSITE_TOKEN = 'wt_bench_round_trip';
+export const WARMUP = 10;
+export const SAMPLES = 60;
 export const ROUNDS = 5;
+export const KINDS = /** @type {const} */ (['bridge', 'bare', 'durable', 'strict']);
+/** Cross-origin isolated, for performance.now() at 5 µs instead of 100 µs; CORS requests are unaffected. */
+export const ISOLATED = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
+
+/** Chromium's prelude: the browser host's messages arrive as 'chatbridge' events. */
+export const BROWSER_PRELUDE = `addEventListener('chatbridge', function (event) { if (window.__onBridgeMessage) window.__onBridgeMessage(event.detail); });`;
 
 /** Runs in the page; plain JavaScript on purpose (it is sent as text). */
 const PAGE_SCRIPT = String.raw`
@@ -24,62 +41,103 @@ window.__bench = (function () {
   var settings = window.chatBridgeSettings;
   var counter = 0;
   var authToken;
+  var db;
+  var waiting = {};
+  window.__onBridgeMessage = function (message) {
+    if (message && message.type === 'response' && waiting[message.id]) waiting[message.id](message);
+  };
   function content() { return 'Round trip number ' + (++counter) + ': hello, is anyone there?'; }
+  function echoId(kind) { return kind + '-' + counter + '-' + Math.random().toString(36).slice(2); }
   function bridgeOnce() {
     return new Promise(function (resolve, reject) {
       var id = 'rt-' + counter;
       var text = JSON.stringify({ id: id, method: 'sendMessage', params: { content: content() } });
       var started;
-      var listener = function (event) {
-        var message = event.detail;
-        if (!message || message.type !== 'response' || message.id !== id) return;
+      waiting[id] = function (message) {
         var elapsed = performance.now() - started;
-        removeEventListener('chatbridge', listener);
+        delete waiting[id];
         if (message.ok) resolve(elapsed); else reject(new Error('bridge answered ' + JSON.stringify(message.error)));
       };
-      addEventListener('chatbridge', listener);
       started = performance.now();
       ChatBridge.receive(text);
     });
   }
-  function fetchOnce() {
-    var body = JSON.stringify({ message: { content: content(), echo_id: 'bare-' + counter + '-' + Math.random().toString(36).slice(2) } });
-    var started = performance.now();
+  function post(body) {
     return fetch(settings.baseUrl + '/messages', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Authorization: 'Bearer ' + authToken },
       body: body,
     }).then(function (response) {
       return response.text().then(function () {
-        var elapsed = performance.now() - started;
         if (!response.ok) throw new Error('bare fetch answered ' + response.status);
-        return elapsed;
       });
     });
   }
+  function put(record, durability) {
+    return new Promise(function (resolve, reject) {
+      var transaction = durability ? db.transaction('outbox', 'readwrite', { durability: durability }) : db.transaction('outbox', 'readwrite');
+      transaction.objectStore('outbox').put(record);
+      transaction.oncomplete = function () { resolve(); };
+      transaction.onerror = transaction.onabort = function () { reject(transaction.error); };
+    });
+  }
+  function fetchOnce() {
+    var body = JSON.stringify({ message: { content: content(), echo_id: echoId('bare') } });
+    var started = performance.now();
+    return post(body).then(function () { return performance.now() - started; });
+  }
+  // What a durable send needs at the least: the message on disk and on the wire, at once.
+  function durableOnce(durability) {
+    return function () {
+      var text = content();
+      var id = echoId('durable');
+      var body = JSON.stringify({ message: { content: text, echo_id: id } });
+      var started = performance.now();
+      return Promise.all([put({ id: id, content: text, queuedAt: Date.now() }, durability), post(body)]).then(function () {
+        return performance.now() - started;
+      });
+    };
+  }
+  var kinds = { bridge: bridgeOnce, bare: fetchOnce, durable: durableOnce(undefined), strict: durableOnce('strict') };
+  function openDb() {
+    return new Promise(function (resolve, reject) {
+      var request = indexedDB.open('bench-durable-send', 1);
+      request.onupgradeneeded = function () { request.result.createObjectStore('outbox', { keyPath: 'id' }); };
+      request.onsuccess = function () { resolve(request.result); };
+      request.onerror = function () { reject(request.error); };
+    });
+  }
   return {
+    /** By name; an engine's page may add its own (webkit.mjs). */
+    kinds: kinds,
     setup: function () {
       return fetch(settings.baseUrl + '/config?website_token=' + encodeURIComponent(settings.websiteToken))
         .then(function (response) { return response.json(); })
-        .then(function (config) { authToken = config.authToken; });
+        .then(function (config) {
+          authToken = config.authToken;
+          // The contact's conversation first, so that every kind's message is one POST.
+          return fetch(settings.baseUrl + '/conversations', { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: 'Bearer ' + authToken }, body: '{}' });
+        })
+        .then(function () { return openDb(); })
+        .then(function (opened) { db = opened; return window.crossOriginIsolated === true; });
     },
-    run: function (warmup, samples) {
-      var bridge = [];
-      var bare = [];
+    /** Every sample of each kind, the kinds rotating which goes first. */
+    run: function (names, warmup, samples) {
+      var times = {};
+      names.forEach(function (name) { times[name] = []; });
       var step = function (i) {
-        if (i >= warmup + samples) return Promise.resolve({ bridge: bridge, bare: bare });
-        var keep = i >= warmup;
-        var first = i % 2 === 0 ? bridgeOnce : fetchOnce;
-        var second = i % 2 === 0 ? fetchOnce : bridgeOnce;
-        return first().then(function (a) {
-          return second().then(function (b) {
-            if (keep) {
-              (first === bridgeOnce ? bridge : bare).push(a);
-              (second === bridgeOnce ? bridge : bare).push(b);
-            }
-            return step(i + 1);
+        if (i >= warmup + samples) return Promise.resolve(times);
+        var order = names.slice(i % names.length).concat(names.slice(0, i % names.length));
+        var next = function (k) {
+          if (k >= order.length) return step(i + 1);
+          // Named for a stalled run's error message.
+          window.__benchAt = order[k] + ' #' + i;
+          return kinds[order[k]]().then(function (elapsed) {
+            if (i >= warmup) times[order[k]].push(elapsed);
+            return next(k + 1);
           });
-        });
+        };
+        return next(0);
       };
       return step(0);
     },
@@ -88,58 +146,115 @@ window.__bench = (function () {
 `;
 
 /**
- * @param {import('playwright-core').Browser} browser
- * @returns {Promise<{ rounds: Array<{ bridgeMs: number, bareMs: number, ratio: number }>, samples: number, bridgeAll: number[], bareAll: number[], isolated: boolean }>}
- *   rounds: each round's medians and their ratio, in order
+ * The page: settings, the prelude (before the bundle, so that it sees the bridge's first
+ * message), the bundle, the timing code.
+ * @param {Record<string, unknown>} settings
+ * @param {string} prelude
  */
-export async function measureRoundTrip(browser) {
+export function roundTripPage(settings, prelude) {
+  return `<!doctype html><html><head><meta charset="utf-8"><title>round trip</title>
+<script>window.chatBridgeSettings = ${JSON.stringify(settings)};${prelude}</script>
+<script src="/dist/chat-bridge.js"></script>
+<script>${PAGE_SCRIPT}</script></head><body></body></html>`;
+}
+
+/** The reference backend and the page's server, for either engine. */
+export async function startRoundTripServers(
+  /** @type {Record<string, unknown>} */ settings,
+  prelude = BROWSER_PRELUDE,
+) {
   // The limiter would answer 429 after 120 requests; this figure is about latency, not limits.
   const backend = await startReferenceBackend({
     websiteTokens: [WEBSITE_TOKEN],
     rateLimit: { limit: 1_000_000, windowMs: 1_000 },
   });
-  const settings = { baseUrl: backend.url, websiteToken: WEBSITE_TOKEN, host: 'browser' };
-  const page = `<!doctype html><html><head><meta charset="utf-8"><title>round trip</title>
-<script>window.chatBridgeSettings = ${JSON.stringify(settings)};</script>
-<script src="/dist/chat-bridge.js"></script>
-<script>${PAGE_SCRIPT}</script></head><body></body></html>`;
-  // Cross-origin isolated, for performance.now() at 5 µs instead of 100 µs; CORS requests are unaffected.
-  const headers = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
+  const page = roundTripPage({ baseUrl: backend.url, websiteToken: WEBSITE_TOKEN, ...settings }, prelude);
   const server = await startStaticServer({
     mounts: { '/dist/': join(ROOT, 'dist') },
-    headers,
+    headers: ISOLATED,
     pages: { '/round-trip.html': page, '/favicon.ico': '' },
   });
-  const context = await browser.newContext();
+  return {
+    url: `${server.url}/round-trip.html`,
+    close: async () => {
+      await server.close();
+      await backend.close();
+    },
+  };
+}
+
+/**
+ * @typedef {{ bridgeMs: number, bareMs: number, durableMs: number, strictMs: number, ratio: number, bareRatio: number, strictRatio: number, quietMs?: number, quietRatio?: number }} Round
+ *   quiet: the bridge without its native crossings, where the engine's page has that kind (WebKit)
+ * @typedef {{ rounds: Round[], samples: number, all: Record<string, number[]>, isolated: boolean, extra?: string }} RoundTrip
+ *   extra: a note on how the engine was driven, for the details line
+ */
+
+/**
+ * Runs the rounds through `run(warmup)`, which resolves with one round's times by kind.
+ * @param {(warmup: number) => Promise<Record<string, number[]>>} run
+ * @param {boolean} isolated
+ * @returns {Promise<RoundTrip>}
+ */
+export async function collectRounds(run, isolated) {
+  /** @type {Round[]} */
+  const rounds = [];
+  /** @type {Record<string, number[]>} */
+  const all = { bridge: [], bare: [], durable: [], strict: [] };
+  for (let round = 0; round < ROUNDS; round++) {
+    const times = await run(round === 0 ? WARMUP : 0);
+    const [bridgeMs, bareMs, durableMs, strictMs] = KINDS.map((kind) => median(times[kind] ?? []));
+    /** @type {Round} */
+    const result = {
+      bridgeMs,
+      bareMs,
+      durableMs,
+      strictMs,
+      ratio: bridgeMs / durableMs,
+      bareRatio: bridgeMs / bareMs,
+      strictRatio: bridgeMs / strictMs,
+    };
+    if (times['quiet']) {
+      result.quietMs = median(times['quiet']);
+      result.quietRatio = result.quietMs / durableMs;
+    }
+    rounds.push(result);
+    for (const [kind, values] of Object.entries(times)) (all[kind] ??= []).push(...values);
+  }
+  return { rounds, samples: SAMPLES, all, isolated };
+}
+
+/**
+ * In headless Chromium with a profile on disk.
+ * @returns {Promise<RoundTrip>}
+ */
+export async function measureRoundTrip() {
+  const servers = await startRoundTripServers({ host: 'browser' });
+  const profile = mkdtempSync(join(tmpdir(), 'chat-bridge-bench-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
   try {
     const tab = await context.newPage();
     const errors = [];
     tab.on('pageerror', (error) => errors.push(error.message));
-    await tab.goto(`${server.url}/round-trip.html`, { waitUntil: 'load' });
-    await tab.evaluate(() => /** @type {any} */ (window).__bench.setup());
-    const isolated = await tab.evaluate(() => window.crossOriginIsolated);
-    /** @type {Array<{ bridgeMs: number, bareMs: number, ratio: number }>} */
-    const rounds = [];
-    /** @type {{ bridge: number[], bare: number[] }} */
-    const all = { bridge: [], bare: [] };
-    for (let round = 0; round < ROUNDS; round++) {
-      const result = /** @type {{ bridge: number[], bare: number[] }} */ (
-        await tab.evaluate(
-          ([warmup, samples]) => /** @type {any} */ (window).__bench.run(warmup, samples),
-          [round === 0 ? WARMUP : 0, SAMPLES],
-        )
-      );
-      const bridgeMs = median(result.bridge);
-      const bareMs = median(result.bare);
-      rounds.push({ bridgeMs, bareMs, ratio: bridgeMs / bareMs });
-      all.bridge.push(...result.bridge);
-      all.bare.push(...result.bare);
-    }
+    await tab.goto(servers.url, { waitUntil: 'load' });
+    const isolated = await tab.evaluate(() => /** @type {any} */ (window).__bench.setup());
+    const result = await collectRounds(
+      (warmup) =>
+        tab.evaluate(
+          ([names, w, samples]) => /** @type {any} */ (window).__bench.run(names, w, samples),
+          [[...KINDS], warmup, SAMPLES],
+        ),
+      isolated,
+    );
     if (errors.length > 0) throw new Error(`round-trip page errors: ${errors.join('; ')}`);
-    return { rounds, samples: SAMPLES, bridgeAll: all.bridge, bareAll: all.bare, isolated };
+    return result;
   } finally {
     await context.close().catch(() => undefined);
-    await server.close();
-    await backend.close();
+    rmSync(profile, { recursive: true, force: true });
+    await servers.close();
   }
 }

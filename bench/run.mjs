@@ -17,14 +17,33 @@ import { ROOT } from './deps.mjs';
 import { FUZZ_RUNS, runFuzz } from './fuzz.mjs';
 import { runIsolated } from './isolated.mjs';
 import { COMMANDS, HEAP_LIMIT, REFRESH_HEAP_LIMIT } from './memory.mjs';
-import { measureRoundTrip, ROUNDS } from './round-trip.mjs';
+import { measureRoundTrip } from './round-trip.mjs';
 import { MESSAGES, measureOutbox } from './outbox.mjs';
-import { measureAttachments, PHOTO_BYTES } from './attachments.mjs';
+import { QUEUED, measureDrain } from './drain.mjs';
+import { measureAttachments } from './attachments.mjs';
+import {
+  ATTACHMENTS_FIGURE,
+  DRAIN_FIGURE,
+  LIST_OUTBOX_GOAL,
+  LONG_TASK_GOAL,
+  LONG_TASK_GOAL_TEXT,
+  ROUND_TRIP_FIGURE,
+  ROUND_TRIP_GOAL_TEXT,
+  STARTUP_FIGURES,
+  STARTUP_GOAL_TEXT,
+  attachmentRows,
+  drainRows,
+  notMeasured,
+  roundTripRows,
+  startupRows,
+  ms,
+  times,
+} from './browser-rows.mjs';
+import { measureWebKitAttachments, measureWebKitRoundTrip, measureWebKitStartup, webKitMissing } from './webkit.mjs';
 import { measureStartup } from './startup.mjs';
-import { quantile } from './stats.mjs';
 import { markdownTable, number, textTable } from './table.mjs';
 
-const FIGURES = ['bundle', 'throughput', 'round-trip', 'startup', 'memory', 'outbox', 'attachments'];
+const FIGURES = ['bundle', 'throughput', 'round-trip', 'startup', 'memory', 'outbox', 'drain', 'attachments'];
 const args = process.argv.slice(2);
 const onlyArg = args.find((arg) => arg.startsWith('--only='));
 const only = onlyArg === undefined ? FIGURES : onlyArg.slice('--only='.length).split(',');
@@ -39,17 +58,7 @@ if (unknown.length > 0) {
 }
 const wants = (/** @type {string} */ figure) => only.includes(figure);
 
-const BUNDLE_GOAL = 12_288;
-const BUNDLE_AIM = 10_240;
 const BUNDLE_BUDGET = 14_336;
-const THROUGHPUT_GOAL = 0.8;
-const ROUND_TRIP_GOAL = 1.1;
-const STARTUP_GOAL = 3;
-const LONG_TASK_GOAL = 50;
-const ATTACHMENT_TIME_GOAL = 2;
-const ATTACHMENT_MEMORY_GOAL = 3;
-/** Every ratio is printed as `12.3×` (scripts read the column). */
-const times = (/** @type {number} */ ratio, digits = 2) => `${number(ratio, digits)}×`;
 
 /** @type {import('./table.mjs').Row[]} */
 const rows = [];
@@ -60,7 +69,23 @@ const note = (/** @type {string} */ line) => {
   console.log(`  ${line}`);
 };
 const kib = (/** @type {number} */ bytes) => `${bytes < 0 ? '−' : '+'}${number(Math.abs(bytes) / 1024, 1)} KiB`;
-const ms = (/** @type {number} */ value) => `${number(value, 2)} ms`;
+/** Adds a builder's rows and prints its detail lines. @param {import('./browser-rows.mjs').Built} built */
+const add = (built) => {
+  rows.push(...built.rows);
+  built.notes.forEach(note);
+};
+const webKitMissingWhy = webKitMissing();
+/** WebKit's figure after Chromium's, or a failing row when WebKit cannot run. */
+const inWebKit = async (
+  /** @type {string} */ what,
+  /** @type {string} */ figure,
+  /** @type {string} */ goal,
+  /** @type {() => Promise<import('./browser-rows.mjs').Built>} */ measure,
+) => {
+  console.log(`\n${what} in WebKit…`);
+  if (webKitMissingWhy !== undefined) rows.push(notMeasured(figure, webKitMissingWhy, goal));
+  else add(await measure());
+};
 
 // Launched even when no browser figure is asked for: the header names Chromium's version.
 const browser = await launchChromium();
@@ -91,8 +116,9 @@ try {
         value: `${number(bridge)} B`,
         compared: floor ? `${floor.label} ${floor.version}: ${number(floor.gzipped)} B` : 'zod not found',
         ratio: floor ? times(bridge / floor.gzipped) : '—',
-        goal: `≤ ${number(BUNDLE_GOAL)} B (aim ${number(BUNDLE_AIM)}; test budget ${number(BUNDLE_BUDGET)})`,
-        met: bridge <= BUNDLE_GOAL,
+        // The old 12,288 B goal stood for start-up, which the starter now meets (the start-up rows).
+        goal: `≤ ${number(BUNDLE_BUDGET)} B (hard budget)`,
+        met: bridge <= BUNDLE_BUDGET,
       });
       for (const library of libraries) {
         rows.push({
@@ -129,8 +155,9 @@ try {
       value: `${number(t.dispatchPerSecond)} msg/s`,
       compared: `bare JSON.parse: ${number(t.parsePerSecond)} msg/s`,
       ratio: times(t.dispatchRatio),
-      goal: `≥ ${times(THROUGHPUT_GOAL)}`,
-      met: t.dispatchRatio >= THROUGHPUT_GOAL,
+      // No goal: a host hands over a few commands a second, far below either rate.
+      goal: '— (diagnostic)',
+      met: undefined,
     });
     rows.push({
       figure: '  with each command run to its response',
@@ -162,29 +189,17 @@ try {
   if (wants('round-trip')) {
     console.log('\nround trip in Chromium…');
     if (browser === undefined)
-      rows.push({
-        figure: 'Round trip: sendMessage',
-        value: 'not measured: no Chromium',
-        compared: '—',
-        ratio: '—',
-        goal: `≤ ${times(ROUND_TRIP_GOAL)} in each round`,
-        met: false,
-      });
-    else {
-      const r = await measureRoundTrip(browser);
-      const worst = r.rounds.reduce((a, b) => (b.ratio > a.ratio ? b : a));
-      rows.push({
-        figure: `Round trip: sendMessage (worst of ${ROUNDS} round medians)`,
-        value: ms(worst.bridgeMs),
-        compared: `bare fetch: ${ms(worst.bareMs)}`,
-        ratio: times(worst.ratio),
-        goal: `≤ ${times(ROUND_TRIP_GOAL)} in each round`,
-        met: r.rounds.every((round) => round.ratio <= ROUND_TRIP_GOAL),
-      });
-      note(
-        `round trip: ${ROUNDS} consecutive rounds of ${r.samples} each, interleaved, after warm-up; round ratios ${r.rounds.map((round) => times(round.ratio)).join(', ')}; all rounds: bridge p25–p75 ${ms(quantile(r.bridgeAll, 0.25))}–${ms(quantile(r.bridgeAll, 0.75))}, bare fetch ${ms(quantile(r.bareAll, 0.25))}–${ms(quantile(r.bareAll, 0.75))}; ${r.isolated ? 'cross-origin isolated (5 µs timer)' : 'NOT cross-origin isolated (100 µs timer)'}`,
+      rows.push(notMeasured(ROUND_TRIP_FIGURE('Chromium'), 'no Chromium', ROUND_TRIP_GOAL_TEXT));
+    else
+      add(roundTripRows('Chromium', await measureRoundTrip(), "browser host ('chatbridge' events), profile on disk"));
+    await inWebKit('round trip', ROUND_TRIP_FIGURE('WebKit'), ROUND_TRIP_GOAL_TEXT, async () => {
+      const w = await measureWebKitRoundTrip();
+      return roundTripRows(
+        'WebKit',
+        w.roundTrip,
+        `WebKitGTK ${w.version}, iOS host (a WKScriptMessageHandler), ${number(w.crossingsPerMessage, 1)} handler calls a message, storage on disk`,
       );
-    }
+    });
   }
 
   if (wants('outbox')) {
@@ -221,114 +236,46 @@ try {
     }
   }
 
+  if (wants('drain')) {
+    console.log(`\ndrain: ${number(QUEUED)} messages queued while the backend was away, then a reload, in Chromium…`);
+    if (browser === undefined) {
+      rows.push(notMeasured(DRAIN_FIGURE, 'no Chromium', `< ${LONG_TASK_GOAL} ms`));
+      rows.push(notMeasured('  listOutbox with them queued', 'no Chromium', `< ${LIST_OUTBOX_GOAL} ms`));
+    } else add(drainRows(await measureDrain()));
+  }
+
   if (wants('attachments')) {
     console.log('\nlarge attachments in Chromium…');
-    const mib = (/** @type {number} */ bytes) => `${number(bytes / 1024 / 1024, 1)} MiB`;
     if (browser === undefined)
-      rows.push({
-        figure: 'Attachments: 5 × 5 MiB in chunks',
-        value: 'not measured: no Chromium',
-        compared: '—',
-        ratio: '—',
-        goal: `no task over ${LONG_TASK_GOAL} ms`,
-        met: false,
-      });
-    else {
-      const a = await measureAttachments();
-      const photos = `${number(PHOTO_BYTES / 1024 / 1024)} MiB`;
-      // The longest task per form: a ratio of chunked to single command, and the goal on the chunked one.
-      for (const count of [1, 5]) {
-        const chunked = a.longest[`chunked${count}`];
-        const single = a.longest[`single${count}`];
-        rows.push({
-          figure: `Attachments: ${count} × ${photos} in chunks, longest main-thread task`,
-          value: chunked === 0 ? `none over ${LONG_TASK_GOAL} ms` : ms(chunked),
-          compared: `one command: ${single === 0 ? `none over ${LONG_TASK_GOAL} ms` : ms(single)}`,
-          ratio: single === 0 ? '—' : times(Math.max(chunked, LONG_TASK_GOAL) / single),
-          goal: `≤ ${LONG_TASK_GOAL} ms`,
-          met: chunked <= LONG_TASK_GOAL,
-        });
-      }
-      rows.push({
-        figure: `  5 × ${photos} in chunks, whole send (median)`,
-        value: ms(a.chunkedMs),
-        compared: `bare fetch of the same multipart body: ${ms(a.bareMs)}`,
-        ratio: times(a.chunkedMs / a.bareMs),
-        goal: `≤ ${times(ATTACHMENT_TIME_GOAL, 1)}`,
-        met: a.chunkedMs / a.bareMs <= ATTACHMENT_TIME_GOAL,
-      });
-      rows.push({
-        figure: `  5 × ${photos} in chunks, peak memory (all Chromium processes)`,
-        value: a.peakBytes === undefined ? 'not measured (no /proc)' : mib(a.peakBytes),
-        compared: `the attachments: ${mib(a.attachmentBytes)}`,
-        ratio: a.peakBytes === undefined ? '—' : times(a.peakBytes / a.attachmentBytes),
-        goal: `≤ ${times(ATTACHMENT_MEMORY_GOAL, 1)}`,
-        met: a.peakBytes !== undefined && a.peakBytes / a.attachmentBytes <= ATTACHMENT_MEMORY_GOAL,
-      });
-      note(
-        `attachments: ${a.samples} sends of each form, interleaved, after a warm-up; in chunks, the chunks took ${ms(a.chunksMs)} of the whole send; one command: whole send ${ms(a.singleMs)}, peak memory ${a.singlePeakBytes === undefined ? 'not measured' : mib(a.singlePeakBytes)}; longest ChatBridge.receive call: ${Object.entries(
-          a.receiveMs,
-        )
-          .map(([what, took]) => `${what} ${ms(took)}`)
-          .join(', ')}; peak memory sums each Chromium process's rise of VmHWM (reset before the send), an upper bound${
-          a.peakByKind
-            ? ` (in chunks: ${Object.entries(a.peakByKind)
-                .filter(([, bytes]) => bytes >= 1024 * 1024)
-                .map(([kind, bytes]) => `${kind} ${mib(bytes)}`)
-                .join(', ')})`
-            : ''
-        }; Chromium with a profile on disk, as a WebView has (incognito keeps IndexedDB in memory)`,
+      rows.push(notMeasured(ATTACHMENTS_FIGURE('Chromium'), 'no Chromium', LONG_TASK_GOAL_TEXT));
+    else
+      add(
+        attachmentRows(
+          'Chromium',
+          await measureAttachments(),
+          'browser host, a profile on disk as a WebView has (incognito keeps IndexedDB in memory)',
+        ),
       );
-    }
+    await inWebKit('large attachments', ATTACHMENTS_FIGURE('WebKit'), LONG_TASK_GOAL_TEXT, async () => {
+      const w = await measureWebKitAttachments();
+      return attachmentRows(
+        'WebKit',
+        w,
+        `WebKitGTK ${w.version}, iOS host, storage on disk; no peak memory row (it reads Chromium's processes)`,
+      );
+    });
   }
 
   if (wants('startup')) {
     console.log('\nstart-up in Chromium…');
-    const TWO_SCRIPTS = 'Start-up, two scripts: the starter at document start, evaluate + install() (median)';
-    const ONE_SCRIPT = 'Start-up, one script: the bundle at document start, evaluate + install() (median)';
     if (browser === undefined)
-      for (const figure of [TWO_SCRIPTS, ONE_SCRIPT])
-        rows.push({
-          figure,
-          value: 'not measured: no Chromium',
-          compared: '—',
-          ratio: '—',
-          goal: `≤ ${times(STARTUP_GOAL, 1)}`,
-          met: false,
-        });
-    else {
-      const s = await measureStartup(browser, penpalSource);
-      const { penpalMs } = s;
-      /** A start-up row against penpal's evaluate: held to the goal, or a diagnostic when `diagnostic` says why not. */
-      const startupRow = (
-        /** @type {string} */ figure,
-        /** @type {number} */ value,
-        /** @type {string | undefined} */ diagnostic = undefined,
-      ) =>
-        rows.push({
-          figure,
-          value: ms(value),
-          compared: penpalMs === undefined ? 'penpal not installed' : `penpal evaluate: ${ms(penpalMs)}`,
-          ratio: penpalMs === undefined ? '—' : times(value / penpalMs, 1),
-          goal: diagnostic ?? `≤ ${times(STARTUP_GOAL, 1)}`,
-          met: diagnostic !== undefined ? undefined : penpalMs !== undefined && value / penpalMs <= STARTUP_GOAL,
-        });
-      startupRow(TWO_SCRIPTS, s.starterMs);
-      startupRow(
-        '  then the bundle after load, taking over (evaluate, install, bridge built)',
-        s.takeOverMs,
-        '— (after load; diagnostic)',
-      );
-      startupRow(ONE_SCRIPT, s.bridgeMs);
-      startupRow(
-        '  the bridge itself, built in the task after install (not in the figure above)',
-        s.bridgeBuildMs,
-        "— (after the page's first scripts; diagnostic)",
-      );
-      note(
-        `start-up: ${s.samples} fresh contexts each; starter evaluate ${ms(s.starterEvaluateMs)} + install ${ms(s.starterInstallMs)}, bundle evaluate ${ms(s.bridgeEvaluateMs)} + install ${ms(s.bridgeInstallMs)} (medians apart); ${s.isolated ? 'cross-origin isolated (5 µs timer)' : 'NOT cross-origin isolated (100 µs timer)'}`,
-      );
-    }
+      for (const figure of STARTUP_FIGURES('Chromium'))
+        rows.push(notMeasured(figure, 'no Chromium', STARTUP_GOAL_TEXT));
+    else add(startupRows('Chromium', await measureStartup(browser, penpalSource), 'fresh browser contexts'));
+    await inWebKit('start-up', /** @type {string} */ (STARTUP_FIGURES('WebKit')[0]), STARTUP_GOAL_TEXT, async () => {
+      const w = await measureWebKitStartup(penpalSource);
+      return startupRows('WebKit', w, `fresh WebViews (WebKitGTK ${w.version}, a web process each)`);
+    });
   }
 
   if (wants('memory') && bridgeModule) {

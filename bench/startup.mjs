@@ -22,7 +22,9 @@ const ISOLATED = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Em
  * `then`: a script inserted afterwards, as a two-script host's after-load injection (the bundle
  * taking over the starter), timed with the bridge it builds.
  */
-function evaluateInPage(/** @type {{ source: string, install: boolean, then?: string }} */ { source, install, then }) {
+export function evaluateInPage(
+  /** @type {{ source: string, install: boolean, then?: string }} */ { source, install, then },
+) {
   const win = /** @type {any} */ (window);
   const insert = (/** @type {string} */ text) => {
     const script = document.createElement('script');
@@ -61,6 +63,39 @@ export async function measureStartup(browser, penpalSource) {
       '/favicon.ico': '',
     },
   });
+  let isolated = true;
+  /** @type {Once} */
+  const once = async (run) => {
+    const context = await browser.newContext();
+    try {
+      const tab = await context.newPage();
+      await tab.goto(`${server.url}/blank.html`, { waitUntil: 'load' });
+      const result = await tab.evaluate(evaluateInPage, run);
+      isolated &&= result.isolated;
+      return result;
+    } finally {
+      await context.close().catch(() => undefined);
+    }
+  };
+  try {
+    return { ...(await sampleStartup(once, penpalSource)), isolated };
+  } finally {
+    await server.close();
+  }
+}
+
+/**
+ * @typedef {{ evaluate: number, install: number, build: number, total: number, isolated: boolean }} Evaluated
+ * @typedef {(run: { source: string, install: boolean, then?: string }) => Promise<Evaluated>} Once
+ *   one sample in a fresh page of the engine at hand
+ */
+
+/**
+ * The samples of each kind, in a rotating order, through `once`; the same for every engine.
+ * @param {Once} once
+ * @param {string | undefined} penpalSource
+ */
+export async function sampleStartup(once, penpalSource, samplesEach = SAMPLES) {
   const bridgeSource = readFileSync(join(ROOT, 'dist', 'chat-bridge.js'), 'utf8');
   const starterSource = readFileSync(join(ROOT, 'dist', 'chat-bridge.start.js'), 'utf8');
   /** @type {Record<'bridge' | 'bridgeEvaluate' | 'bridgeInstall' | 'bridgeBuild' | 'starter' | 'starterEvaluate' | 'starterInstall' | 'takeOver' | 'penpal', number[]>} */
@@ -75,55 +110,34 @@ export async function measureStartup(browser, penpalSource) {
     takeOver: [],
     penpal: [],
   };
-  let isolated = true;
-  const once = async (
-    /** @type {string} */ source,
-    /** @type {boolean} */ install,
-    /** @type {string | undefined} */ then = undefined,
-  ) => {
-    const context = await browser.newContext();
-    try {
-      const tab = await context.newPage();
-      await tab.goto(`${server.url}/blank.html`, { waitUntil: 'load' });
-      const result = await tab.evaluate(evaluateInPage, { source, install, then });
-      isolated &&= result.isolated;
-      return result;
-    } finally {
-      await context.close().catch(() => undefined);
-    }
-  };
-  try {
-    // One untimed round of each first: the browser's own first-use costs are nobody's start-up.
-    await once(bridgeSource, true);
-    await once(starterSource, true, bridgeSource);
-    if (penpalSource !== undefined) await once(penpalSource, false);
-    const kinds = [
-      async () => {
-        const bridge = await once(bridgeSource, true);
-        samples.bridge.push(bridge.total);
-        samples.bridgeEvaluate.push(bridge.evaluate);
-        samples.bridgeInstall.push(bridge.install);
-        samples.bridgeBuild.push(bridge.build);
-      },
-      async () => {
-        const starter = await once(starterSource, true, bridgeSource);
-        samples.starter.push(starter.total);
-        samples.starterEvaluate.push(starter.evaluate);
-        samples.starterInstall.push(starter.install);
-        samples.takeOver.push(starter.build);
-      },
-      async () => {
-        if (penpalSource !== undefined) samples.penpal.push((await once(penpalSource, false)).total);
-      },
-    ];
-    // Each round in another order, so that no figure always follows the same one: the browser's
-    // work for a closed context (more after a bridge has run) can overlap the next sample.
-    for (let i = 0; i < SAMPLES; i++) {
-      const first = i % kinds.length;
-      for (const kind of [...kinds.slice(first), ...kinds.slice(0, first)]) await kind();
-    }
-  } finally {
-    await server.close();
+  // One untimed round of each first: the browser's own first-use costs are nobody's start-up.
+  await once({ source: bridgeSource, install: true });
+  await once({ source: starterSource, install: true, then: bridgeSource });
+  if (penpalSource !== undefined) await once({ source: penpalSource, install: false });
+  const kinds = [
+    async () => {
+      const bridge = await once({ source: bridgeSource, install: true });
+      samples.bridge.push(bridge.total);
+      samples.bridgeEvaluate.push(bridge.evaluate);
+      samples.bridgeInstall.push(bridge.install);
+      samples.bridgeBuild.push(bridge.build);
+    },
+    async () => {
+      const starter = await once({ source: starterSource, install: true, then: bridgeSource });
+      samples.starter.push(starter.total);
+      samples.starterEvaluate.push(starter.evaluate);
+      samples.starterInstall.push(starter.install);
+      samples.takeOver.push(starter.build);
+    },
+    async () => {
+      if (penpalSource !== undefined) samples.penpal.push((await once({ source: penpalSource, install: false })).total);
+    },
+  ];
+  // Each round in another order, so that no figure always follows the same one: the browser's
+  // work for a closed context (more after a bridge has run) can overlap the next sample.
+  for (let i = 0; i < samplesEach; i++) {
+    const first = i % kinds.length;
+    for (const kind of [...kinds.slice(first), ...kinds.slice(0, first)]) await kind();
   }
   const bridgeMs = median(samples.bridge);
   const penpalMs = samples.penpal.length > 0 ? median(samples.penpal) : undefined;
@@ -137,7 +151,6 @@ export async function measureStartup(browser, penpalSource) {
     starterInstallMs: median(samples.starterInstall),
     takeOverMs: median(samples.takeOver),
     penpalMs,
-    samples: SAMPLES,
-    isolated,
+    samples: samplesEach,
   };
 }

@@ -36,6 +36,9 @@ const CONFIG: Pick<ApiRequest, 'method' | 'path'> = { method: 'GET', path: '/con
 export function createApi(http: Http, settings: ApiSettings): Api {
   let authToken: string | undefined;
   let configInFlight: Promise<Record<string, unknown>> | undefined;
+  // Whether the contact is known to have a conversation, learnt from the backend's answers.
+  let conversationKnown = false;
+  let lookupInFlight: Promise<unknown> | undefined;
 
   async function fetchConfig(): Promise<Record<string, unknown>> {
     const websiteToken = settings.websiteToken;
@@ -104,9 +107,29 @@ export function createApi(http: Http, settings: ApiSettings): Api {
   /** A request whose 2xx body is the answer; a 404 goes to `recover` when the caller has a recovery. */
   async function call(request: ApiRequest, recover?: () => Promise<unknown>): Promise<unknown> {
     const response = await authorized(request);
+    const ok = response.status >= 200 && response.status <= 299;
+    // Any 2xx of these endpoints proves the contact has a conversation; a 404, that it may have none.
+    if (ok || response.status === 404) conversationKnown = ok;
     if (response.status === 404 && recover !== undefined) return recover();
-    if (response.status >= 200 && response.status <= 299) return response.body ?? null;
+    if (ok) return response.body ?? null;
     throw httpError(request, response);
+  }
+
+  /**
+   * Makes sure the contact has a conversation before a body too large to send twice goes out:
+   * looked up once a page (the contract's `GET /conversations`, created on 404), then known from
+   * every answer. Concurrent senders share one lookup.
+   */
+  function ensureConversation(contact: Contact): Promise<unknown> {
+    if (conversationKnown) return Promise.resolve();
+    lookupInFlight ||= (async () => {
+      try {
+        return await getConversation(contact);
+      } finally {
+        lookupInFlight = undefined;
+      }
+    })();
+    return lookupInFlight;
   }
 
   // The contact was checked against the service's rules by the host command (dispatch/service-rules.ts),
@@ -125,8 +148,11 @@ export function createApi(http: Http, settings: ApiSettings): Api {
   async function sendMessage(message: OutboxRecord, onProgress?: ProgressListener): Promise<unknown> {
     // Every attempt of one message carries the same echo_id, so the backend can drop a repeat
     // and a retry never duplicates a chat message. A 404 means the contact has no conversation
-    // yet: create one and retry once.
+    // yet: create one and retry once. That costs a text message nothing when the conversation
+    // exists, but would send a photo's bytes twice to a new contact, so attachments wait for
+    // the conversation to be known first.
     const request = messageRequest(message, onProgress);
+    if (request.form !== undefined) await ensureConversation(message.contact || {});
     return call(request, async () => {
       await createConversation(message.contact || {});
       return call(request);

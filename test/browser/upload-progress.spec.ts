@@ -107,6 +107,8 @@ describe.skipIf(!requireChromium())('upload progress (real bundle in Chromium, l
     const api = await serve('127.0.0.1', (request, response) => {
       if (request.url?.startsWith('/api/config'))
         return json(response, 200, { authToken: 'at_redirect_test_token_0123456789' });
+      // The conversation is looked up before an upload: it exists, so the upload is what redirects.
+      if (request.url === '/api/conversations') return json(response, 200, { id: 1, status: 'open' });
       response.writeHead(307, { Location: `${elsewhere.origin}/api/messages` }).end();
     });
     const tab = await open({ host: 'ios', settings: { baseUrl: `${api.origin}/api` } });

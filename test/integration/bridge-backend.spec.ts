@@ -194,10 +194,10 @@ describe('413 from the server', () => {
 
       expect(error).toMatchObject({ code: 'file_too_large', status: 413 });
       expect(error.message).toBe('[POST /messages] 413: File exceeds the maximum upload size of 1000 bytes');
-      // Fresh contact: 404, the conversation is created, the same upload is retried once and refused.
+      // Fresh contact: the conversation is looked up (404) and created before the upload goes once.
       expect(small.requests.map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual([
         'GET /config 200',
-        'POST /messages 404',
+        'GET /conversations 404',
         'POST /conversations 200',
         'POST /messages 413',
       ]);
@@ -220,6 +220,66 @@ describe('413 from the server', () => {
       result: { content: 'photo', attachments: [{ name: 'a.png', type: 'image/png', size: 2000 }] },
     });
     expect(h.errors()).toEqual([]);
+  });
+});
+
+describe("a contact's first message with photos", () => {
+  /** The bytes the backend received for POST /messages, as each request's Content-Length declared them. */
+  const uploadedBytes = () =>
+    suite
+      .log()
+      .filter((entry) => entry.method === 'POST' && entry.path === '/messages')
+      .map((entry) => Number(entry.headers['content-length']));
+  const photos = (count: number, size: number) =>
+    Array.from({ length: count }, (_, n) => ({ name: `p${n}.jpg`, type: 'image/jpeg', data: base64Bytes(size) }));
+
+  it("sends the photos' bytes once: the conversation is created before the upload", async () => {
+    const h = suite.bridge({ options: { maxFileSize: 1_000_000 } });
+
+    const response = await h.send('sendMessage', { content: 'hello', name: 'Ada', attachments: photos(3, 200_000) });
+
+    expect(response).toMatchObject({ ok: true, result: { content: 'hello' } });
+    expect(h.errors()).toEqual([]);
+    expect(routes()).toEqual([
+      'GET /config 200',
+      'GET /conversations 404',
+      'POST /conversations 200',
+      'POST /messages 200',
+    ]);
+    const [bytes, ...more] = uploadedBytes();
+    expect(more).toEqual([]);
+    // The three photos and the multipart framing around them, once.
+    expect(bytes).toBeGreaterThanOrEqual(600_000);
+    expect(bytes).toBeLessThan(601_000);
+    expect(await suite.storedMessages()).toMatchObject([{ content: 'hello' }]);
+  });
+
+  it('looks the conversation up once a page: the next photos go straight to POST /messages', async () => {
+    const h = suite.bridge({ options: { maxFileSize: 1_000_000 } });
+    await h.send('createConversation');
+    expect((await h.send('sendMessage', { content: 'one', attachments: photos(1, 1000) })).ok).toBe(true);
+    expect((await h.send('sendMessage', { content: 'two', attachments: photos(1, 1000) })).ok).toBe(true);
+
+    expect(routes()).toEqual([
+      'GET /config 200',
+      'POST /conversations 200',
+      'POST /messages 200',
+      'POST /messages 200',
+    ]);
+  });
+
+  it('finds an existing conversation with one GET and does not replace it', async () => {
+    const first = suite.bridge();
+    const created = (await first.send('createConversation')) as { result: { id: number } };
+    suite.clearRequests();
+    const h = suite.bridge({ options: { maxFileSize: 1_000_000 } });
+
+    expect((await h.send('sendMessage', { content: 'photo', attachments: photos(1, 50_000) })).ok).toBe(true);
+
+    expect(routes()).toEqual(['GET /config 200', 'GET /conversations 200', 'POST /messages 200']);
+    expect(uploadedBytes()).toHaveLength(1);
+    const conversation = (await h.send('getConversation')) as { result: { id: number } };
+    expect(conversation.result.id).toBe(created.result.id);
   });
 });
 

@@ -11,7 +11,7 @@
 // arrays, strings, numbers, booleans, null), with the places where WebKit delivered `undefined`.
 //
 // Requests (stdin):  {"id": 1, "op": "open", "view": "a", "url": "...", "handlers": ["chatBridge"],
-//                     "userScripts": ["..."]}
+//                     "userScripts": ["..."], "dataDir": "/tmp/..." (optional: storage on disk)}
 //                    {"id": 2, "op": "eval", "view": "a", "body": "return 1"}   (an async function body)
 //                    {"id": 3, "op": "reload", "view": "a"}  {"id": 4, "op": "close", "view": "a"}
 // Answers (fd 3):    {"id": 1, "ok": true, "value": ...} or {"id": 1, "ok": false, "error": "..."}
@@ -82,7 +82,11 @@ function toNative(value, path, undefinedAt) {
 function openView(request, done) {
   if (views.has(request.view)) throw new Error(`view ${request.view} is already open`);
   // Its own ephemeral data: storage and the CORS preflight cache are not shared between views.
-  const context = new WebKit2.WebContext({ website_data_manager: WebKit2.WebsiteDataManager.new_ephemeral() });
+  // `dataDir` (the bench): its own data on disk instead, as an app's WKWebView keeps IndexedDB.
+  const dataManager = request.dataDir
+    ? new WebKit2.WebsiteDataManager({ base_data_directory: request.dataDir, base_cache_directory: request.dataDir })
+    : WebKit2.WebsiteDataManager.new_ephemeral();
+  const context = new WebKit2.WebContext({ website_data_manager: dataManager });
   const manager = new WebKit2.UserContentManager();
   for (const name of request.handlers || []) {
     manager.register_script_message_handler(name);

@@ -25,6 +25,7 @@ function scriptedHttp(answers: Array<Partial<ApiResponse> & { status: number }>)
 }
 
 const CONFIG = { status: 200, body: { authToken: 'at_token_1', inbox: 'Support' } };
+const CONVERSATION = { status: 200, body: { id: 9, status: 'open' } };
 
 function api(answers: Parameters<typeof scriptedHttp>[0], settings: { websiteToken?: string | undefined } = {}) {
   const websiteToken = 'websiteToken' in settings ? settings.websiteToken : 'wt_1';
@@ -156,10 +157,10 @@ describe('messages', () => {
   });
 
   it('sends attachments as multipart with their bytes, the type and the name', async () => {
-    const { api: client, requests } = api([CONFIG, { status: 200, body: { id: 1 } }]);
+    const { api: client, requests } = api([CONFIG, CONVERSATION, { status: 200, body: { id: 1 } }]);
     const data = new TextEncoder().encode('hello').buffer as ArrayBuffer;
     await client.sendMessage({ v: 1, messageId: 'm-2', files: [{ name: 'a.txt', type: 'text/plain', data }] });
-    const form = requests[1]?.form as FormData;
+    const form = requests[2]?.form as FormData;
     expect(form.get('message[echo_id]')).toBe('m-2');
     expect(form.get('message[content]')).toBe('');
     const file = form.get('attachments[]') as File;
@@ -192,5 +193,74 @@ describe('messages', () => {
       code: 'not_found',
       message: '[POST /messages] 404: not found',
     });
+  });
+});
+
+describe('attachments go up once: the conversation is known before the body leaves', () => {
+  const PHOTO = { name: 'a.jpg', type: 'image/jpeg', size: 2048 };
+  const routes = (requests: ApiRequest[]) => requests.map((request) => `${request.method} ${request.path}`);
+
+  it('looks the conversation up first, creates it on 404, then sends the body once', async () => {
+    const { api: client, requests } = api([
+      CONFIG,
+      { status: 404 },
+      { status: 200, body: { id: 9 } },
+      { status: 200, body: { id: 1 } },
+    ]);
+    await client.sendMessage({ v: 1, messageId: 'm-5', files: [PHOTO], contact: { name: 'Ada' } });
+    expect(routes(requests)).toEqual(['GET /config', 'GET /conversations', 'POST /conversations', 'POST /messages']);
+    expect(requests[2]?.json).toEqual({ contact: { name: 'Ada' } });
+  });
+
+  it('looks it up once a page: later photos go straight out', async () => {
+    const { api: client, requests } = api([CONFIG, CONVERSATION, { status: 200 }, { status: 200 }]);
+    await client.sendMessage({ v: 1, messageId: 'm-6', files: [PHOTO] });
+    await client.sendMessage({ v: 1, messageId: 'm-7', files: [PHOTO] });
+    expect(routes(requests)).toEqual(['GET /config', 'GET /conversations', 'POST /messages', 'POST /messages']);
+  });
+
+  it('shares one lookup between photos sent at the same time', async () => {
+    const { api: client, requests } = api([CONFIG, CONVERSATION, { status: 200 }, { status: 200 }]);
+    await Promise.all([
+      client.sendMessage({ v: 1, messageId: 'm-8', files: [PHOTO] }),
+      client.sendMessage({ v: 1, messageId: 'm-9', files: [PHOTO] }),
+    ]);
+    expect(routes(requests).filter((route) => route === 'GET /conversations')).toHaveLength(1);
+  });
+
+  it('needs no lookup once a text message or a conversation command has answered', async () => {
+    const { api: client, requests } = api([CONFIG, { status: 200 }, { status: 200 }]);
+    await client.sendMessage({ v: 1, messageId: 'm-10', content: 'Hi' });
+    await client.sendMessage({ v: 1, messageId: 'm-11', files: [PHOTO] });
+    expect(routes(requests)).toEqual(['GET /config', 'POST /messages', 'POST /messages']);
+  });
+
+  it('looks again after a 404 said the conversation was gone', async () => {
+    const { api: client, requests } = api([
+      CONFIG,
+      CONVERSATION,
+      { status: 404 },
+      { status: 404 },
+      CONVERSATION,
+      {
+        status: 200,
+      },
+    ]);
+    await client.getConversation({});
+    // A text message finds the conversation gone, and creating one fails too (not-found for good).
+    expect(await failure(client.sendMessage({ v: 1, messageId: 'm-12', content: 'Hi' }))).toMatchObject({
+      code: 'not_found',
+    });
+    await client.sendMessage({ v: 1, messageId: 'm-13', files: [PHOTO] });
+    expect(routes(requests).slice(-2)).toEqual(['GET /conversations', 'POST /messages']);
+  });
+
+  it("sends no body when the lookup fails, and answers with the lookup's error", async () => {
+    const { api: client, requests } = api([CONFIG, { status: 500, body: { message: 'boom' } }]);
+    expect(await failure(client.sendMessage({ v: 1, messageId: 'm-14', files: [PHOTO] }))).toMatchObject({
+      code: 'server_error',
+      message: '[GET /conversations] 500: boom',
+    });
+    expect(routes(requests)).toEqual(['GET /config', 'GET /conversations']);
   });
 });

@@ -1,0 +1,182 @@
+/**
+ * The browser figures in WebKitGTK (the engine of WKWebView), beside Chromium's: the round trip,
+ * start-up and the large attachments, each with the same page and the same timing code as in
+ * Chromium (round-trip.mjs, startup.mjs, attachments.mjs), hosted as an iOS app hosts the bridge:
+ * a WKScriptMessageHandler `chatBridge` receives every message the bridge posts (host "ios"), the
+ * page is cross-origin isolated (performance.now() at fine resolution), and each view keeps its
+ * storage on disk, as an app's WebView does.
+ *
+ * The relay, before the bundle, wraps the handler's postMessage: each message goes to the native
+ * handler (a real crossing into the UI process, as on iOS) and then to the page's timing code as
+ * the browser host's 'chatbridge' event would. With `window.__crossToNative = false` the crossing
+ * is left out, to see what the crossings cost.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startStaticServer } from '../demo-page/static-server.mjs';
+import { BROWSER_PRELUDE, ISOLATED, KINDS, SAMPLES, collectRounds, startRoundTripServers } from './round-trip.mjs';
+import { evaluateInPage, sampleStartup } from './startup.mjs';
+import { PHOTO_BYTES, fiveChunksMs, sampleAttachments, startAttachmentsServers } from './attachments.mjs';
+import { startWebKitHost, webKitMissing } from './webkit-host.mjs';
+
+export { webKitMissing };
+
+const HANDLER = 'chatBridge';
+/** Fewer fresh views than Chromium's contexts: each WebKit view starts a web process of its own. */
+const STARTUP_SAMPLES = 15;
+
+// On the prototype: WebKit may hand out a new handler object after a GC, which an own property
+// on the old one would miss.
+export const IOS_RELAY = `(function () {
+  var prototype = Object.getPrototypeOf(window.webkit.messageHandlers.${HANDLER});
+  var native = prototype.postMessage;
+  window.__crossToNative = true;
+  window.__crossings = 0;
+  prototype.postMessage = function (message) {
+    if (window.__crossToNative) {
+      window.__crossings++;
+      native.call(this, message);
+    }
+    dispatchEvent(new CustomEvent('chatbridge', { detail: message }));
+  };
+})();`;
+
+/** One more kind for the page: the bridge with its native crossings left out. */
+const QUIET_KIND = `window.__bench.kinds.quiet = function () {
+  window.__crossToNative = false;
+  return window.__bench.kinds.bridge().then(function (elapsed) { window.__crossToNative = true; return elapsed; });
+};`;
+
+const IDLE_TICKER = `var longest = 0;
+var last = performance.now();
+var end = last + 2000;
+await new Promise(function (resolve) {
+  (function tick() {
+    setTimeout(function () {
+      var now = performance.now();
+      longest = Math.max(longest, now - last);
+      last = now;
+      if (now < end) tick(); else resolve();
+    }, 0);
+  })();
+});
+return longest;`;
+
+/**
+ * One WebKit host for the figures that need it; `run` gets it and a fresh data folder maker.
+ * @template T
+ * @param {(host: import('./webkit-host.mjs').WebKitHost, dataDir: () => string) => Promise<T>} run
+ * @returns {Promise<T>}
+ */
+async function withWebKit(run) {
+  const host = await startWebKitHost();
+  /** @type {string[]} */
+  const folders = [];
+  const dataDir = () => {
+    const folder = mkdtempSync(join(tmpdir(), 'chat-bridge-bench-webkit-'));
+    folders.push(folder);
+    return folder;
+  };
+  try {
+    return await run(host, dataDir);
+  } finally {
+    await host.close();
+    for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The round trip in one WebView, with the native crossings counted, and as a fifth kind in the
+ * same rounds without them (a diagnostic: iOS pays for every crossing).
+ * @returns {Promise<{ version: string, roundTrip: import('./round-trip.mjs').RoundTrip, crossingsPerMessage: number }>}
+ */
+export async function measureWebKitRoundTrip() {
+  const servers = await startRoundTripServers({ host: 'ios', iosHandler: HANDLER }, IOS_RELAY + BROWSER_PRELUDE);
+  try {
+    return await withWebKit(async (host, dataDir) => {
+      await host.open('rt', { url: servers.url, handlers: [HANDLER], dataDir: dataDir() });
+      const isolated = await host.evaluate('rt', `${QUIET_KIND}\nreturn await window.__bench.setup();`);
+      const names = JSON.stringify([...KINDS, 'quiet']);
+      let crossings = 0;
+      let sends = 0;
+      const counted = await collectRounds(async (warmup) => {
+        const before = await host.evaluate('rt', 'return window.__crossings;');
+        const times = await host.evaluate('rt', `return await window.__bench.run(${names}, ${warmup}, ${SAMPLES});`);
+        // Every crossing of the round belongs to one of its counted bridge sends.
+        crossings += (await host.evaluate('rt', 'return window.__crossings;')) - before;
+        sends += warmup + SAMPLES;
+        return times;
+      }, isolated);
+      return { version: host.version, roundTrip: counted, crossingsPerMessage: crossings / sends };
+    });
+  } finally {
+    await servers.close();
+  }
+}
+
+/**
+ * Start-up in a fresh WebView per sample (a web process of its own, no compiled code left over).
+ * @param {string | undefined} penpalSource
+ */
+export async function measureWebKitStartup(penpalSource) {
+  const server = await startStaticServer({
+    mounts: {},
+    headers: ISOLATED,
+    pages: {
+      '/blank.html': '<!doctype html><html><head><meta charset="utf-8"></head><body></body></html>',
+      '/favicon.ico': '',
+    },
+  });
+  try {
+    return await withWebKit(async (host) => {
+      let isolated = true;
+      let view = 0;
+      /** @type {import('./startup.mjs').Once} */
+      const once = async (run) => {
+        const name = `startup-${++view}`;
+        // Ephemeral storage: nothing here is stored, and a fresh view is what start-up means.
+        await host.open(name, { url: `${server.url}/blank.html` });
+        try {
+          const result = await host.evaluate(name, `return (${evaluateInPage.toString()})(${JSON.stringify(run)});`);
+          isolated &&= result.isolated;
+          return result;
+        } finally {
+          await host.closeView(name);
+        }
+      };
+      const result = await sampleStartup(once, penpalSource, STARTUP_SAMPLES);
+      return { ...result, isolated, version: host.version };
+    });
+  } finally {
+    await server.close();
+  }
+}
+
+/**
+ * The large attachments in one WebView with storage on disk: the same forms and samples as in
+ * Chromium; the longest task from a ticker's gaps (WebKit has no longtask entries); no peak
+ * memory (Chromium's figure reads its processes, WebKit's are others).
+ */
+export async function measureWebKitAttachments() {
+  const servers = await startAttachmentsServers({ host: 'ios', iosHandler: HANDLER }, IOS_RELAY);
+  try {
+    return await withWebKit(async (host, dataDir) => {
+      await host.open('photos', { url: servers.url, handlers: [HANDLER], dataDir: dataDir() });
+      await host.evaluate('photos', `return await window.__attachments.setup(5, ${PHOTO_BYTES});`, 180_000);
+      /** @type {import('./attachments.mjs').Send} */
+      const send = (form, count) =>
+        host.evaluate('photos', `return await window.__attachments.send(${JSON.stringify(form)}, ${count});`, 180_000);
+      // The ticker's own longest gap on an idle page, two seconds: the floor its readings stand on.
+      const idleGapMs = await host.evaluate('photos', IDLE_TICKER);
+      const sampled = await sampleAttachments(send);
+      const page = await host.evaluate(
+        'photos',
+        'var page = window.__attachments; return { receiveMs: page.receiveMs(), chunksMs: page.chunksMs(), longTaskSource: page.longTaskSource() };',
+      );
+      return { ...sampled, ...page, chunksMs: fiveChunksMs(page.chunksMs), idleGapMs, version: host.version };
+    });
+  } finally {
+    await servers.close();
+  }
+}
