@@ -52,7 +52,8 @@ export type { BridgeOptions, HostName, ResolvedOptions, ChannelNames } from './o
 export type { RetryPolicy } from './backend/retry-timing.js';
 export { retryDelay, parseRetryAfter } from './backend/retry-timing.js';
 export { adapters } from './outbound/adapters/index.js';
-export { REDACTED } from './outbound/redact.js';
+export { createRedactor, REDACTED } from './outbound/redact.js';
+export type { Redactor } from './outbound/redact.js';
 // For the Node tools (the doctor reads backend answers exactly as the bridge does): reading a
 // backend body and JSON text that cannot pollute prototypes.
 export { authTokenOf, errorMessageOf } from './backend/backend-bodies.js';
