@@ -58,6 +58,8 @@ export interface CreateBridgeSettings {
    * bundle and the ES module entry pass `createRecorder`.
    */
   recorder?: RecorderFactory;
+  /** Events and commands a starter dropped over its limits (starter.ts): told after `ready`. */
+  dropped?: number;
 }
 
 /**
@@ -238,6 +240,8 @@ export function createBridge(
 
   let destroyed = false;
   emit({ type: 'ready' });
+  if (settings.dropped)
+    emitError(errorEvent('channel_error', `[starter] ${settings.dropped} event(s) dropped before the bundle came`));
   // Messages a previous page left in the outbox go out next, in order: a task of their own, so
   // install (at document start, before the page's scripts) does not open storage.
   timers.setTimeout(() => core().outbox.drain(), 0);

@@ -16,6 +16,7 @@ import type { ResolvedOptions } from '../options.js';
 import { refuseOversized } from './oversize.js';
 import { isObject, parseJson, toJsonText } from './safe-json.js';
 import { MAX_DEPTH } from './limits.js';
+import { fromAllowedOrigin } from './origin.js';
 import { describeIssues } from './describe-issues.js';
 import { HostCommandSchema, idString, WidgetMessageSchema, type HostCommand } from './schemas.js';
 import type { InboundMessage } from '../environment.js';
@@ -61,10 +62,7 @@ type InboundOptions = Pick<
 
 /** A `message` event from the window or document. */
 export function classifyPosted(message: InboundMessage, options: InboundOptions): Verdict {
-  // An empty origin means a same-realm synthetic event: how react-native-webview delivers the
-  // native side's postMessage. Other frames always carry their real origin.
-  if (message.origin !== '' && options.allowedOrigins !== '*' && !options.allowedOrigins.has(message.origin))
-    return IGNORED;
+  if (!fromAllowedOrigin(message.origin, options.allowedOrigins)) return IGNORED;
 
   const { data } = message;
   if (typeof data === 'string') {
