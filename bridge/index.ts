@@ -47,7 +47,7 @@ export type {
 } from './outbound/messages.js';
 export type { CommandName, CommandResults, Conversation } from './dispatch/command-results.js';
 export type { Attachment, Contact, SendMessageParams } from './inbound/schemas.js';
-export { DEFAULTS, HOST_NAMES, normalizeOptions, OptionsError } from './options.js';
+export { DEFAULTS, HOST_NAMES, MIN_TOKEN_LENGTH, normalizeOptions, OptionsError } from './options.js';
 export type { BridgeOptions, HostName, ResolvedOptions, ChannelNames } from './options.js';
 export type { RetryPolicy } from './backend/retry-timing.js';
 export { retryDelay, parseRetryAfter } from './backend/retry-timing.js';
