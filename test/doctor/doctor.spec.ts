@@ -596,6 +596,7 @@ describe('chat-bridge doctor against a server that attacks the report (issue 22,
       for (const format of [[], ['--json']]) {
         const run = await doctorOn(url, ...format);
         // Nothing a terminal obeys is left: no C0 but the report's own newlines, no DEL, no C1, no bidi.
+        // eslint-disable-next-line no-control-regex -- control characters are what must be absent
         expect(run.out).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/);
         expect(run.out).not.toContain('52;c;');
         expect(run.out).not.toContain('[2J');

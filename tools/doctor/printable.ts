@@ -7,7 +7,9 @@
 
 /** ESC or C1 CSI/OSC/DCS sequences, whole (so no "[2J" is left behind), then any other control. */
 const SEQUENCES =
+  // eslint-disable-next-line no-control-regex -- control characters are what this finds
   /(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]|(?:\x1b[\]PX^_]|[\x90\x98\x9d-\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?/g;
+// eslint-disable-next-line no-control-regex -- as above
 const CONTROLS = /[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 export function printable(text: string): string {
