@@ -96,6 +96,10 @@ function parseWidget(data: string, options: InboundOptions): Verdict {
   const parsed = parseJson(data.slice(options.widgetPrefix.length + 1), secrets);
   if (!parsed.ok) return invalid(`[widget message] is not valid JSON after the "${options.widgetPrefix}:" prefix`);
   if (parsed.deep) return invalid(tooDeep('widget message'));
+  // The widget's close button posts `{"type":"close-widget"}` (a type, no event): news from it,
+  // which Chatwoot's own SDKs read, so it becomes the widget event "close-widget".
+  if (isObject(parsed.value) && parsed.value['type'] === 'close-widget')
+    return { kind: 'widget', event: 'close-widget', data: {}, secrets: [] };
   const result = WidgetMessageSchema.safeParse(parsed.value);
   if (!result.success)
     return invalid(`[widget message] does not match the widget protocol: ${describeIssues(result.error)}`);

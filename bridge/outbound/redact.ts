@@ -124,7 +124,11 @@ export function createRedactor(now: () => number = Date.now): Redactor {
 
 /** Every form in which `token` may travel (see the module comment), percent escapes in uppercase. */
 export function formsOf(token: string): string[] {
-  const forms = [token, JSON.stringify(token).slice(1, -1), token.replace(/[&<>"']/g, (char) => HTML[char] as string)];
+  const forms = [
+    token,
+    JSON.stringify(token).slice(1, -1),
+    token.replace(/[&<>"']/g, (char) => `&${HTML['&<>"\''.indexOf(char)]};`),
+  ];
   try {
     const uri = encodeURIComponent(token);
     // Its UTF-8 bytes, one character each; and its UTF-16 code units as little-endian byte pairs.
@@ -157,7 +161,8 @@ export function formsOf(token: string): string[] {
   return [...new Set(forms.concat(forms.map((form) => JSON.stringify(form).slice(1, -1))).map(upperHex))];
 }
 
-const HTML: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+/** The entities of `&<>"'`, in that order, as HTML escapers write them. */
+const HTML = ['amp', 'lt', 'gt', 'quot', '#39'];
 
 /** `%2b` and `%2B` are one character, and so are `%252b` and `%252B` (encoded twice). */
 function upperHex(text: string): string {
