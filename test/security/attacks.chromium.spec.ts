@@ -1,7 +1,8 @@
 /**
  * Issue 22's attacks, in real Chromium with the built scripts as a host injects them: a frame of
  * another origin flooding the starter (case 1), a backend echoing the tokens in encodings the
- * plain forms miss (case 2), and a backend answering with bodies nested 20,000 deep (case 3).
+ * plain forms miss (case 2), a backend answering with bodies nested 20,000 deep (case 3), and a
+ * host sending an upload in 200,000 chunks of 4 characters (case 5).
  * The backend is a small hostile server on 127.0.0.1 (hostile-backend.ts).
  */
 import { readFileSync } from 'node:fs';
@@ -74,6 +75,56 @@ describe.skipIf(!requireChromium())('the backend attacks (real bundle in Chromiu
       await tab.close();
     }
   });
+});
+
+describe.skipIf(!requireChromium())('case 5: tiny chunks (real bundle in Chromium)', () => {
+  const harness = useBrowserHarness();
+
+  it('200,000 appendAttachment chunks of 4 characters are refused past the limit and hold no memory', async () => {
+    const tab = await harness.open({ host: 'android' });
+    try {
+      const cdp = await tab.context.newCDPSession(tab.page);
+      const heap = async () => {
+        await cdp.send('HeapProfiler.collectGarbage');
+        return (await cdp.send('Runtime.getHeapUsage')).usedSize;
+      };
+      // The stand-in keeps every payload; this channel keeps the refusals' texts only, so the
+      // heap shows what the bridge holds.
+      await tab.page.evaluate(() => {
+        const page = window as unknown as { refusals: string[]; ChatBridgeAndroid: unknown };
+        page.refusals = [];
+        page.ChatBridgeAndroid = {
+          postMessage(text: string) {
+            if (text.includes('"ok":false') && page.refusals.length < 3) page.refusals.push(text);
+          },
+        };
+      });
+      const before = await heap();
+      await tab.page.evaluate(async () => {
+        const bridge = (window as unknown as { ChatBridge: { receive(data: string): void } }).ChatBridge;
+        for (let index = 0; index < 200_000; index++) {
+          bridge.receive(
+            `{"id":"c${index}","method":"appendAttachment","params":{"uploadId":"tiny","index":${index},"data":"AAAA"}}`,
+          );
+          // Answers are async: let them go out as a host's calls would, a batch at a time.
+          if (index % 2000 === 1999) await new Promise((resolve) => setTimeout(resolve, 0));
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      });
+      const after = await heap();
+      const refusals = await tab.page.evaluate(() => (window as unknown as { refusals: string[] }).refusals);
+      expect(JSON.parse(refusals[0] as string)).toMatchObject({
+        id: 'c4096',
+        ok: false,
+        error: { code: 'parse_error', message: '[appendAttachment] upload "tiny" is over the 4096-chunk limit' },
+      });
+      // Held, the chunks took 11 MiB; refused, the heap is about where it was.
+      expect(after - before).toBeLessThan(3 * 1024 * 1024);
+      expect(await tab.stats()).toMatchObject({ pendingCommands: 0 });
+    } finally {
+      await tab.close();
+    }
+  }, 120_000);
 });
 
 describe.skipIf(!requireChromium())('case 1: the starter under a flood (real starter and bundle in Chromium)', () => {
