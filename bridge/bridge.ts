@@ -3,10 +3,10 @@
  * dispatch (command runner, host commands) → backend (outbox, api, http) → outbound (channel, adapter).
  */
 import { adapters, detectHost } from './outbound/adapters/index.js';
-import { createChannel } from './outbound/channel.js';
+import { createChannel, guardOf, onPageCall } from './outbound/channel.js';
 import { createApi } from './backend/api.js';
 import { createCommandRunner, type CommandRunner } from './dispatch/command-runner.js';
-import { trackedTimers, type Environment, type ProgressListener } from './environment.js';
+import { trackedTimers, type Environment, type InboundMessage, type ProgressListener } from './environment.js';
 import { errorEvent, type ErrorEvent } from './outbound/errors.js';
 import { createHttp } from './backend/http.js';
 import { classifyHostData, classifyPosted, type Verdict } from './inbound/classify.js';
@@ -58,6 +58,8 @@ export interface CreateBridgeSettings {
    * bundle and the ES module entry pass `createRecorder`.
    */
   recorder?: RecorderFactory;
+  /** Events and commands a starter dropped over its limits (starter.ts): told after `ready`. */
+  dropped?: number;
 }
 
 /**
@@ -217,16 +219,27 @@ export function createBridge(
     }
   };
 
+  /** Whether the message was the bridge's (not ignored). */
+  const posted = (message: InboundMessage) => {
+    let ours = false;
+    guarded(() => {
+      const verdict = classifyPosted(message, options);
+      ours = verdict.kind !== 'ignored';
+      // Learned before anything is recorded or sent, so no copy of the message keeps them.
+      if (verdict.kind === 'widget') verdict.secrets.forEach((secret) => redactor.add(secret, 'widget'));
+      if (ours && recorder) recorder.posted(message);
+      handle(verdict);
+    });
+    return ours;
+  };
+  // A page script's direct call of a channel (channel.ts) is a same-realm message, as a synthetic
+  // event is: origin "". Where the widget looks for `window.ReactNativeWebView` and there is none,
+  // it finds a stand-in leading here. What is not the bridge's goes on to the channel.
+  if (env.scope['ReactNativeWebView'] === undefined) env.scope['ReactNativeWebView'] = { postMessage: guardOf() };
+
   const unsubscribers = [
-    env.onMessage((message) =>
-      guarded(() => {
-        const verdict = classifyPosted(message, options);
-        // Learned before anything is recorded or sent, so no copy of the message keeps them.
-        if (verdict.kind === 'widget') verdict.secrets.forEach((secret) => redactor.add(secret, 'widget'));
-        if (verdict.kind !== 'ignored' && recorder) recorder.posted(message);
-        handle(verdict);
-      }),
-    ),
+    onPageCall((data) => posted({ data, origin: '' })),
+    env.onMessage((message) => void posted(message)),
     env.onConnectivityChange((online) =>
       guarded(() => {
         offline = !online;
@@ -238,6 +251,8 @@ export function createBridge(
 
   let destroyed = false;
   emit({ type: 'ready' });
+  if (settings.dropped)
+    emitError(errorEvent('channel_error', `[starter] ${settings.dropped} event(s) dropped before the bundle came`));
   // Messages a previous page left in the outbox go out next, in order: a task of their own, so
   // install (at document start, before the page's scripts) does not open storage.
   timers.setTimeout(() => core().outbox.drain(), 0);

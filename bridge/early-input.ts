@@ -11,12 +11,12 @@ export const EARLY_COMMAND_LIMIT = 100;
 
 /**
  * Keeps the window's `message`, `online` and `offline` events (and `message` on the document,
- * see environment.ts), in order, at most `limit`, until `stop`. A Set, because a bubbling message
- * event may pass both document and window. `earlier` go first.
+ * see environment.ts), in order, those `admit` lets in, until `stop`. A Set, because a bubbling
+ * message event may pass both document and window. `earlier` go first.
  */
-export function keepWindowEvents(win: Window, earlier: Event[] = [], limit = Infinity) {
+export function keepWindowEvents(win: Window, earlier: Event[] = [], admit = (_event: Event) => true) {
   const events = new Set<Event>(earlier);
-  const keep = (event: Event) => void (events.size < limit && events.add(event));
+  const keep = (event: Event) => void (!events.has(event) && admit(event) && events.add(event));
   const listen = (add: boolean) => {
     const method = add ? 'addEventListener' : 'removeEventListener';
     ['message', 'online', 'offline'].forEach((type) => win[method](type, keep));

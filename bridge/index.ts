@@ -47,12 +47,13 @@ export type {
 } from './outbound/messages.js';
 export type { CommandName, CommandResults, Conversation } from './dispatch/command-results.js';
 export type { Attachment, Contact, SendMessageParams } from './inbound/schemas.js';
-export { DEFAULTS, HOST_NAMES, normalizeOptions, OptionsError } from './options.js';
+export { DEFAULTS, HOST_NAMES, MIN_TOKEN_LENGTH, normalizeOptions, OptionsError } from './options.js';
 export type { BridgeOptions, HostName, ResolvedOptions, ChannelNames } from './options.js';
 export type { RetryPolicy } from './backend/retry-timing.js';
 export { retryDelay, parseRetryAfter } from './backend/retry-timing.js';
 export { adapters } from './outbound/adapters/index.js';
-export { REDACTED } from './outbound/redact.js';
+export { createRedactor, REDACTED } from './outbound/redact.js';
+export type { Redactor } from './outbound/redact.js';
 // For the Node tools (the doctor reads backend answers exactly as the bridge does): reading a
 // backend body and JSON text that cannot pollute prototypes.
 export { authTokenOf, errorMessageOf } from './backend/backend-bodies.js';

@@ -29,11 +29,15 @@ export interface ChatBridgeGlobal {
 /** What a bundle adds to every bridge it installs: the debug bundle, its recorder. */
 export type GlobalPlugins = Pick<CreateBridgeSettings, 'recorder'>;
 
-/** `starterEvents`: window events a starter kept (starter.ts), handed to the first bridge installed. */
+/**
+ * `starterEvents`: window events a starter kept (starter.ts), handed to the first bridge
+ * installed, which also says how many it dropped (`starterDropped`).
+ */
 export function createGlobal(
   win: Window & typeof globalThis,
   plugins: GlobalPlugins = {},
   starterEvents: Event[] = [],
+  starterDropped = 0,
 ): ChatBridgeGlobal {
   let current: Bridge | undefined;
   // Host commands received before `install`, kept (up to EARLY_COMMAND_LIMIT) and handled once it runs.
@@ -43,7 +47,8 @@ export function createGlobal(
     version: VERSION,
     install(options = {}) {
       const { merged, resolved } = installOptions(win, options);
-      const settings = Object.assign({ rawOptions: merged }, plugins);
+      const settings = Object.assign({ rawOptions: merged, dropped: starterDropped }, plugins);
+      starterDropped = 0;
       checkRecorder(resolved, settings); // before the running bridge is replaced, as for other bad options
       if (current) current.destroy('reinstalled');
       const bridge = deferredBridge(win, (env) => createBridge(resolved, env, settings), starterEvents.splice(0));
@@ -78,7 +83,7 @@ export function exposeGlobal(plugins: GlobalPlugins): void {
   const starter = win.ChatBridge as { [TAKE_OVER]?: () => StarterHandover } | undefined;
   if (starter !== undefined && typeof starter[TAKE_OVER] !== 'function') return;
   const handover = starter && (starter[TAKE_OVER] as () => StarterHandover)();
-  const chatBridge = createGlobal(win, plugins, handover ? handover.events : []);
+  const chatBridge = createGlobal(win, plugins, handover ? handover.events : [], handover ? handover.dropped : 0);
   defineGlobal(win, chatBridge);
   // Settings injected before the bundle, or the options its starter was installed with.
   installInjected(chatBridge.install, handover ? handover.options : win.chatBridgeSettings);

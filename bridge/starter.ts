@@ -10,52 +10,93 @@
  * takes all that over (`takeOver`, in install.ts): installs with the starter's options, then
  * hands over the events and commands kept, in order. Until then there is no bridge, and no
  * `ready`: hosts send commands after `ready`, as they do with the bundle alone.
+ *
+ * What it keeps is limited as the bridge would limit it: message events from allowed origins
+ * only (the bridge's rule, inbound/origin.ts), at most STARTER_EVENT_LIMIT events and
+ * STARTER_TEXT_LIMIT characters. What it drops over the limits is counted, and the bridge says
+ * how many in one `channel_error` right after `ready`.
  */
 import { defineGlobal, EARLY_COMMAND_LIMIT, installInjected, installOptions, keepWindowEvents } from './early-input.js';
+import { fromAllowedOrigin } from './inbound/origin.js';
+import { toJsonText } from './inbound/safe-json.js';
 
 /** What a starter hands the bundle: the options it was installed with (if any), and what it kept. */
 export interface StarterHandover {
   options: Record<string, unknown> | undefined;
   events: Event[];
   commands: unknown[];
+  /** Events and commands it had to drop, over its limits: the bridge says so after `ready`. */
+  dropped: number;
 }
 
-/** The starter's hook on `window.ChatBridge`, found and called by the bundle. */
+/** The starter's hook on `window.ChatBridge`, found and called by the bundle: once. */
 export const TAKE_OVER = 'takeOver';
 
-/** Kept at most until the bundle comes, so a page where it never comes does not grow without bound. */
+/** Events kept at most until the bundle comes, so a page where it never comes does not grow without bound. */
 export const STARTER_EVENT_LIMIT = 1000;
+/**
+ * Characters of message data kept at most (eight widget messages at their default 1 MiB cap):
+ * a count alone would admit a thousand messages of any size.
+ */
+export const STARTER_TEXT_LIMIT = 8 * 1024 * 1024;
 
 export function exposeStarter(): void {
   const win = window as Window & typeof globalThis & { ChatBridge?: unknown; chatBridgeSettings?: unknown };
   // The bundle, or another starter, came first: it has the page.
   if (win.ChatBridge !== undefined) return;
   let options: Record<string, unknown> | undefined;
-  const kept = keepWindowEvents(win, [], STARTER_EVENT_LIMIT);
+  // Until `install` says otherwise, the default rule as far as it is known here: the page's own
+  // origin (the bridge adds its baseUrl's, which only the options name).
+  let allowed: ReadonlySet<string> | '*' = new Set([win.location.origin]);
+  let text = 0;
+  let dropped = 0;
+  // Frames of other origins are ignored as the bridge ignores them: they neither use up the
+  // limits nor count as dropped.
+  const kept = keepWindowEvents(win, [], (event) => {
+    const { origin, data } = event as MessageEvent;
+    if (event.type === 'message' && !fromAllowedOrigin(typeof origin === 'string' ? origin : '', allowed)) return false;
+    const size = sizeOf(data);
+    const fits = kept.events.size < STARTER_EVENT_LIMIT && (text += size) <= STARTER_TEXT_LIMIT;
+    if (!fits) {
+      text -= size;
+      dropped++;
+    }
+    return fits;
+  });
   const commands: unknown[] = [];
 
   const starter = {
     version: 'starter',
     install(given: object = {}) {
-      options = installOptions(win, given).merged;
+      const checked = installOptions(win, given);
+      options = checked.merged;
+      allowed = checked.resolved.allowedOrigins;
     },
     receive(data: unknown) {
       if (commands.length < EARLY_COMMAND_LIMIT) commands.push(data);
+      else dropped++;
     },
     recording: () => '',
     bridge: undefined,
     // Nothing runs, nothing waits: a bundle coming after has nothing to take over.
     destroy() {
-      kept.stop();
-      options = undefined;
-      kept.events.clear();
-      commands.length = 0;
+      starter[TAKE_OVER]();
     },
+    // A second call gets nothing and changes nothing: what was kept goes to one bundle, once.
     [TAKE_OVER](): StarterHandover {
       kept.stop();
-      return { options, events: [...kept.events], commands: commands.splice(0) };
+      const handover = { options, events: [...kept.events], commands: commands.splice(0), dropped };
+      options = undefined;
+      kept.events.clear();
+      dropped = 0;
+      return handover;
     },
   };
   defineGlobal(win, starter);
   installInjected(starter.install, win.chatBridgeSettings);
+}
+
+/** Characters a message's data holds, as JSON for anything but text (0 for what JSON cannot write). */
+function sizeOf(data: unknown): number {
+  return typeof data === 'string' ? data.length : (toJsonText(data) || '').length;
 }

@@ -6,8 +6,12 @@
  * `sendMessage` attachment `{name, type, uploadId}` then takes the assembled bytes.
  *
  * Bounded: an upload that grows past `maxFileSize` is refused at the chunk that crosses it and
- * dropped; an upload left unused for UPLOAD_IDLE_MS is dropped, and past MAX_UPLOADS open ones
- * the least recently used goes, so abandoned uploads cannot hold memory for long.
+ * dropped; so is one past MAX_CHUNKS, since each chunk held costs memory of its own (an
+ * ArrayBuffer, its place in a list) whatever its size: 200,000 chunks of 4 characters held 19
+ * times their bytes. An upload left unused for UPLOAD_IDLE_MS is dropped, and past MAX_UPLOADS
+ * open ones the least recently used goes, so abandoned uploads cannot hold memory for long. What
+ * open uploads hold is thus at most MAX_UPLOADS files, each under `maxFileSize`, in at most
+ * MAX_CHUNKS pieces each.
  */
 import type { Timers } from '../environment.js';
 import { BridgeError, bridgeError } from '../outbound/errors.js';
@@ -18,6 +22,11 @@ import { unbase64 } from '../bytes.js';
 export const UPLOAD_IDLE_MS = 300_000;
 /** Open uploads at most: two messages' worth. */
 export const MAX_UPLOADS = 10;
+/**
+ * Chunks one upload may have. The typed client's full chunks carry 384 KiB each, so a file of
+ * 1.5 GiB fits; a host with its own smaller chunks has room too.
+ */
+export const MAX_CHUNKS = 4096;
 /**
  * Decoded chunks become one Blob per this many bytes. Making a Blob costs about 1 ms in Chromium
  * however small it is (a round trip to the browser process), plus about 1 ms a MiB: a Blob per
@@ -61,6 +70,10 @@ export function createUploads(maxFileSize: number, timers: Timers): Uploads {
       const expected = upload.chunks;
       if (index !== expected)
         throw refuse('appendAttachment', `upload "${id}" expects chunk ${expected}, not ${index}`);
+      if (index >= MAX_CHUNKS) {
+        drop(id, upload);
+        throw refuse('appendAttachment', `upload "${id}" is over the ${MAX_CHUNKS}-chunk limit`);
+      }
       const text = base64Text(data);
       let bytes: ArrayBuffer;
       try {

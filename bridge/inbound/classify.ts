@@ -15,6 +15,8 @@ import { errorEvent, type ErrorEvent } from '../outbound/errors.js';
 import type { ResolvedOptions } from '../options.js';
 import { refuseOversized } from './oversize.js';
 import { isObject, parseJson, toJsonText } from './safe-json.js';
+import { MAX_DEPTH } from './limits.js';
+import { fromAllowedOrigin } from './origin.js';
 import { describeIssues } from './describe-issues.js';
 import { HostCommandSchema, idString, WidgetMessageSchema, type HostCommand } from './schemas.js';
 import type { InboundMessage } from '../environment.js';
@@ -60,10 +62,7 @@ type InboundOptions = Pick<
 
 /** A `message` event from the window or document. */
 export function classifyPosted(message: InboundMessage, options: InboundOptions): Verdict {
-  // An empty origin means a same-realm synthetic event: how react-native-webview delivers the
-  // native side's postMessage. Other frames always carry their real origin.
-  if (message.origin !== '' && options.allowedOrigins !== '*' && !options.allowedOrigins.has(message.origin))
-    return IGNORED;
+  if (!fromAllowedOrigin(message.origin, options.allowedOrigins)) return IGNORED;
 
   const { data } = message;
   if (typeof data === 'string') {
@@ -75,7 +74,7 @@ export function classifyPosted(message: InboundMessage, options: InboundOptions)
     if (data.charCodeAt(0) === 123 /* "{" */ && data.includes('"method"')) {
       if (data.length > options.maxCommandLength) return oversizedCommand(data, options);
       const parsed = parseJson(data);
-      return parsed.ok && isEnvelopeLike(parsed.value) ? validateCommand(parsed.value) : IGNORED;
+      return parsed.ok && isEnvelopeLike(parsed.value) ? validateCommand(parsed) : IGNORED;
     }
     return IGNORED;
   }
@@ -96,6 +95,11 @@ function parseWidget(data: string, options: InboundOptions): Verdict {
   const secrets: Array<[string, string]> = [];
   const parsed = parseJson(data.slice(options.widgetPrefix.length + 1), secrets);
   if (!parsed.ok) return invalid(`[widget message] is not valid JSON after the "${options.widgetPrefix}:" prefix`);
+  if (parsed.deep) return invalid(tooDeep('widget message'));
+  // The widget's close button posts `{"type":"close-widget"}` (a type, no event): news from it,
+  // which Chatwoot's own SDKs read, so it becomes the widget event "close-widget".
+  if (isObject(parsed.value) && parsed.value['type'] === 'close-widget')
+    return { kind: 'widget', event: 'close-widget', data: {}, secrets: [] };
   const result = WidgetMessageSchema.safeParse(parsed.value);
   if (!result.success)
     return invalid(`[widget message] does not match the widget protocol: ${describeIssues(result.error)}`);
@@ -116,8 +120,7 @@ function parseWidget(data: string, options: InboundOptions): Verdict {
 function parseCommandText(text: string, options: InboundOptions): Verdict {
   if (text.length > options.maxCommandLength) return oversizedCommand(text, options);
   const parsed = parseJson(text);
-  if (!parsed.ok) return invalid('[host command] is not valid JSON');
-  return validateCommand(parsed.value);
+  return parsed.ok ? validateCommand(parsed) : invalid('[host command] is not valid JSON');
 }
 
 function parseCommandObject(data: object, options: InboundOptions): Verdict {
@@ -127,7 +130,9 @@ function parseCommandObject(data: object, options: InboundOptions): Verdict {
   return parseCommandText(text, options);
 }
 
-function validateCommand(value: unknown): Verdict {
+function validateCommand({ value, deep }: { value: unknown; deep?: true }): Verdict {
+  // Answered on its id like any refusal: the host's call must not wait for a command nobody runs.
+  if (deep) return withId(invalid(tooDeep('host command')), value);
   const result = HostCommandSchema.safeParse(value);
   if (!result.success) {
     return withId(
@@ -171,6 +176,10 @@ function oversizedCommand(text: string, options: InboundOptions): Verdict {
 
 function tooLong(what: string, length: number, cap: number): Extract<Verdict, { kind: 'invalid' }> {
   return invalid(`[${what}] refused before parsing: ${length} characters, over the ${cap}-character cap`);
+}
+
+function tooDeep(what: string): string {
+  return `[${what}] nests objects or arrays deeper than ${MAX_DEPTH} levels`;
 }
 
 function invalid(message: string): Extract<Verdict, { kind: 'invalid' }> {

@@ -8,3 +8,11 @@ export const NAME_MAX = 128;
 
 /** Most characters of base64 one `appendAttachment` chunk carries: 512 KiB, a multiple of 4 (whole groups). */
 export const CHUNK_MAX = 524_288;
+
+/**
+ * Deepest nesting of objects and arrays kept anywhere: parsed input, backend bodies, redacted
+ * output and recordings. No real message comes close; past it, every recursive step (a
+ * serializer, a structured clone, a native JSON reader) risks the stack, so deeper parts are
+ * refused (input) or withheld (bodies and output) at the edge.
+ */
+export const MAX_DEPTH = 64;

@@ -8,53 +8,56 @@
  * is mostly one long string (a 512 KiB attachment chunk), which four `includes` scans cost
  * about 0.7 ms a chunk in Chromium, while its parsed keys are a handful.
  */
+import { REDACTED } from '../outbound/redact.js';
+import { MAX_DEPTH } from './limits.js';
+
 const FORBIDDEN_KEYS = ['__proto__', 'constructor', 'prototype'];
 /** Field names that say their value is a credential. */
 export const CREDENTIAL_NAME = /token|secret|password/i;
 
-export type JsonResult = { ok: true; value: unknown } | { ok: false };
+/** `deep`: parts nested past MAX_DEPTH were replaced by the placeholder (see `parseJson`). */
+export type JsonResult = { ok: true; value: unknown; deep?: true } | { ok: false };
 
 /**
  * @param secrets when given, fields whose name says they hold a credential (`token`, `secret`,
  * `password`, any case, at any depth) are dropped too, and each one's `[name, value]` is added
  * here when the value is a string (widget events: see classify.ts).
+ *
+ * An object or array nested deeper than MAX_DEPTH becomes the REDACTED placeholder and the
+ * result says `deep`: input is refused for it, a backend body is read without those parts.
  */
 export function parseJson(text: string, secrets?: Array<[string, string]>): JsonResult {
+  let value: unknown;
   try {
-    // A name may be spelled with `\u` escapes ("\u0074oken" parses to "token").
-    if (secrets && (CREDENTIAL_NAME.test(text) || text.includes('\\u'))) {
-      return {
-        ok: true,
-        value: JSON.parse(text, (key, value: unknown) => {
-          if (FORBIDDEN_KEYS.includes(key)) return undefined;
-          if (!CREDENTIAL_NAME.test(key)) return value;
-          if (typeof value === 'string') secrets.push([key, value]);
-        }),
-      };
-    }
-    const value: unknown = JSON.parse(text);
-    dropForbiddenKeys(value);
-    return { ok: true, value };
+    value = JSON.parse(text);
   } catch {
     // The engine's message quotes the input, which may carry anything; callers say what failed.
     return { ok: false };
   }
+  return cleanParsed(value, secrets) ? { ok: true, value, deep: true } : { ok: true, value };
 }
 
-/** Every depth, without recursion: no nesting JSON.parse accepts can overflow the stack here. */
-function dropForbiddenKeys(value: unknown): void {
-  const stack = [value];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (typeof node !== 'object' || node === null) continue;
-    if (Array.isArray(node)) {
-      for (const item of node) stack.push(item);
-      continue;
-    }
-    const object = node as Record<string, unknown>;
-    for (const key of FORBIDDEN_KEYS) if (Object.prototype.hasOwnProperty.call(object, key)) delete object[key];
-    for (const key of Object.keys(object)) stack.push(object[key]);
+/**
+ * Drops the forbidden keys (and credentials, with `secrets`) at every depth, in document order,
+ * and cuts what lies past MAX_DEPTH. JSON.parse itself nests as deep as the text does; the
+ * recursion here stops at the limit, so no nesting it accepts can overflow the stack.
+ */
+function cleanParsed(node: unknown, secrets: Array<[string, string]> | undefined, depth = 1): boolean {
+  let deep = false;
+  if (typeof node !== 'object' || node === null) return deep;
+  const object = node as Record<string, unknown>;
+  for (const key of Object.keys(object)) {
+    const item = object[key];
+    const credential = secrets && CREDENTIAL_NAME.test(key);
+    if (credential || FORBIDDEN_KEYS.includes(key)) {
+      if (credential && typeof item === 'string') (secrets as Array<[string, string]>).push([key, item]);
+      delete object[key];
+    } else if (typeof item === 'object' && item !== null && depth >= MAX_DEPTH) {
+      object[key] = REDACTED;
+      deep = true;
+    } else if (cleanParsed(item, secrets, depth + 1)) deep = true;
   }
+  return deep;
 }
 
 /** Serializes a structured-clone object to text, or undefined when it cannot be (cycles, BigInt). */

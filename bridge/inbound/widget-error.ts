@@ -1,21 +1,29 @@
 /**
- * The widget's `error` event. Its payloads in the wild are often empty (`{}` or a bare
- * event name), so the host gets a message that says what to check rather than nothing.
+ * The widget's `error` event. Chatwoot's widget sends `{event: "error", errorType, data: {message}}`
+ * (its contacts store: `SET_USER_ERROR` with the server's reason under `data`); other payloads in
+ * the wild are often empty (`{}` or a bare event name), so the host gets the type and the reason
+ * where there are any, and a message that says what to check where there are none.
  */
 import { errorEvent, type ErrorEvent } from '../outbound/errors.js';
 
 export function widgetErrorEvent(data: Record<string, unknown>): ErrorEvent {
+  const nested = (data['data'] || {}) as Record<string, unknown>;
   const detail = firstText(
     data['message'],
     data['error'],
     ((data['error'] || {}) as { message?: unknown }).message,
     data['reason'],
+    nested['message'],
+    nested['error'],
+    data['data'],
   );
+  const type = firstText(data['errorType']);
+  const what = type !== undefined ? `error ${type.slice(0, 64)}` : 'reported an error';
   return errorEvent(
     'widget_error',
     detail !== undefined
-      ? `[widget] reported an error: ${detail}`
-      : '[widget] reported an error without details: check baseUrl and that the widget inbox is set up',
+      ? `[widget] ${what}: ${detail}`
+      : `[widget] ${what} without details: check baseUrl and that the widget inbox is set up`,
   );
 }
 

@@ -100,13 +100,57 @@ export function createChannel(
   };
 }
 
-/** `window.<name>.postMessage(...)`, called as a method: native interfaces need their receiver. */
+type Send = (this: unknown, payload: unknown) => void;
+
+/**
+ * Where a page script's direct call of a channel goes: the running bridge's inbound (bridge.ts),
+ * which says whether the message was its own.
+ */
+let pageCall: ((data: unknown) => boolean) | undefined;
+/** Sets the handler; returns its removal, which leaves a later bridge's in place. */
+export function onPageCall(handler: (data: unknown) => boolean): () => void {
+  pageCall = handler;
+  return () => void (pageCall === handler && (pageCall = undefined));
+}
+/** The guards put in place of channels' `postMessage`, each with the channel's own (none: a stand-in). */
+const guards = new WeakMap<object, Send | undefined>();
+
+/**
+ * A guard for a channel's `postMessage`: a page script that calls it directly reaches the bridge
+ * first. Chatwoot's widget loaded as the page itself (as its mobile SDKs load it) calls
+ * `window.ReactNativeWebView.postMessage('chatwoot-widget:' + JSON)` so; its messages then pass
+ * the bridge's inbound rules and become widget events, redacted, and never reach the native side
+ * raw. What is not the bridge's (another script's own traffic, the React Native host's probe)
+ * goes on to the channel as before. The bridge's own deliveries go through `send`, unchanged.
+ * Without `send`: the stand-in for a channel that does not exist, which no adapter delivers to.
+ */
+export function guardOf(send?: Send): Send {
+  const guard: Send = function (this: unknown, data) {
+    if (!(pageCall && pageCall(data)) && send) send.call(this, data);
+  };
+  guards.set(guard, send);
+  return guard;
+}
+
+/**
+ * `window.<name>.postMessage(...)`, called as a method: native interfaces need their receiver.
+ * Its `postMessage` is replaced by a guard (where the object lets it), so the page cannot talk
+ * past the bridge.
+ */
 export function postMessageOf(target: unknown): Poster | undefined {
   if (typeof target !== 'object' && typeof target !== 'function') return undefined;
   if (target === null) return undefined;
   const candidate = target as { postMessage?: unknown };
-  if (typeof candidate.postMessage !== 'function') return undefined;
-  return (payload) => (candidate.postMessage as (payload: unknown) => void).call(candidate, payload);
+  let send = candidate.postMessage as Send | undefined;
+  if (typeof send !== 'function') return undefined;
+  if (guards.has(send)) send = guards.get(send);
+  else
+    try {
+      candidate.postMessage = guardOf(send);
+    } catch {
+      // A native object that keeps its method (some Java bridges): delivered to all the same.
+    }
+  return send && ((payload) => (send as Send).call(candidate, payload));
 }
 
 export const toJsonString = (message: OutboundMessage): string => JSON.stringify(message);

@@ -7,10 +7,18 @@
  * JSON-escaped (as `JSON.stringify` writes it inside a string); `encodeURIComponent`; form
  * encoding (`URLSearchParams`, `+` for space); base64 and base64url of its UTF-8 bytes, padded,
  * unpadded, and as the characters it always gives inside a longer encoded text (at each of the
- * three byte alignments it can have there). Each form is also known JSON-escaped. Where forms
+ * three byte alignments it can have there), and the same of its UTF-16 bytes (.NET's
+ * `Encoding.Unicode`); percent-encoding twice over (a redirect or proxy encoding a query again);
+ * HTML-escaped; hex. Each form is also known JSON-escaped. Percent-encoding's hex digits are
+ * matched in either case (RFC 3986 §2.1: `%2b` is `%2B`; .NET writes lowercase). Where forms
  * overlap, the whole stretch becomes one placeholder: the longest wins and no fragment is left.
+ *
+ * It never throws. Whatever the bridge parses is cut at MAX_DEPTH where it is parsed
+ * (inbound/safe-json.ts); a value that JSON cannot write (a cycle, or nesting past the engine's
+ * stack: an object a host handed in) is copied here with the parts past MAX_DEPTH withheld.
  */
 import { MIN_TOKEN_LENGTH } from '../options.js';
+import { MAX_DEPTH } from '../inbound/limits.js';
 
 export const REDACTED = '<redacted>';
 
@@ -43,13 +51,15 @@ export function createRedactor(now: () => number = Date.now): Redactor {
   /**
    * Every character of every occurrence of every form is hidden, and a run of hidden characters
    * becomes one placeholder: a token that contains another (an auth token holding the website
-   * token) goes whole, and overlapping tokens leave no fragment.
+   * token) goes whole, and overlapping tokens leave no fragment. Searched with its percent
+   * escapes' hex digits uppercased, as the forms are (same length, so positions hold).
    */
   const scrubString = (text: string): string => {
+    const searched = upperHex(text);
     const hidden = new Uint8Array(text.length);
     let found = false;
     for (const form of forms) {
-      for (let at = text.indexOf(form); at >= 0; at = text.indexOf(form, at + 1)) {
+      for (let at = searched.indexOf(form); at >= 0; at = searched.indexOf(form, at + 1)) {
         hidden.fill(1, at, at + form.length);
         found = true;
       }
@@ -60,22 +70,30 @@ export function createRedactor(now: () => number = Date.now): Redactor {
   };
 
   /**
-   * Most messages carry no token: finding none is cheaper than copying them. JSON escapes each
-   * character on its own, so a token in any string or key shows in the text as its JSON-escaped form.
+   * Most messages carry no token: finding none is cheaper than copying them. JSON escapes each character on its own, so a token in any string or key shows in the
+   * text as its JSON-escaped form. A value JSON cannot write (a cycle, or deeper than the
+   * engine's stack) is copied, which cuts it.
    */
-  const containsToken = (value: unknown): boolean => {
-    const text = JSON.stringify(value);
+  const needsCopy = (value: unknown): boolean => {
+    let text: string;
+    try {
+      text = upperHex(JSON.stringify(value));
+    } catch {
+      return true;
+    }
     return forms.some((form) => text.includes(form));
   };
 
-  const scrub = (value: unknown, depth: number): unknown => {
+  /** `ancestors`: the objects above, so a cycle is withheld where it closes. */
+  const scrub = (value: unknown, ancestors: unknown[]): unknown => {
     if (typeof value === 'string') return scrubString(value);
     if (typeof value !== 'object' || value === null) return value;
-    // No real message nests this deep; a subtree past the guard is withheld, never sent unchecked.
-    if (depth > 64) return REDACTED;
-    if (Array.isArray(value)) return value.map((item) => scrub(item, depth + 1));
+    // A subtree past the limit, or one that contains itself, is withheld, never sent unchecked.
+    if (ancestors.length >= MAX_DEPTH || ancestors.includes(value)) return REDACTED;
+    const below = ancestors.concat([value]);
+    if (Array.isArray(value)) return value.map((item) => scrub(item, below));
     const copy: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) defineKey(copy, scrubString(key), scrub(item, depth + 1));
+    for (const [key, item] of Object.entries(value)) defineKey(copy, scrubString(key), scrub(item, below));
     return copy;
   };
 
@@ -93,39 +111,62 @@ export function createRedactor(now: () => number = Date.now): Redactor {
       }
       forms = ([] as string[]).concat(...[...known.values()].map((entry) => entry.forms));
     },
-    scrub: <T extends string | object>(value: T): T => (containsToken(value) ? (scrub(value, 0) as T) : value),
+    scrub<T extends string | object>(value: T): T {
+      try {
+        return needsCopy(value) ? (scrub(value, []) as T) : value;
+      } catch {
+        // A getter that throws (an object a host handed in): nothing of it is worth the risk.
+        return REDACTED as T;
+      }
+    },
   };
 }
 
-/** Every form in which `token` may travel (see the module comment). */
+/** Every form in which `token` may travel (see the module comment), percent escapes in uppercase. */
 export function formsOf(token: string): string[] {
-  const forms = [token, JSON.stringify(token).slice(1, -1)];
+  const forms = [
+    token,
+    JSON.stringify(token).slice(1, -1),
+    token.replace(/[&<>"']/g, (char) => `&${HTML['&<>"\''.indexOf(char)]};`),
+  ];
   try {
     const uri = encodeURIComponent(token);
-    // Its UTF-8 bytes, one character each.
+    // Its UTF-8 bytes, one character each; and its UTF-16 code units as little-endian byte pairs.
     const bytes = unescape(uri);
-    // Form encoding (URLSearchParams) escapes !'()~ too, and writes a space as +.
-    forms.push(
-      uri,
-      uri.replace(/[!'()~]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`).replace(/%20/g, '+'),
+    const utf16 = token.replace(/[^]/g, (char) =>
+      String.fromCharCode(char.charCodeAt(0) & 255, char.charCodeAt(0) >> 8),
     );
+    const hex = bytes.replace(/[^]/g, (char) => (char.charCodeAt(0) + 256).toString(16).slice(1));
+    // Form encoding (URLSearchParams) escapes !'()~ too, and writes a space as +.
+    const form = uri.replace(/[!'()~]/g, (char) => `%${char.charCodeAt(0).toString(16)}`).replace(/%20/g, '+');
+    forms.push(uri, form, encodeURIComponent(uri), encodeURIComponent(form), hex, hex.toUpperCase());
     // Inside a longer encoded text the token starts 0, 1 or 2 bytes into a 3-byte group; the
     // characters made of its bits alone are the same whatever surrounds it (pad 3: alone, padded).
-    for (let pad = 0; pad < 4; pad++) {
-      const base64 =
-        pad > 2
-          ? btoa(bytes)
-          : btoa('\0'.repeat(pad) + bytes).slice(((pad * 4 + 2) / 3) | 0, (((pad + bytes.length) * 4) / 3) | 0);
-      for (const form of [base64, base64.replace(/\+/g, '-').replace(/\//g, '_')])
-        forms.push(form, form.replace(/=+$/, ''));
+    for (const units of [bytes, utf16]) {
+      for (let pad = 0; pad < 4; pad++) {
+        const base64 =
+          pad > 2
+            ? btoa(units)
+            : btoa('\0'.repeat(pad) + units).slice(((pad * 4 + 2) / 3) | 0, (((pad + units.length) * 4) / 3) | 0);
+        for (const encoded of [base64, base64.replace(/\+/g, '-').replace(/\//g, '_')])
+          forms.push(encoded, encoded.replace(/=+$/, ''));
+      }
     }
   } catch {
-    // A lone surrogate has no URI or UTF-8 form: such a token is known raw and JSON-escaped.
+    // A lone surrogate has no URI or UTF-8 form: such a token is known raw, JSON- and HTML-escaped.
   }
   // Each also JSON-escaped, as `scrub` finds it in a message's JSON text (the JSON form twice escaped).
   // Most forms coincide (a plain token is its own URI, form and JSON form): each is searched once,
   // since every message the bridge sends is searched for every form.
-  return [...new Set(forms.concat(forms.map((form) => JSON.stringify(form).slice(1, -1))))];
+  return [...new Set(forms.concat(forms.map((form) => JSON.stringify(form).slice(1, -1))).map(upperHex))];
+}
+
+/** The entities of `&<>"'`, in that order, as HTML escapers write them. */
+const HTML = ['amp', 'lt', 'gt', 'quot', '#39'];
+
+/** `%2b` and `%2B` are one character, and so are `%252b` and `%252B` (encoded twice). */
+function upperHex(text: string): string {
+  return text.replace(/%(?:25)*[\da-f]{2}/gi, (escape) => escape.toUpperCase());
 }
 
 /** defineProperty, not assignment: a "__proto__" key must stay a plain key. */

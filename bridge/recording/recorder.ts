@@ -17,7 +17,7 @@
  */
 import type { HttpResponse } from '../environment.js';
 import { REDACTED } from '../outbound/redact.js';
-import { CREDENTIAL_NAME } from '../inbound/safe-json.js';
+import { CREDENTIAL_NAME, parseJson } from '../inbound/safe-json.js';
 import { compactCommand } from './compact.js';
 import type { Recorder, RecorderFactory } from './plug-in.js';
 
@@ -63,13 +63,12 @@ export const createRecorder: RecorderFactory = ({ rawOptions, options, redactor,
   }
 
   const bodyOf = (text: string): unknown => {
-    try {
-      const body = withoutCredentials(text);
-      // A JSON string would replay as its contents (fixtures send string bodies as-is): keep the text.
-      return typeof body === 'string' ? text : body;
-    } catch {
-      return text;
-    }
+    // As the bridge read it: parts past MAX_DEPTH withheld (the replay reads them the same way),
+    // so nothing recursive below meets more nesting than that.
+    const parsed = parseJson(text);
+    const body = parsed.ok ? withoutCredentials(JSON.stringify(parsed.value)) : text;
+    // A JSON string would replay as its contents (fixtures send string bodies as-is): keep the text.
+    return typeof body === 'string' ? text : body;
   };
 
   const pathOf = (url: string) => {

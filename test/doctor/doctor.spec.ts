@@ -539,3 +539,79 @@ describe('bin/chat-bridge.js doctor', () => {
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe('chat-bridge doctor against a server that attacks the report (issue 22, case 4)', () => {
+  /** URL-special characters, so its encoded forms differ from it. */
+  const SPECIAL_TOKEN = 'wt+doctor/S3cr3t=9c';
+  const encodedForms = [
+    encodeURIComponent(SPECIAL_TOKEN),
+    encodeURIComponent(SPECIAL_TOKEN).replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()),
+    new URLSearchParams({ t: SPECIAL_TOKEN }).toString().slice(2),
+    Buffer.from(SPECIAL_TOKEN).toString('base64'),
+  ];
+  const expectNoForm = (text: string) => {
+    for (const form of [SPECIAL_TOKEN, ...encodedForms]) expect(text).not.toContain(form);
+  };
+
+  it('prints a redirect that keeps the query with the website token taken out, in text and JSON', async () => {
+    const redirecting = (_req: IncomingMessage, url: URL): Reply => ({
+      status: 301,
+      headers: { location: `https://chat.example.com${url.pathname}${url.search}` },
+    });
+    await withServer(redirecting, async (url) => {
+      for (const format of [[], ['--json']]) {
+        const run = await doctor('--base-url', url, '--website-token', SPECIAL_TOKEN, ...format);
+        expect(run.code).toBe(1);
+        expect(run.out).toContain('https://chat.example.com/config?website_token=<redacted>');
+        expectNoForm(run.out + run.err);
+      }
+    });
+  });
+
+  it('never prints the website token a 401 message echoes URL-encoded or in base64', async () => {
+    const echoing = (req: IncomingMessage, url: URL): Reply => {
+      if (req.method === 'OPTIONS') return { status: 204, headers: GOOD_CORS };
+      if (url.searchParams.get('website_token') === SPECIAL_TOKEN)
+        return json(401, { message: `rejected ${encodedForms.join(' and ')}` });
+      return json(401, { message: 'Invalid website token' });
+    };
+    await withServer(echoing, async (url) => {
+      for (const format of [[], ['--json']]) {
+        const run = await doctor('--base-url', url, '--website-token', SPECIAL_TOKEN, ...format);
+        expect(run.out).toContain('rejected <redacted> and <redacted> and <redacted> and <redacted>');
+        expectNoForm(run.out + run.err);
+      }
+    });
+  });
+
+  it('strips the control characters a server message carries: OSC 52, clear screen, C1, bidi overrides', async () => {
+    const osc52 = '\x1b]52;c;ZWNobyBwd25lZA==\x07';
+    const hostile = `boom${osc52}\x1b[2J\x1b[H\x9b31m\x9d0;title\x9c\u202eevil\r\nFAIL fake line`;
+    const attacking = backendLike((req, url) =>
+      req.method === 'GET' && url.searchParams.get('website_token') === TOKEN
+        ? json(500, { message: hostile })
+        : undefined,
+    );
+    await withServer(attacking, async (url) => {
+      for (const format of [[], ['--json']]) {
+        const run = await doctorOn(url, ...format);
+        // Nothing a terminal obeys is left: no C0 but the report's own newlines, no DEL, no C1, no bidi.
+        // eslint-disable-next-line no-control-regex -- control characters are what must be absent
+        expect(run.out).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/);
+        expect(run.out).not.toContain('52;c;');
+        expect(run.out).not.toContain('[2J');
+        expect(run.out).toContain('boom');
+      }
+      // The server's line break cannot forge a report line of its own.
+      const run = await doctorOn(url);
+      expect(run.lines.filter((text) => text.startsWith('FAIL fake line'))).toEqual([]);
+    });
+  });
+
+  it('refuses a website token too short to keep out of the report, as the bridge does', async () => {
+    const run = await doctor('--base-url', 'http://127.0.0.1:9', '--website-token', 'abc');
+    expect(run.code).toBe(2);
+    expect(run.err).toContain('--website-token must be 6+ characters');
+    expect(run.out).toBe('');
+  });
+});

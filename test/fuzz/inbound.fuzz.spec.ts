@@ -28,6 +28,8 @@ import type { HttpRequest, HttpResponse } from '../../bridge/environment.js';
 import type { HostName } from '../../bridge/options.js';
 import { normalizeOptions } from '../../bridge/options.js';
 import { REDACTED } from '../../bridge/outbound/redact.js';
+import { MAX_DEPTH } from '../../bridge/inbound/limits.js';
+import { CREDENTIAL_NAME } from '../../bridge/inbound/safe-json.js';
 import * as zodSchemas from '../../bridge/inbound/schemas.js';
 import { HostCommandSchema, WidgetMessageSchema } from '../../bridge/inbound/schemas.js';
 import { describeIssues, type SchemaIssue } from '../../bridge/inbound/describe-issues.js';
@@ -129,6 +131,10 @@ function expectHostData(data: unknown): Expected {
 function expectWidgetJson(text: string): Expected {
   const parsed = tryParse(text);
   if (!parsed.ok || !isRecord(parsed.value)) return MALFORMED;
+  // Credential fields are dropped before their depth counts.
+  if (tooDeep(parsed.value, (key) => CREDENTIAL_NAME.test(key))) return MALFORMED;
+  // The close button's message: a type, no event.
+  if (parsed.value['type'] === 'close-widget') return { kind: 'widget', event: 'close-widget' };
   const event = parsed.value['event'];
   if (typeof event !== 'string' || !between(event, 1, EVENT_MAX)) return MALFORMED;
   // A kebab-case name is a command the host posted to the widget: never echoed.
@@ -192,6 +198,8 @@ function decodedSize(data: string): number {
 function expectEnvelope(value: unknown): Expected {
   if (!isRecord(value)) return MALFORMED;
   const { id, method } = value;
+  // Nested past the limit: refused, on its id when the id is one the schema takes.
+  if (tooDeep(value)) return typeof id === 'string' && between(id, 1, ID_MAX) ? { kind: 'malformed', id } : MALFORMED;
   const paramsOk = !Object.hasOwn(value, 'params') || isRecord(value['params']);
   if (
     typeof id !== 'string' ||
@@ -203,6 +211,22 @@ function expectEnvelope(value: unknown): Expected {
     return typeof id === 'string' && id.length >= 1 && id.length <= 128 ? { kind: 'malformed', id } : MALFORMED;
   }
   return { kind: 'command', id };
+}
+
+/**
+ * Whether objects or arrays nest deeper than MAX_DEPTH (the root is level 1), not counting what
+ * lies under prototype keys or `skipped` ones: the bridge drops those before it measures.
+ */
+function tooDeep(root: unknown, skipped: (key: string) => boolean = () => false): boolean {
+  const stack: Array<[unknown, number]> = [[root, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [unknown, number];
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth > MAX_DEPTH) return true;
+    for (const [key, item] of Object.entries(node))
+      if (!['__proto__', 'constructor', 'prototype'].includes(key) && !skipped(key)) stack.push([item, depth + 1]);
+  }
+  return false;
 }
 
 function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {

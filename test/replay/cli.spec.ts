@@ -190,3 +190,48 @@ describe('chat-bridge replay --expect', () => {
     expect(stdout).not.toContain('warning');
   });
 });
+
+describe.concurrent('chat-bridge replay of bodies nested deeper than any stack', () => {
+  const deepArray = (depth: number) => `${'['.repeat(depth)}1${']'.repeat(depth)}`;
+  const config = JSON.stringify({
+    step: 'config',
+    options: { baseUrl: 'https://chat.example.test', websiteToken: 'wt_cli_deep_token' },
+  });
+
+  it('prints the answer to init for a /config body 20,000 deep given as text, exiting 0', async () => {
+    const path = fixture('deep-config-text.jsonl', [
+      config,
+      JSON.stringify({
+        step: 'respond',
+        method: 'GET',
+        path: '/config',
+        status: 200,
+        body: `{"authToken":"at_cli_deep_token","widget":{"x":${deepArray(20_000)}}}`,
+      }),
+      JSON.stringify({ step: 'host', data: { id: 'init-1', method: 'init' } }),
+    ]);
+    const { status, stdout, stderr } = await cli('replay', path, '--host', 'android');
+    expect(stderr).not.toContain('RangeError');
+    expect(status).toBe(0);
+    const answer = stdout.split('\n').find((line) => line.includes('init-1')) ?? '';
+    expect(JSON.parse(JSON.parse(answer).payload)).toMatchObject({ type: 'response', id: 'init-1', ok: true });
+    expect(stdout).not.toContain('at_cli_deep_token');
+  });
+
+  it('does the same for the body written as JSON in the fixture, and for deep host data', async () => {
+    const path = fixture('deep-config-json.jsonl', [
+      config,
+      `{"step":"respond","method":"GET","path":"/config","status":200,"body":{"authToken":"at_cli_deep_token","widget":${deepArray(20_000)}}}`,
+      JSON.stringify({ step: 'host', data: { id: 'init-1', method: 'init' } }),
+      `{"step":"host","data":{"id":"deep-2","method":"init","params":{"x":${deepArray(20_000)}}}}`,
+    ]);
+    const { status, stdout } = await cli('replay', path, '--host', 'ios');
+    expect(status).toBe(0);
+    const payloads = stdout
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as { payload?: { id?: string; ok?: boolean } });
+    expect(payloads.filter((line) => line.payload?.id === 'init-1').map((line) => line.payload?.ok)).toEqual([true]);
+    expect(payloads.filter((line) => line.payload?.id === 'deep-2').map((line) => line.payload?.ok)).toEqual([false]);
+  });
+});

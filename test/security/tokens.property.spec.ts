@@ -2,8 +2,9 @@
  * Property: whatever the tokens (URL-special characters, unicode, 1 to 200 characters) and
  * wherever a server or the widget echoes them (error bodies, field errors, nested JSON of a
  * config answer, a Retry-After header, widget events' values and keys), in whatever encoding
- * (raw, encodeURIComponent, form encoding, base64, base64url, JSON-escaped, alone or inside
- * longer text), no form of any token reaches a delivery, a `bridge.on` listener, the console or
+ * (raw, encodeURIComponent with upper- or lowercase hex digits and encoded twice, form encoding,
+ * base64, base64url, JSON-escaped, alone or inside longer text) and however deep in a body (past
+ * the bridge's depth limit too), no form of any token reaches a delivery, a `bridge.on` listener, the console or
  * the recording. Tokens under 6 characters are refused instead: a website token by the options,
  * an authToken as config_error; neither message carries them.
  *
@@ -36,12 +37,19 @@ const token = tokenOf(MIN_TOKEN_LENGTH, 60).filter(
     !/[\ud800-\udfff]/.test(value.replace(/[\ud800-\udbff][\udc00-\udfff]/g, '')),
 );
 
+/** Percent escapes with lowercase hex digits, as .NET's HttpUtility.UrlEncode writes them. */
+const lowerHex = (text: string) => text.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
+
 /** The forms a token may be echoed in (and must never be seen in). */
 function formsOf(value: string): string[] {
   const bytes = Buffer.from(value, 'utf8');
   return [
     value,
     encodeURIComponent(value),
+    lowerHex(encodeURIComponent(value)),
+    // Encoded twice over (a redirect or proxy encoding the query again), in either case.
+    encodeURIComponent(encodeURIComponent(value)),
+    lowerHex(encodeURIComponent(lowerHex(encodeURIComponent(value)))),
     new URLSearchParams({ t: value }).toString().slice(2),
     bytes.toString('base64'),
     bytes.toString('base64url'),
@@ -49,7 +57,7 @@ function formsOf(value: string): string[] {
   ];
 }
 
-const encoding = fc.nat({ max: 5 });
+const encoding = fc.nat({ max: 8 });
 const wrap = fc.constantFrom('%s', 'token=%s&x=1', 'Bearer %s.', '«%s»');
 /** One echo of one of the three tokens, in one form, in some surrounding text. */
 const echo = fc.record({ which: fc.nat({ max: 2 }), encoding, wrap, inBase64: fc.boolean() });
@@ -71,7 +79,13 @@ const shape = fc.record({
   header: echo,
   widgetValue: echo,
   widgetKey: echo,
+  /** How deep in the config answer the nested echo sits; past the bridge's depth limit too. */
+  depth: fc.nat({ max: 120 }),
 });
+
+/** `value` under `depth` levels of objects and arrays, alternately. */
+const nestedIn = (value: unknown, depth: number): unknown =>
+  Array.from({ length: depth }).reduce<unknown>((inner, _, level) => (level % 2 ? [inner] : { d: inner }), value);
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -93,7 +107,11 @@ describe('no form of any token leaves the bridge', () => {
             status: 200,
             body: {
               authToken,
-              widget: { note: render(echoes.nested, tokens, 2), deep: [{ x: render(echoes.nested, tokens, 2) }] },
+              widget: {
+                note: render(echoes.nested, tokens, 2),
+                deep: [{ x: render(echoes.nested, tokens, 2) }],
+                deeper: nestedIn(render(echoes.nested, tokens, 2), echoes.depth),
+              },
             },
           },
           {

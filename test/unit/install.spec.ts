@@ -12,7 +12,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import type { ChatBridgeGlobal } from '../../bridge/install.js';
 import type { OutboundMessage } from '../../bridge/outbound/messages.js';
 import { EARLY_COMMAND_LIMIT } from '../../bridge/early-input.js';
-import { STARTER_EVENT_LIMIT } from '../../bridge/starter.js';
+import { STARTER_EVENT_LIMIT, STARTER_TEXT_LIMIT, type StarterHandover } from '../../bridge/starter.js';
 // Only the host side (no zod inside), so this file adds nothing to `window` itself.
 import { createReactNativeHost } from '../../host-adapters/react-native-host.js';
 
@@ -644,7 +644,7 @@ describe('the bundle after the starter', () => {
     expect(summary()).toEqual(['ready', 'widget', 'response early', 'error']);
   });
 
-  it(`keeps at most ${STARTER_EVENT_LIMIT} events and ${EARLY_COMMAND_LIMIT} commands`, async () => {
+  it(`keeps at most ${STARTER_EVENT_LIMIT} events and ${EARLY_COMMAND_LIMIT} commands, and the bridge tells how many it dropped, once, after ready`, async () => {
     inject(starterSource);
     chatBridge().install(options);
     for (let i = 0; i < STARTER_EVENT_LIMIT + 5; i++) post(widgetMessage);
@@ -653,6 +653,63 @@ describe('the bundle after the starter', () => {
     await nextTask();
     expect(summary().filter((type) => type === 'widget')).toHaveLength(STARTER_EVENT_LIMIT);
     expect(delivered.filter((message) => message.type === 'response')).toHaveLength(EARLY_COMMAND_LIMIT);
+    expect(delivered.slice(0, 2)).toEqual([
+      { type: 'ready' },
+      { type: 'error', code: 'channel_error', message: '[starter] 10 event(s) dropped before the bundle came' },
+    ]);
+    expect(delivered.filter((message) => message.type === 'error' && message.code === 'channel_error')).toHaveLength(1);
+  });
+
+  it(`keeps at most ${STARTER_TEXT_LIMIT} characters of message data, however few the messages`, async () => {
+    inject(starterSource);
+    // Messages this long are the bridge's to take, so only the starter's limit is in play.
+    chatBridge().install({ ...options, maxMessageLength: STARTER_TEXT_LIMIT });
+    const big = `chatwoot-widget:${JSON.stringify({ event: 'big', pad: 'x'.repeat(STARTER_TEXT_LIMIT / 4) })}`;
+    for (let i = 0; i < 6; i++) post(big);
+    post(widgetMessage);
+    inject(source);
+    await nextTask();
+    // Three fit under the limit; the other three are dropped; the small one after them still fits.
+    expect(summary().filter((type) => type === 'widget')).toHaveLength(4);
+    expect(delivered[1]).toEqual({
+      type: 'error',
+      code: 'channel_error',
+      message: '[starter] 3 event(s) dropped before the bundle came',
+    });
+  });
+
+  it("ignores other origins' messages by the bridge's rule: they use up no limit and are not counted", async () => {
+    inject(starterSource);
+    chatBridge().install({ ...options, allowedOrigins: ['https://widget.example.test'] });
+    for (let i = 0; i < STARTER_EVENT_LIMIT + 5; i++) post(widgetMessage, win, { origin: 'https://evil.example.test' });
+    post(widgetMessage, win, { origin: 'https://widget.example.test' });
+    inject(source);
+    await nextTask();
+    expect(summary()).toEqual(['ready', 'widget']);
+  });
+
+  it('before install, keeps messages from the page itself only', async () => {
+    inject(starterSource);
+    post(widgetMessage, win, { origin: 'https://evil.example.test' });
+    post(widgetMessage, win, { origin: win.location.origin });
+    inject(source);
+    chatBridge().install(options);
+    await nextTask();
+    expect(summary()).toEqual(['ready', 'widget']);
+  });
+
+  it('takeOver hands over once: a second call gets nothing and changes nothing', async () => {
+    inject(starterSource);
+    chatBridge().install(options);
+    post(widgetMessage);
+    chatBridge().receive('{"id":"early","method":"nope"}');
+    const starter = chatBridge() as unknown as { takeOver(): StarterHandover };
+    const first = starter.takeOver();
+    expect(first.events).toHaveLength(1);
+    expect(first.commands).toHaveLength(1);
+    expect(first.options).toMatchObject({ baseUrl: BASE_URL });
+    expect(starter.takeOver()).toEqual({ options: undefined, events: [], commands: [], dropped: 0 });
+    expect(starter.takeOver()).toEqual({ options: undefined, events: [], commands: [], dropped: 0 });
   });
 
   it('a destroyed starter hands over nothing: no install, nothing kept', async () => {

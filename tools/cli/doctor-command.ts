@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { runDoctor } from '../doctor/checks.js';
 import { failed, formatJson, formatText } from '../doctor/report.js';
-import { normalizeOptions, OptionsError } from '../../bridge/index.js';
+import { MIN_TOKEN_LENGTH, normalizeOptions, OptionsError } from '../../bridge/index.js';
 import { UsageError } from './usage-error.js';
 
 /** A page origin typical of a hosted widget; WebViews loading a local page send their own. */
@@ -46,6 +46,9 @@ export async function doctorCommand(
   const websiteToken = values['website-token'];
   if (websiteToken === undefined || websiteToken.trim() === '')
     throw new UsageError("doctor needs --website-token TOKEN (the widget inbox's website token)");
+  // The bridge refuses shorter ones, and a token that short could not be kept out of the report.
+  if (websiteToken.length < MIN_TOKEN_LENGTH)
+    throw new UsageError(`--website-token must be ${MIN_TOKEN_LENGTH}+ characters, as the bridge requires`);
   const origin = parseOrigin(values.origin ?? DEFAULT_ORIGIN);
   const baseUrl = parseBaseUrl(values['base-url'], origin);
   const timeoutMs = parseTimeout(values.timeout);

@@ -7,6 +7,7 @@
  */
 import type { CheckOutcome } from './checks.js';
 import type { Exchange } from './probe.js';
+import { withoutQuerySecrets } from './printable.js';
 
 export type Answered = Extract<Exchange, { answered: true }>;
 
@@ -49,7 +50,7 @@ export function ownerVerdict(
   if (!exchange.answered) return { status, detail: `${exchange.reason}${note}`, fix: exchange.fix, ...base };
   return {
     status,
-    detail: `answered ${exchange.status}, a redirect to ${exchange.headers.get('location') ?? '(no Location)'}${note}`,
+    detail: `answered ${exchange.status}, a redirect to ${locationOf(exchange)}${note}`,
     fix: redirectFix,
     ...base,
   };
@@ -89,6 +90,11 @@ export function notChecked(skipped: readonly Skipped[] | string): CheckOutcome {
 /** "; not checked on ...", after the verdict on the requests that could be read. */
 export const notCheckedOn = (skipped: readonly Skipped[]) =>
   skipped.length > 0 ? `; not checked on ${describeSkipped(skipped)}` : '';
+
+function locationOf(exchange: Answered): string {
+  const location = exchange.headers.get('location');
+  return location === null ? '(no Location)' : withoutQuerySecrets(location);
+}
 
 function originOf(location: string | null): string {
   if (location === null) return '(no Location)';

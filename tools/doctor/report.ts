@@ -1,12 +1,15 @@
 /**
  * The doctor's output: one line per check, plain ASCII markers so logs stay readable on any
- * terminal or CI, or one JSON document with --json. Every token value met during the run is
- * scrubbed here, the last step before anything is printed, so no check has to remember to.
+ * terminal or CI, or one JSON document with --json. Here, the last step before anything is
+ * printed, so no check has to remember to: every token value met during the run is scrubbed by
+ * the bridge's own redactor (every encoding it knows), and control characters a server sent are
+ * taken out (printable.ts).
  */
+import { createRedactor } from '../../bridge/index.js';
 import type { CheckResult, CheckStatus, DoctorRun } from './checks.js';
+import { printable } from './printable.js';
 
 const MARKERS: Record<CheckStatus, string> = { pass: 'PASS', warn: 'WARN', fail: 'FAIL', skip: 'SKIP' };
-const REDACTED = '<redacted>';
 
 export interface ReportContext {
   baseUrl: string;
@@ -21,7 +24,7 @@ export function failed(run: DoctorRun): boolean {
 /** The human report: a heading, one line per check, a summary line. */
 export function formatText(run: DoctorRun, context: ReportContext): string {
   const lines = [`chat-bridge doctor: ${context.baseUrl} as a WebView on ${context.origin} sees it`];
-  for (const result of run.results) lines.push(formatLine(result));
+  for (const result of run.results) lines.push(printable(formatLine(result)));
   const count = (status: CheckStatus) => run.results.filter((result) => result.status === status).length;
   const failures = count('fail');
   const summary =
@@ -33,7 +36,7 @@ export function formatText(run: DoctorRun, context: ReportContext): string {
     count('skip') > 0 ? `${count('skip')} skipped` : '',
   ].filter(Boolean);
   lines.push(extras.length > 0 ? `${summary} (${extras.join(', ')}).` : `${summary}.`);
-  return scrub(`${lines.join('\n')}\n`, run.secrets);
+  return `${redactorOf(run).scrub(lines.join('\n'))}\n`;
 }
 
 /** `FAIL name: detail. Fix: fix` on one line, so grep finds the whole story. */
@@ -47,20 +50,18 @@ function formatLine(result: CheckResult): string {
 export function formatJson(run: DoctorRun, context: ReportContext): string {
   const document = { ok: !failed(run), baseUrl: context.baseUrl, origin: context.origin, checks: run.results };
   // Scrubbed value by value: a token with characters JSON escapes would not be found in the text.
+  // JSON escapes C0 controls, not C1 ones, so those go first.
   const text = JSON.stringify(
-    document,
-    (_key, value: unknown) => (typeof value === 'string' ? scrub(value, run.secrets) : value),
+    redactorOf(run).scrub(document),
+    (_key, value: unknown) => (typeof value === 'string' ? printable(value) : value),
     2,
   );
   return `${text}\n`;
 }
 
-/** Replaces every secret, however short: printing a token is worse than an odd-looking line. */
-function scrub(text: string, secrets: readonly string[]): string {
-  let result = text;
-  // Longest first, so a token containing another one is replaced whole.
-  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
-    if (secret !== '') result = result.split(secret).join(REDACTED);
-  }
-  return result;
+/** The bridge's redactor, knowing every token of the run (the CLI refuses website tokens too short to scrub). */
+function redactorOf(run: DoctorRun) {
+  const redactor = createRedactor();
+  run.secrets.forEach((secret) => redactor.add(secret));
+  return redactor;
 }

@@ -6,7 +6,9 @@
  */
 import {
   createBridge,
+  createRedactor,
   HOST_NAMES,
+  parseJson,
   normalizeOptions,
   REDACTED,
   type HostName,
@@ -17,6 +19,7 @@ import { createScriptedHttp, type RequestLine } from './scripted-http.js';
 import { createInMemoryEnvironment } from '../testing/in-memory-environment.js';
 import { createVirtualClock, type VirtualClock } from '../testing/virtual-clock.js';
 import { seededRandom } from '../testing/seeded-random.js';
+import { jsonText } from './json-text.js';
 
 export interface ReplayOptions {
   /** Whose deliveries to print; "all" prints every adapter's for one run. */
@@ -56,12 +59,19 @@ export async function replay(text: string, { host, name = 'fixture', onWarning }
     throw new ReplayError(`${name}:${configStep?.line ?? 0}: ${(error as Error).message}`);
   }
 
+  // The output goes through the bridge's own redactor too, knowing every token of the fixture:
+  // what the bridge sends is redacted already, and what the replay prints of requests is not.
+  const redactor = createRedactor(clock.now);
+  redactor.add(options.websiteToken);
+  steps.forEach((step) => secretsOf(step).forEach((secret) => redactor.add(secret)));
+  const print = (line: object) => lines.push(JSON.stringify(redactor.scrub(line)));
+
   const basePath = new URL(options.baseUrl).pathname.replace(/\/$/, '');
   const http = createScriptedHttp(
     basePath,
     clock.now,
     () => memory.env.isOnline(),
-    (line: RequestLine) => lines.push(JSON.stringify(line)),
+    (line: RequestLine) => print(line),
   );
   const memory = createInMemoryEnvironment({
     fetch: http.fetch,
@@ -72,7 +82,7 @@ export async function replay(text: string, { host, name = 'fixture', onWarning }
     names: options,
     onDelivery({ host: target, payload }) {
       const line: DeliverLine = { kind: 'deliver', at: clock.now(), host: target, payload: tokenHidden(payload) };
-      lines.push(JSON.stringify(line));
+      print(line);
     },
   });
   const env = memory.env;
@@ -123,10 +133,10 @@ export async function replay(text: string, { host, name = 'fixture', onWarning }
       case 'config':
         return;
       case 'post':
-        memory.post(structuredClone(step.data), step.origin);
+        memory.post(copyOf(step.data), step.origin);
         return;
       case 'host':
-        bridge.receive(structuredClone(step.data));
+        bridge.receive(copyOf(step.data));
         return;
       case 'respond': {
         const answer: { kind: 'respond'; status: number; body?: unknown; headers?: Record<string, string> } = {
@@ -161,6 +171,29 @@ function tokenHidden(payload: unknown): unknown {
   if (message?.type !== 'conversationToken') return payload;
   const hidden = { ...message, token: REDACTED };
   return typeof payload === 'string' ? JSON.stringify(hidden) : hidden;
+}
+
+/**
+ * The values of a step's credential fields (any name with token, secret or password, at any
+ * depth), also inside strings that carry JSON (a widget message, a body given as text).
+ */
+function secretsOf(step: Step): string[] {
+  const found: Array<[string, string]> = [];
+  const look = (text: string) => {
+    const parsed = parseJson(text, found);
+    if (parsed.ok)
+      JSON.stringify(parsed.value, (_key, value: unknown) => {
+        if (typeof value === 'string' && value.includes('{')) look(value.slice(value.indexOf('{')));
+        return value;
+      });
+  };
+  look(jsonText(step));
+  return found.map((secret) => secret[1]);
+}
+
+/** A fresh copy of a step's data, as a message event or a native call hands one over; any depth. */
+function copyOf(data: unknown): unknown {
+  return JSON.parse(jsonText(data));
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import { REDACTED, type HttpRequest, type HttpResponse } from '../../bridge/index.js';
 import { pathOnly } from './fixture.js';
+import { jsonText } from './json-text.js';
 
 type Answer =
   | { kind: 'respond'; status: number; body?: unknown; headers?: Record<string, string> }
@@ -126,8 +127,7 @@ function bodySummary(body: HttpRequest['body']): unknown {
 }
 
 function scriptedResponse(answer: Extract<Answer, { kind: 'respond' }>): HttpResponse {
-  const text =
-    answer.body === undefined ? '' : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+  const text = answer.body === undefined ? '' : typeof answer.body === 'string' ? answer.body : jsonText(answer.body);
   const headers = new Map(Object.entries(answer.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
   return {
     status: answer.status,

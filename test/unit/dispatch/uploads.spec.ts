@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createUploads, MAX_UPLOADS, UPLOAD_IDLE_MS } from '../../../bridge/dispatch/uploads.js';
+import { createUploads, MAX_CHUNKS, MAX_UPLOADS, UPLOAD_IDLE_MS } from '../../../bridge/dispatch/uploads.js';
 import { isBridgeError, type ErrorEvent } from '../../../bridge/outbound/errors.js';
 import { createVirtualClock } from '../../../tools/testing/virtual-clock.js';
 
@@ -159,5 +159,18 @@ describe('chunked uploads (appendAttachment)', () => {
     expect(refusal(() => uploads.take(['u1'])).message).toContain('unknown upload "u1"');
     expect((await taken(uploads.take(['u0'])[0])).toString()).toBe('abcdef');
     expect(clock.pending).toBe(MAX_UPLOADS - 1);
+  });
+});
+
+describe('the chunk limit (issue 22, case 5)', () => {
+  it(`refuses chunk ${MAX_CHUNKS} with a parse_error naming the limit, and drops the upload`, () => {
+    const { uploads } = setup(5 * 1024 * 1024);
+    for (let index = 0; index < MAX_CHUNKS; index++) uploads.append('u', index, 'AAAA');
+    expect(refusal(() => uploads.append('u', MAX_CHUNKS, 'AAAA'))).toEqual({
+      type: 'error',
+      code: 'parse_error',
+      message: `[appendAttachment] upload "u" is over the ${MAX_CHUNKS}-chunk limit`,
+    });
+    expect(refusal(() => uploads.take(['u'])).message).toContain('unknown upload "u"');
   });
 });

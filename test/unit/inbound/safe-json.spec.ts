@@ -95,3 +95,18 @@ describe('parseJson with secrets (widget events)', () => {
     expect(valueOf('{"authToken":"at_kept"}')).toEqual({ authToken: 'at_kept' });
   });
 });
+
+describe('parseJson and nesting', () => {
+  it('reads text nested 100,000 deep without overflowing, withholding what lies past 64 levels', () => {
+    const result = parseJson(`{"id":"x","a":${'['.repeat(100_000)}1${']'.repeat(100_000)}}`);
+    expect(result.ok && result.deep).toBe(true);
+    let depth = 1;
+    for (let node = (result as { value: { a: unknown } }).value.a; Array.isArray(node); depth++) node = node[0];
+    expect(depth).toBe(64);
+  });
+
+  it('says nothing of depth for text within the limit', () => {
+    expect(parseJson(`${'['.repeat(64)}1${']'.repeat(64)}`)).toEqual({ ok: true, value: expect.anything() });
+    expect(parseJson(`${'['.repeat(65)}1${']'.repeat(65)}`)).toMatchObject({ ok: true, deep: true });
+  });
+});

@@ -36,3 +36,30 @@ describe('widget error events', () => {
     expect(event.message).toBe(`[widget] reported an error: ${'x'.repeat(500)}…`);
   });
 });
+
+describe("Chatwoot's widget error (its contacts store)", () => {
+  it('names the error type and the server reason nested under data', () => {
+    expect(
+      widgetErrorEvent({
+        errorType: 'SET_USER_ERROR',
+        data: { message: 'HMAC failed: Invalid Identifier Hash Provided' },
+      }),
+    ).toEqual({
+      type: 'error',
+      code: 'widget_error',
+      message: '[widget] error SET_USER_ERROR: HMAC failed: Invalid Identifier Hash Provided',
+    });
+  });
+
+  it('names the type alone when no reason comes with it, and still says what to check', () => {
+    expect(widgetErrorEvent({ errorType: 'SET_USER_ERROR', data: {} }).message).toBe(
+      '[widget] error SET_USER_ERROR without details: check baseUrl and that the widget inbox is set up',
+    );
+  });
+
+  it('takes a reason given as text under data', () => {
+    expect(widgetErrorEvent({ errorType: 'SET_USER_ERROR', data: 'Invalid Identifier Hash' }).message).toBe(
+      '[widget] error SET_USER_ERROR: Invalid Identifier Hash',
+    );
+  });
+});

@@ -218,3 +218,46 @@ describe('token lifetime', () => {
     expect(redactor.scrub(message)).toBe(message);
   });
 });
+
+describe('forms a server or a proxy writes (issue: lowercase and double percent-encoding)', () => {
+  const TOKEN = 'wt+Enc/9c=ü&<x>';
+  const utf8 = Buffer.from(TOKEN, 'utf8');
+  const uri = encodeURIComponent(TOKEN);
+  const lower = (text: string) => text.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
+  it.each([
+    ['percent-encoded, lowercase hex', lower(uri)],
+    ['percent-encoded, mixed case', uri.replace('%2B', '%2b')],
+    ['percent-encoded twice', encodeURIComponent(uri)],
+    ['percent-encoded twice, lowercase', lower(encodeURIComponent(lower(uri)))],
+    ['form-encoded, lowercase hex', lower(new URLSearchParams({ t: TOKEN }).toString().slice(2))],
+    ['HTML-escaped', 'wt+Enc/9c=ü&amp;&lt;x&gt;'],
+    ['hex', utf8.toString('hex')],
+    ['hex, uppercase', utf8.toString('hex').toUpperCase()],
+    ['base64 of UTF-16', Buffer.from(TOKEN, 'utf16le').toString('base64')],
+  ])('hides the token %s', (_name, form) => {
+    const text = redactor(TOKEN).scrub(`echo ${form}!`);
+    expect(text).toBe(`echo ${REDACTED}!`);
+  });
+
+  it('hides the token inside a longer base64 text of UTF-16', () => {
+    const encoded = Buffer.from(`token=${TOKEN}&x=1`, 'utf16le').toString('base64');
+    expect(redactor(TOKEN).scrub(encoded)).toContain(REDACTED);
+  });
+});
+
+describe('values no serializer can write', () => {
+  it('copies a cyclic object with the cycle withheld, never throwing', () => {
+    const cyclic: Record<string, unknown> = { note: `has ${WEBSITE}` };
+    cyclic['self'] = cyclic;
+    expect(redactor(WEBSITE).scrub(cyclic)).toEqual({ note: `has ${REDACTED}`, self: REDACTED });
+  });
+
+  it('copies an object nested 50,000 deep with the parts past 64 levels withheld, never throwing', () => {
+    let deep: unknown = 'bottom';
+    for (let level = 0; level < 50_000; level++) deep = { a: deep };
+    let depth = 0;
+    for (let node = redactor(WEBSITE).scrub(deep as object) as unknown; typeof node === 'object'; depth++)
+      node = (node as { a: unknown }).a;
+    expect(depth).toBe(64);
+  });
+});
