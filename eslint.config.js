@@ -9,7 +9,19 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['dist/', 'dist.*/', 'node_modules/', 'bench/.deps/', 'bench/results/', 'test/fixtures/', 'test/vendor/'],
+    ignores: [
+      'dist/',
+      'dist.*/',
+      'node_modules/',
+      'bench/.deps/',
+      'bench/results/',
+      'test/fixtures/',
+      'test/vendor/',
+      // dist/'s scripts, copied into the native packages by the build
+      'host-adapters/android/src/main/assets/',
+      'host-adapters/ios/Sources/ChatBridge/Resources/',
+      'host-adapters/flutter/assets/',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

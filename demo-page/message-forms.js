@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * The message-state event (`{type: "message", messageId, state, attempt, ...}`) as each native
- * receiver decodes it (host-adapters/native/), written as code for its real types: Kotlin
+ * receiver decodes it (host-adapters/android, ios, flutter), written as code for its real types: Kotlin
  * `ChatEvent.Message`, Swift `.message(ChatMessageStatus(...))`, Dart `onMessageState(...)`.
  * The receivers' rules apply: required fields or a parse_error, malformed optional fields left
  * out, `nextAttemptAt` rounded down to a whole millisecond.

@@ -3,7 +3,7 @@
  * How each platform's native side shows a payload from the bridge: React Native's
  * `onEvent({...})`, Android's `ChatEvent.Error(code = ..., message = ...)`, iOS's
  * `.error(code:, message:)`, Flutter's `onError(ChatError(...))`, the browser's `'chatbridge'`
- * event. Each form is code that compiles against the receivers in host-adapters/native/, with
+ * event. Each form is code that compiles against the receivers in host-adapters/android, ios and flutter, with
  * the values the receiver would decode.
  */
 
@@ -143,7 +143,7 @@ const unknownType = (/** @type {unknown} */ type) => ({
 
 /**
  * One message from the bridge in the receiving platform's own terms: valid code for the
- * receivers' real types (host-adapters/native: Kotlin `ChatEvent`, Swift `ChatEvent` with
+ * receivers' real types (host-adapters/android, ios, flutter: Kotlin `ChatEvent`, Swift `ChatEvent` with
  * `ChatBridgeError`, Dart `ChatBridgeReceiver` callbacks).
  * @param {Host} host
  * @param {Record<string, any>} m

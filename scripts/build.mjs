@@ -3,6 +3,7 @@ import { build } from 'esbuild';
 import { minify } from 'terser';
 import { IIFE_BUILD, TERSER_OPTIONS } from './shared-settings.mjs';
 import { generateValidators, SCHEMAS_PATH } from './generate-validators.mjs';
+import { copyNativeAssets } from './native-assets.mjs';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -139,6 +140,8 @@ const old = `dist.old-${process.pid}`;
 if (existsSync('dist')) renameSync('dist', old);
 renameSync(out, 'dist');
 rmSync(old, { recursive: true, force: true });
+// The native packages carry the two scripts as their own resources (scripts/native-assets.mjs).
+copyNativeAssets('.');
 
 const gzipped = (code) => gzipSync(code, { level: 9 }).length;
 console.log(`dist/chat-bridge.js: ${bundle.length} bytes, ${gzipped(bundle)} bytes gzipped (budget 14336)`);

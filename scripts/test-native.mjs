@@ -1,126 +1,177 @@
 // @ts-check
 /**
- * `npm run test:native`: compiles the Kotlin decoder (host-adapters/native/android/ChatEvent.kt)
- * with a pinned kotlinc against AOSP's own org.json, and runs it over every test vector
- * (test/native/VectorRunner.kt). Prints the runner's "N passed, N failed" and exits non-zero on
- * any failure or missing tool.
+ * `npm run test:native`: what can be checked of the native packages (host-adapters/android, ios,
+ * flutter) without their platforms' toolchains. Prints each failure and, last, one line
+ * "N passed, N failed"; exits non-zero on any failure or missing tool.
  *
- * kotlinc comes from the npm registry's `kotlin-compiler` package (a full kotlinc distribution
- * that needs only a JRE), fetched with `npm pack` at a pinned version, checked against a pinned
- * sha512, and kept in a cache outside node_modules (90 MB: not a devDependency, so `npm ci` stays
- * light for everyone who never runs this). org.json is Debian's `libandroid-json-java`; Java is
- * `openjdk-17-jre-headless`. `.ci/run` installs both.
- *
- * The Android glue (ChatBridgeReceiver.kt: WebView, androidx.webkit, Handler) needs the Android SDK
- * and is not compiled here. docs/attachments.md's Kotlin snippet for sending a file in chunks
- * (ChunkedFileSender, pure Kotlin over org.json) is compiled with the decoder, as written there.
+ * - Kotlin, compiled with a pinned kotlinc (scripts/native/kotlin.mjs): the Android package's
+ *   plain part (events, decoder, command scripts, chunked sender) and its Android glue, the glue
+ *   against stand-ins of the Android API (test/native/android-api/), and every ```kotlin snippet
+ *   of the docs. Then run: the decoder over every test vector (test/native/VectorRunner.kt), and
+ *   the command scripts, each evaluated here in a JavaScript engine (test/native/ScriptsRunner.kt).
+ * - Swift and Dart, parsed with tree-sitter (scripts/native/syntax-check.mjs): every file of the
+ *   iOS and Flutter packages and every ```swift and ```dart snippet of the docs; and a broken
+ *   snippet of each, which must be reported, so the check is known to fail when it should.
+ * - The packages' manifests and resources, as text (scripts/native/package-checks.mjs).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-
-const KOTLIN_VERSION = '2.4.20';
-const KOTLIN_INTEGRITY =
-  'sha512-IF5IVM7LpPhA/ntHQQpaVt1yxpaaQovtEVYLyqWMuaLr0XelLPPm7/sM6HLhtcRjjjoSsK7I7lP2kzYJkMy73w==';
-const ORG_JSON_JAR = process.env['ANDROID_JSON_JAR'] ?? '/usr/share/java/com.android.json.jar';
-const CACHE =
-  process.env['CHAT_BRIDGE_CACHE'] ?? join(process.env['XDG_CACHE_HOME'] ?? join(homedir(), '.cache'), 'chat-bridge');
+import { isDeepStrictEqual } from 'node:util';
+import { runInNewContext } from 'node:vm';
+import { KOTLIN_VERSION, checkJava, compileKotlin, runKotlin } from './native/kotlin.mjs';
+import { writeKotlinSnippets } from './native/kotlin-snippets.mjs';
+import { markdownSnippets } from './native/markdown-snippets.mjs';
+import { packageChecks } from './native/package-checks.mjs';
+import { snippetProblems, syntaxProblems } from './native/syntax-check.mjs';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const SOURCES = [join(ROOT, 'host-adapters/native/android/ChatEvent.kt'), join(ROOT, 'test/native/VectorRunner.kt')];
 const VECTORS = ['android', 'flutter', 'react-native', 'ios', 'browser'].map((host) =>
   join(ROOT, `test/vectors/${host}.json`),
 );
 
-/**
- * @param {string} message
- * @returns {never}
- */
-function fail(message) {
-  console.error(`test:native: ${message}`);
-  process.exit(1);
-}
-
-/** The kotlinc distribution, from the cache or fetched once and verified. */
-function kotlinHome() {
-  const home = join(CACHE, `kotlin-compiler-${KOTLIN_VERSION}`);
-  if (existsSync(join(home, 'lib', 'kotlin-compiler.jar'))) return home;
-  mkdirSync(CACHE, { recursive: true });
-  const work = mkdtempSync(join(tmpdir(), 'kotlin-compiler-'));
-  try {
-    console.log(`Fetching kotlin-compiler@${KOTLIN_VERSION} from the npm registry (once, ~90 MB)...`);
-    execFileSync('npm', ['pack', `kotlin-compiler@${KOTLIN_VERSION}`, '--pack-destination', work, '--silent'], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    const tarball = readdirSync(work).find((name) => name.endsWith('.tgz'));
-    if (!tarball) fail('npm pack produced no tarball');
-    const digest = `sha512-${createHash('sha512')
-      .update(readFileSync(join(work, tarball)))
-      .digest('base64')}`;
-    if (digest !== KOTLIN_INTEGRITY)
-      fail(`kotlin-compiler@${KOTLIN_VERSION} has integrity ${digest}, expected ${KOTLIN_INTEGRITY}`);
-    const unpacked = join(work, 'unpacked');
-    mkdirSync(unpacked);
-    execFileSync('tar', ['-xzf', join(work, tarball), '-C', unpacked]);
-    rmSync(home, { recursive: true, force: true });
-    execFileSync('mv', [join(unpacked, 'package'), home]);
-    return home;
-  } finally {
-    rmSync(work, { recursive: true, force: true });
+let passed = 0;
+let failed = 0;
+/** @param {string} name @param {string | undefined} problem */
+function record(name, problem) {
+  if (problem === undefined) passed++;
+  else {
+    failed++;
+    console.log(`FAIL ${name}\n  ${problem.replaceAll('\n', '\n  ')}`);
   }
 }
 
-const java = spawnSync('java', ['-version'], { encoding: 'utf8' });
-if (java.status !== 0) fail('no java on PATH: apt-get install openjdk-17-jre-headless');
-if (!existsSync(ORG_JSON_JAR))
-  fail(`${ORG_JSON_JAR} is missing: apt-get install libandroid-json-java (AOSP's org.json)`);
-
-/** docs/attachments.md's `ChunkedFileSender.kt` snippet, in the decoder's package, so it compiles as a reader would paste it. */
-/** @param {string} folder @returns {string} */
-function readmeSnippet(folder) {
-  const page = readFileSync(join(ROOT, 'docs/attachments.md'), 'utf8');
-  const snippet = /```kotlin\n(\/\/ ChunkedFileSender\.kt[^]*?)```/.exec(page)?.[1];
-  if (snippet === undefined) fail('docs/attachments.md has no ```kotlin block starting "// ChunkedFileSender.kt"');
-  const file = join(folder, 'ChunkedFileSender.kt');
-  writeFileSync(file, `package com.example.chatbridge\n${snippet}`);
-  return file;
+/** Every file under [folder] (relative to the root) whose name ends with [extension]. */
+function filesUnder(/** @type {string} */ folder, /** @type {string} */ extension) {
+  return readdirSync(join(ROOT, folder), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith(extension))
+    .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)))
+    .sort();
 }
 
-const home = kotlinHome();
-const out = mkdtempSync(join(tmpdir(), 'chat-bridge-native-'));
-try {
-  const jar = join(out, 'receiver.jar');
-  const started = Date.now();
-  // kotlinc's own launcher script; -Werror keeps the decoder free of warnings.
-  const compile = spawnSync(
-    'java',
-    [
-      '-cp',
-      join(home, 'lib', 'kotlin-compiler.jar'),
-      'org.jetbrains.kotlin.cli.jvm.K2JVMCompiler',
-      '-no-reflect',
-      '-kotlin-home',
-      home,
-      '-Werror',
-      '-classpath',
-      ORG_JSON_JAR,
-      '-d',
-      jar,
-      ...SOURCES,
-      readmeSnippet(out),
-    ],
-    { stdio: 'inherit' },
-  );
-  if (compile.status !== 0) fail('kotlinc failed');
-  console.log(
-    `Compiled ChatEvent.kt and docs/attachments.md's ChunkedFileSender.kt with kotlinc ${KOTLIN_VERSION} against ${ORG_JSON_JAR} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
-  );
-  const classpath = [jar, join(home, 'lib', 'kotlin-stdlib.jar'), ORG_JSON_JAR].join(':');
-  const run = spawnSync('java', ['-cp', classpath, 'VectorRunnerKt', ...VECTORS], { stdio: 'inherit' });
-  process.exitCode = run.status ?? 1;
-} finally {
-  rmSync(out, { recursive: true, force: true });
+/** Compiles the Android package, the stand-ins, the runners and the docs' snippets; runs them. */
+function kotlin() {
+  checkJava();
+  const snippets = markdownSnippets(ROOT, ['kotlin']);
+  const out = mkdtempSync(join(tmpdir(), 'chat-bridge-native-'));
+  try {
+    const sources = [
+      ...filesUnder('host-adapters/android/src/main/kotlin', '.kt'),
+      ...filesUnder('test/native', '.kt'),
+    ].map((file) => join(ROOT, file));
+    const jar = join(out, 'native.jar');
+    const started = Date.now();
+    const compiled = compileKotlin([...sources, ...writeKotlinSnippets(snippets, out)], jar);
+    record(
+      `kotlinc ${KOTLIN_VERSION}: the Android package and ${snippets.length} docs snippets`,
+      compiled ? undefined : 'see its messages above',
+    );
+    if (!compiled) return;
+    console.log(
+      `Compiled ${sources.length} Kotlin files and ${snippets.length} docs snippets with kotlinc ${KOTLIN_VERSION} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
+    vectors(jar);
+    commandScripts(jar);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
 }
+
+/** The decoder over every vector: VectorRunner counts, and its counts join ours. */
+function vectors(/** @type {string} */ jar) {
+  const run = runKotlin(jar, 'VectorRunnerKt', VECTORS);
+  process.stdout.write(run.stdout);
+  const counts = /^vectors: (\d+) passed, (\d+) failed$/m.exec(run.stdout);
+  if (!counts || (run.status !== 0 && Number(counts[2]) === 0)) {
+    record('the Kotlin decoder over the vectors', `VectorRunner ended with ${run.status}: ${run.stderr}`);
+    return;
+  }
+  passed += Number(counts[1]);
+  failed += Number(counts[2]);
+}
+
+/** Each script ChatBridgeScripts builds, evaluated: the bridge must get exactly what was built. */
+function commandScripts(/** @type {string} */ jar) {
+  const run = runKotlin(jar, 'ScriptsRunnerKt', []);
+  const cases = run.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+  record('ScriptsRunner printed its cases', run.status === 0 && cases.length > 0 ? undefined : run.stderr);
+  for (const { name, script, command, settings } of cases) {
+    /** @type {unknown[]} */
+    const received = [];
+    /** @type {Record<string, unknown>} */
+    const window = {};
+    try {
+      runInNewContext(script, {
+        window,
+        ChatBridge: { receive: (/** @type {unknown} */ data) => received.push(data) },
+      });
+    } catch (error) {
+      record(`Kotlin ${name}`, `the script does not run: ${error}`);
+      continue;
+    }
+    // Through JSON text: the engine's objects have the other realm's prototypes.
+    const got = JSON.parse(
+      JSON.stringify(
+        command
+          ? received.map((data) => (typeof data === 'string' ? JSON.parse(data) : data))
+          : [window['chatBridgeSettings']],
+      ),
+    );
+    const ran = command !== undefined || window['installed'] === true;
+    // Node's engine reads raw U+2028/U+2029 in a string; a WebView before ES2019 does not.
+    if (/[\u2028\u2029]/.test(script)) {
+      record(`Kotlin ${name}`, 'the script holds a raw U+2028 or U+2029');
+      continue;
+    }
+    // What was received, for a command only: the settings carry a website token.
+    const problem = command
+      ? `received ${JSON.stringify(got)}`
+      : 'the settings differ, or the script after them did not run';
+    record(`Kotlin ${name}`, ran && isDeepStrictEqual(got, [command ?? settings]) ? undefined : problem);
+  }
+}
+
+/** Every Swift and Dart file of the packages and every snippet of the docs, parsed. */
+async function syntax() {
+  for (const [folder, extension, language] of /** @type {const} */ ([
+    ['host-adapters/ios', '.swift', 'swift'],
+    ['host-adapters/flutter', '.dart', 'dart'],
+  ])) {
+    for (const file of filesUnder(folder, extension)) {
+      const problems = await syntaxProblems(language, readFileSync(join(ROOT, file), 'utf8'));
+      record(`parse ${file}`, describe(file, 0, problems));
+    }
+  }
+  for (const snippet of markdownSnippets(ROOT, ['swift', 'dart'])) {
+    const language = /** @type {'swift' | 'dart'} */ (snippet.lang);
+    const problems = await snippetProblems(language, snippet.code);
+    record(
+      `parse the ${language} snippet at ${snippet.file}:${snippet.line}`,
+      describe(snippet.file, snippet.line, problems),
+    );
+  }
+  // The checker itself: a snippet with a syntax error must be reported.
+  for (const [language, broken] of /** @type {const} */ ([
+    ['swift', 'switch event {\ncase .ready: onReady(\n}'],
+    ['dart', 'final receiver = ChatBridgeReceiver(onError: (error) => showError(error.code);'],
+  ])) {
+    const problems = await snippetProblems(language, broken);
+    record(`a broken ${language} snippet is reported`, problems.length > 0 ? undefined : 'the parser accepted it');
+  }
+}
+
+/** @param {string} file @param {number} offset the fence's line, 0 for a file @param {{ line: number, column: number, what: string }[]} problems */
+function describe(file, offset, problems) {
+  if (problems.length === 0) return undefined;
+  return problems.map(({ line, column, what }) => `${file}:${line + offset}:${column}: ${what}`).join('\n');
+}
+
+kotlin();
+await syntax();
+for (const { name, problem } of packageChecks(ROOT)) record(name, problem);
+console.log(`${passed} passed, ${failed} failed`);
+process.exitCode = failed === 0 && passed > 0 ? 0 : 1;

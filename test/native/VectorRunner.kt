@@ -1,11 +1,11 @@
 /*
- * Runs the Kotlin decoder (host-adapters/native/android/ChatEvent.kt) over the shared test vectors:
+ * Runs the Kotlin decoder (host-adapters/android/.../dev/chatbridge/ChatEvent.kt) over the shared test vectors:
  * each "payload" is decoded and its toJson() compared with the vector's "event". Compiled and run
  * by scripts/test-native.mjs (npm run test:native) against AOSP's org.json.
  *
- * Usage: VectorRunnerKt <vector file>...   Prints one line per failure and "N passed, N failed".
+ * Usage: VectorRunnerKt <vector file>...   Prints one line per failure and "vectors: N passed, N failed".
  */
-import com.example.chatbridge.ChatEvent
+import dev.chatbridge.ChatEvent
 import java.io.File
 import java.math.BigDecimal
 import kotlin.system.exitProcess
@@ -39,7 +39,7 @@ fun main(args: Array<String>) {
         }
     }
     if (notApplicable > 0) println("($notApplicable vectors whose payload is neither text nor an object: not applicable to a String channel)")
-    println("$passed passed, $failed failed")
+    println("vectors: $passed passed, $failed failed")
     exitProcess(if (failed == 0 && passed > 0) 0 else 1)
 }
 

@@ -2,7 +2,7 @@
  * The shared vectors (test/vectors/<host>.json) pin, for every platform, what the channel
  * receives for each message the bridge emits, and the native event the platform's receiver
  * turns it into. The same files are meant for the native receivers' own tests
- * (host-adapters/native/), so the TypeScript adapters and the Kotlin, Swift and Dart decoders are
+ * (host-adapters/android, ios, flutter), so the TypeScript adapters and the Kotlin, Swift and Dart decoders are
  * held to one set of payloads.
  *
  * `decode` below is the reference for those receivers: the logic they implement, line for line.
@@ -178,9 +178,9 @@ const load = (host: HostName): VectorFile =>
   JSON.parse(readFileSync(new URL(`./${host}.json`, import.meta.url), 'utf8')) as VectorFile;
 const files = HOST_NAMES.map((host) => ({ host, file: load(host) }));
 const NATIVE_SOURCES = {
-  kotlin: '../../host-adapters/native/android/ChatEvent.kt',
-  swift: '../../host-adapters/native/ios/ChatBridgeReceiver.swift',
-  dart: '../../host-adapters/native/flutter/chat_bridge_receiver.dart',
+  kotlin: '../../host-adapters/android/src/main/kotlin/dev/chatbridge/ChatEvent.kt',
+  swift: '../../host-adapters/ios/Sources/ChatBridge/ChatEvent.swift',
+  dart: '../../host-adapters/flutter/lib/src/chat_event.dart',
 };
 
 describe.each(files)('the $host vectors', ({ host, file }) => {

@@ -1,6 +1,6 @@
 /**
  * The demo's platform column writes a message-state event as each native receiver decodes it
- * (host-adapters/native/): Kotlin `ChatEvent.Message`, Swift `.message(ChatMessageStatus(...))`,
+ * (host-adapters/android, ios, flutter): Kotlin `ChatEvent.Message`, Swift `.message(ChatMessageStatus(...))`,
  * Dart `onMessageState(ChatMessageStatus(...))`, with the receivers' rules for malformed fields.
  */
 import { describe, expect, it } from 'vitest';

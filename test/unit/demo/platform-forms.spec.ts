@@ -1,6 +1,6 @@
 /**
  * The demo's platform column writes each bridge message as code for the receivers' real types
- * (host-adapters/native/): Kotlin `ChatEvent` (a Response carries `ok`), Swift `ChatEvent` whose
+ * (host-adapters/android, ios, flutter): Kotlin `ChatEvent` (a Response carries `ok`), Swift `ChatEvent` whose
  * failure type is the `ChatBridgeError` struct, Dart `ChatBridgeReceiver` callbacks taking
  * `ChatError` / `ChatResponse` / `ChatWidgetEvent`. The Kotlin forms below were compiled with
  * kotlinc 2.4.20 against ChatEvent.kt (see the commit); these tests pin them.

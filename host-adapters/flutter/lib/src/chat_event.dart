@@ -1,20 +1,7 @@
-// Chat bridge receiver for Flutter: paste this file into your app (Dart 3).
-//
-// The bridge in the WebView calls `window.ChatBridgeFlutter.postMessage(json)` with one JSON
-// text per message; webview_flutter hands it over as `JavaScriptMessage.message`, and this
-// turns it into a ChatEvent and calls the matching callback.
-//
-//     final receiver = ChatBridgeReceiver(
-//       onError: (error) => showError(error.code, error.message),
-//       onResponse: (response) { ... },
-//       onMessageState: (status) { ... }, // an outgoing message's state: status.messageId, status.state
-//     );
-//     controller.addJavaScriptChannel(
-//       ChatBridgeReceiver.channelName,
-//       onMessageReceived: (message) => receiver.handle(message.message),
-//     );
-//
-// Test vectors: test/vectors/flutter.json (decode each "payload", compare toJson() with "event").
+// The chat bridge's events and their decoder (Dart 3: sealed classes, patterns). Pure Dart, no
+// Flutter: test/vectors_test.dart runs the shared vectors through it. There is no Dart toolchain
+// where this project's CI runs: `npm run test:native` parses it with tree-sitter, it does not
+// compile it.
 
 import 'dart:convert';
 
@@ -283,51 +270,4 @@ Map<String, Object?>? _stringKeyed(Object? value) {
   if (value is Map<String, Object?>) return value;
   if (value is Map && value.keys.every((key) => key is String)) return Map<String, Object?>.from(value);
   return null;
-}
-
-/// Decodes each payload from the `ChatBridgeFlutter` JavaScript channel and calls the callback
-/// for its kind. [onError] receives every failure, and payloads that cannot be decoded.
-class ChatBridgeReceiver {
-  ChatBridgeReceiver({
-    required this.onError,
-    this.onReady,
-    this.onResponse,
-    this.onWidgetEvent,
-    this.onMessageState,
-    this.onConversationToken,
-  });
-
-  /// The bridge's default `flutterChannel` option: the name to pass to addJavaScriptChannel.
-  static const channelName = 'ChatBridgeFlutter';
-
-  final void Function(ChatError error) onError;
-  final void Function()? onReady;
-  final void Function(ChatResponse response)? onResponse;
-  final void Function(ChatWidgetEvent event)? onWidgetEvent;
-
-  /// Every change of an outgoing message's state: queued, sending, sent, failed.
-  final void Function(ChatMessageStatus status)? onMessageState;
-
-  /// The widget's conversation token (only with the bridge's `forwardConversationToken: true`).
-  final void Function(String token)? onConversationToken;
-
-  /// Decodes [payload], calls the matching callback and returns the event.
-  ChatEvent handle(Object? payload) {
-    final event = ChatEvent.decode(payload);
-    switch (event) {
-      case ChatReady():
-        onReady?.call();
-      case ChatError error:
-        onError(error);
-      case ChatResponse response:
-        onResponse?.call(response);
-      case ChatWidgetEvent widget:
-        onWidgetEvent?.call(widget);
-      case ChatMessageStatus status:
-        onMessageState?.call(status);
-      case ChatConversationToken conversation:
-        onConversationToken?.call(conversation.token);
-    }
-    return event;
-  }
 }

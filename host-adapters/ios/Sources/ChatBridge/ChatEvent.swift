@@ -1,29 +1,11 @@
 //
-// Chat bridge receiver for iOS: paste this file into your app.
-//
-// The bridge in the WebView calls `window.webkit.messageHandlers.chatBridge.postMessage(object)`;
-// WebKit hands the object over as `WKScriptMessage.body` (a dictionary of Foundation values),
-// and this turns it into a `ChatEvent`.
-//
-//     let receiver = ChatBridgeReceiver { event in
-//         switch event {
-//         case let .error(code, message, _, _): showError(code, message)
-//         case let .response(id, result): ...
-//         case let .widget(event, data): ...
-//         case let .message(status): ...   // an outgoing message's state: status.messageId, status.state
-//         case let .conversationToken(token): ...   // only with forwardConversationToken: true
-//         case .ready: ...
-//         }
-//     }
-//     configuration.userContentController.add(receiver, name: ChatBridgeReceiver.handlerName)
-//
-// WKUserContentController keeps the receiver strongly: call
-// `removeScriptMessageHandler(forName: ChatBridgeReceiver.handlerName)` when the web view goes away.
-// Test vectors: test/vectors/ios.json (decode each "payload", compare `jsonObject` with "event").
+// The chat bridge's events and their decoder: Foundation only (no WebKit), so the tests need no
+// web view. Not compiled where this project's CI runs (there is no Swift toolchain there):
+// parsed with tree-sitter by `npm run test:native`; Tests/ChatBridgeTests runs the shared vectors
+// through it with XCTest (`swift test` in a checkout of the repository).
 //
 
 import Foundation
-import WebKit
 
 /// A failure reported by the chat bridge, as carried by `.error` and by a failed `.response`.
 public struct ChatBridgeError: Error, Equatable {
@@ -250,23 +232,4 @@ extension ChatMessageStatus {
 private func jsonNumber(_ value: Any?) -> Double? {
     guard let number = value as? NSNumber, CFGetTypeID(number) != CFBooleanGetTypeID() else { return nil }
     return number.doubleValue
-}
-
-/// The `WKScriptMessageHandler` to register under `ChatBridgeReceiver.handlerName`.
-/// WebKit calls it on the main thread.
-@MainActor
-public final class ChatBridgeReceiver: NSObject, WKScriptMessageHandler {
-    /// The bridge's default `iosHandler` option.
-    public static let handlerName = "chatBridge"
-
-    private let onEvent: (ChatEvent) -> Void
-
-    public init(onEvent: @escaping (ChatEvent) -> Void) {
-        self.onEvent = onEvent
-        super.init()
-    }
-
-    public func userContentController(_ userContentController: WKUserContentController, didReceive message: WKScriptMessage) {
-        onEvent(ChatEvent.decode(message.body))
-    }
 }

@@ -1,15 +1,10 @@
 /*
- * Chat bridge decoder for Android: paste this file and ChatBridgeReceiver.kt into your app and
- * change the package.
- *
- * Pure Kotlin over org.json (which ships with Android): no Android classes, so CI compiles it with
- * kotlinc against AOSP's own org.json and runs it over every test vector (`npm run test:native`).
- * The WebView glue (which channel, which thread) is in ChatBridgeReceiver.kt.
- *
- * Dependencies: org.json. Kotlin 1.3 or later.
- * Test vectors: test/vectors/android.json (decode each "payload", compare toJson() with "event").
+ * The chat bridge's events and their decoder: pure Kotlin over org.json (which ships with
+ * Android), no Android classes, so `npm run test:native` compiles it with kotlinc against AOSP's
+ * own org.json and runs it over every shared test vector. The WebView glue (which channel, which
+ * thread) is ChatBridgeReceiver.kt.
  */
-package com.example.chatbridge
+package dev.chatbridge
 
 import org.json.JSONArray
 import org.json.JSONObject

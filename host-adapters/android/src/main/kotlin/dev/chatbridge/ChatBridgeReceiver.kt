@@ -1,9 +1,7 @@
 /*
- * Chat bridge receiver for Android: the WebView glue. Paste this file and ChatEvent.kt (the
- * decoder) into your app and change the package.
- *
- * The bridge in the WebView calls `window.ChatBridgeAndroid.postMessage(json)` with one JSON text
- * per message. `attach` installs that object the safest way the WebView offers:
+ * The WebView glue: the bridge in the page calls `window.ChatBridgeAndroid.postMessage(json)`
+ * with one JSON text per message, and `attach` installs that object the safest way the WebView
+ * offers:
  *
  * - AndroidX `WebViewCompat.addWebMessageListener` with `allowedOriginRules`, when
  *   `WebViewFeature.isFeatureSupported(WebViewFeature.WEB_MESSAGE_LISTENER)` (WebView 82+ through
@@ -12,25 +10,11 @@
  * - `@JavascriptInterface` otherwise: the object is visible to every frame of every origin in the
  *   WebView, third-party iframes included, so use it only with content you control.
  *
- *     webView.settings.javaScriptEnabled = true
- *     val receiver = ChatBridgeReceiver { event ->
- *         when (event) {
- *             is ChatEvent.Error -> showError(event.code, event.message)
- *             is ChatEvent.Response -> ...
- *             is ChatEvent.Widget -> ...
- *             is ChatEvent.Message -> ...   // an outgoing message's state: event.messageId, event.state
- *             is ChatEvent.ConversationToken -> ...   // only with forwardConversationToken: true
- *             ChatEvent.Ready -> ...
- *         }
- *     }
- *     receiver.attach(webView, allowedOrigins = setOf("https://chat.example.com"))  // before loadUrl
- *     webView.loadUrl(...)
- *
- * Dependencies: androidx.webkit:webkit (1.3.0 or later) and ChatEvent.kt. Kotlin 1.3 or later.
- * Not compiled by this project's CI (that needs the Android SDK); ChatEvent.kt, which holds all the
- * decoding, is (see host-adapters/native/README.md).
+ * Written against the documented Android and AndroidX API; there is no Android SDK where this
+ * project's CI runs, so `npm run test:native` compiles it against stand-ins with the same
+ * signatures (test/native/android-api/), never runs it. All decoding is in ChatEvent.kt.
  */
-package com.example.chatbridge
+package dev.chatbridge
 
 import android.os.Handler
 import android.os.Looper

@@ -1,0 +1,53 @@
+// Runs the shared test vectors (the repository's test/vectors/) through the decoder: each
+// "payload" is decoded and its toJson() compared with "event". Needs a checkout of the
+// repository, which is why the tests are not in the npm package. Parsed by `npm run test:native`;
+// run with `flutter test` (there is no Dart toolchain where this project's CI runs).
+
+import 'dart:convert';
+import 'dart:io';
+
+import 'package:chat_bridge/chat_bridge.dart';
+import 'package:flutter_test/flutter_test.dart';
+
+/// `flutter test` runs in the package's folder, host-adapters/flutter.
+List<Map<String, Object?>> vectors(String host) {
+  final file = jsonDecode(File('../../test/vectors/$host.json').readAsStringSync()) as Map<String, Object?>;
+  return (file['vectors']! as List).cast<Map<String, Object?>>();
+}
+
+void main() {
+  for (final host in ['flutter', 'android', 'react-native', 'ios', 'browser']) {
+    test('decodes every $host vector to its event', () {
+      final all = vectors(host);
+      expect(all, isNotEmpty);
+      for (final vector in all) {
+        expect(ChatEvent.decode(vector['payload']).toJson(), equals(vector['event']), reason: '${vector['name']}');
+      }
+    });
+  }
+
+  test('the receiver calls the callback of each kind, and onError for what it cannot decode', () {
+    final seen = <String>[];
+    final receiver = ChatBridgeReceiver(
+      onError: (error) => seen.add('error ${error.code}'),
+      onReady: () => seen.add('ready'),
+      onMessageState: (status) => seen.add('message ${status.state.name}'),
+    );
+    receiver.handle('{"type":"ready"}');
+    receiver.handle('{"type":"message","messageId":"m-1","state":"sent","attempt":1}');
+    receiver.handle('not json');
+    expect(seen, ['ready', 'message sent', 'error parse_error']);
+  });
+
+  test('a command script escapes U+2028 and hands the bridge the command', () {
+    final script = ChatBridgeScripts.command('1', 'sendMessage', {'content': 'a\u2028b'});
+    expect(script, startsWith('ChatBridge.receive({'));
+    expect(script.contains('\u2028'), isFalse);
+    final json = script.substring('ChatBridge.receive('.length, script.length - 1);
+    expect(jsonDecode(json), {
+      'id': '1',
+      'method': 'sendMessage',
+      'params': {'content': 'a\u2028b'},
+    });
+  });
+}

@@ -1,0 +1,32 @@
+//
+// The WebKit glue: the bridge in the page calls
+// `window.webkit.messageHandlers.chatBridge.postMessage(object)`, and WebKit hands the object to
+// this handler as `WKScriptMessage.body` (a dictionary of Foundation values).
+//
+// WKUserContentController keeps the receiver strongly: call
+// `removeScriptMessageHandler(forName: ChatBridgeReceiver.handlerName)` when the web view goes away.
+//
+
+#if canImport(WebKit)
+import Foundation
+import WebKit
+
+/// The `WKScriptMessageHandler` to register under `ChatBridgeReceiver.handlerName`.
+/// WebKit calls it on the main thread.
+@MainActor
+public final class ChatBridgeReceiver: NSObject, WKScriptMessageHandler {
+    /// The bridge's default `iosHandler` option.
+    public static let handlerName = "chatBridge"
+
+    private let onEvent: (ChatEvent) -> Void
+
+    public init(onEvent: @escaping (ChatEvent) -> Void) {
+        self.onEvent = onEvent
+        super.init()
+    }
+
+    public func userContentController(_ userContentController: WKUserContentController, didReceive message: WKScriptMessage) {
+        onEvent(ChatEvent.decode(message.body))
+    }
+}
+#endif

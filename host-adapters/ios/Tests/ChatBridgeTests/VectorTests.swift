@@ -1,0 +1,55 @@
+//
+// Runs the shared test vectors (the repository's test/vectors/) through the decoder: each
+// "payload" is decoded and its `jsonObject` compared with "event". Needs a checkout of the
+// repository, which is why the tests are not in the npm package. Parsed by `npm run test:native`;
+// run with `swift test` on a Mac (there is no Swift toolchain where this project's CI runs).
+//
+
+import Foundation
+import XCTest
+@testable import ChatBridge
+
+final class VectorTests: XCTestCase {
+    private static let vectors = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("../../test/vectors").standardizedFileURL
+
+    /// The vectors of one host file: name, payload and expected event.
+    private func vectors(_ host: String) throws -> [[String: Any]] {
+        let data = try Data(contentsOf: Self.vectors.appendingPathComponent("\(host).json"))
+        let file = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        return try XCTUnwrap(file["vectors"] as? [[String: Any]])
+    }
+
+    func testDecodesEveryIosVector() throws {
+        try expectDecoded(vectors("ios"))
+    }
+
+    /// The other hosts post JSON text; the decoder takes text as well as objects.
+    func testDecodesTheTextPayloadsOfTheOtherHosts() throws {
+        for host in ["android", "flutter", "react-native", "browser"] {
+            try expectDecoded(vectors(host).filter { $0["payload"] is String || $0["payload"] is [String: Any] })
+        }
+    }
+
+    func testTheScriptsAreInTheResources() throws {
+        XCTAssertTrue(try ChatBridgeScripts.bundle().contains("ChatBridge"))
+        XCTAssertTrue(try ChatBridgeScripts.starter().contains("ChatBridge"))
+    }
+
+    func testACommandScriptEscapesLineSeparators() throws {
+        let script = try ChatBridgeScripts.command(id: "1", method: "sendMessage", params: ["content": "a\u{2028}b"])
+        XCTAssertTrue(script.hasPrefix("ChatBridge.receive({"))
+        XCTAssertFalse(script.contains("\u{2028}"))
+        XCTAssertTrue(script.contains("\\u2028"))
+    }
+
+    private func expectDecoded(_ vectors: [[String: Any]], file: StaticString = #filePath, line: UInt = #line) throws {
+        XCTAssertFalse(vectors.isEmpty, file: file, line: line)
+        for vector in vectors {
+            let event = ChatEvent.decode(vector["payload"] ?? NSNull())
+            let expected = try XCTUnwrap(vector["event"] as? NSDictionary)
+            XCTAssertEqual(event.jsonObject as NSDictionary, expected, "\(vector["name"] ?? "?")", file: file, line: line)
+        }
+    }
+}

@@ -1,0 +1,11 @@
+/* Stand-ins for android.content and android.net (see android.kt). */
+@file:Suppress("UNUSED_PARAMETER", "unused")
+
+package android.content
+
+import android.content.res.AssetManager
+
+abstract class Context {
+    abstract val applicationContext: Context
+    abstract val assets: AssetManager
+}

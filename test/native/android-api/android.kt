@@ -1,0 +1,41 @@
+/*
+ * Stand-ins for the few Android framework classes the Android glue and the docs' snippets use,
+ * with the signatures of the documented API (developer.android.com, API 35), so kotlinc can check
+ * the calls without the Android SDK. Bodies only throw: nothing here ever runs.
+ */
+@file:Suppress("UNUSED_PARAMETER", "unused")
+
+package android.webkit
+
+import android.content.Context
+
+@Target(AnnotationTarget.FUNCTION)
+@Retention(AnnotationRetention.RUNTIME)
+annotation class JavascriptInterface
+
+fun interface ValueCallback<T> {
+    fun onReceiveValue(value: T)
+}
+
+abstract class WebSettings {
+    abstract var javaScriptEnabled: Boolean
+    abstract var domStorageEnabled: Boolean
+}
+
+open class WebViewClient {
+    open fun onPageStarted(view: WebView, url: String, favicon: Any?) {}
+    open fun onPageFinished(view: WebView, url: String) {}
+}
+
+open class WebView(context: Context) {
+    open val settings: WebSettings get() = standIn()
+    open var webViewClient: WebViewClient
+        get() = standIn()
+        set(value) = standIn()
+    open fun loadUrl(url: String): Unit = standIn()
+    open fun evaluateJavascript(script: String, resultCallback: ValueCallback<String>?): Unit = standIn()
+    open fun addJavascriptInterface(obj: Any, name: String): Unit = standIn()
+    open fun removeJavascriptInterface(name: String): Unit = standIn()
+}
+
+internal fun standIn(): Nothing = throw UnsupportedOperationException("an Android API stand-in: compile only")
