@@ -30,11 +30,12 @@ export function snippetFileName({ file, line }) {
 }
 
 /**
- * Whether [code] declares things at the top level (a file) rather than running statements.
+ * Whether [code] (its imports aside) declares things at the top level (a file) rather than
+ * running statements.
  * @param {string} code
  */
 export function isFileSnippet(code) {
-  return /^(import |package |@file:|(?:(?:public|internal|private|data|sealed|abstract|open|enum)\s+)*(?:class|object|interface) )/m.test(
+  return /^(package |@file:|(?:(?:public|internal|private|data|sealed|abstract|open|enum)\s+)*(?:class|object|interface) )/m.test(
     code,
   );
 }
@@ -54,7 +55,7 @@ export function snippetSource(snippet, index) {
     `package dev.chatbridge.snippets.s${index}`,
     ...new Set([...IMPORTS.map((name) => `import ${name}`), ...imports]),
   ];
-  const body = isFileSnippet(snippet.code) ? rest : ['fun snippet() {', ...rest, '}'];
+  const body = isFileSnippet(rest.join('\n')) ? rest : ['fun snippet() {', ...rest, '}'];
   return [...header, ...body].join('\n') + '\n';
 }
 

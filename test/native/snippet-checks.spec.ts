@@ -72,10 +72,17 @@ void handle(ChatEvent event) {
     expect(wrapped).toMatch(/fun snippet\(\) \{\nval receiver = ChatBridgeReceiver \{ \}\n\}\n$/);
 
     const file = { file: 'README.md', line: 40, code: 'import org.json.JSONObject\nimport java.util.UUID\nclass A' };
-    expect(isFileSnippet(file.code)).toBe(true);
+    expect(isFileSnippet('class A')).toBe(true);
     const source = snippetSource(file, 0);
     expect(source.match(/^import org\.json\.JSONObject$/gm)).toHaveLength(1);
     expect(source).toMatch(/^import java\.util\.UUID\nclass A\n$/m);
     expect(source).not.toContain('fun snippet()');
+
+    // Imports go to the top, the statements into the function.
+    const mixed = snippetSource(
+      { file: 'a.md', line: 1, code: 'import android.graphics.Bitmap\nval b: Bitmap? = null' },
+      1,
+    );
+    expect(mixed).toMatch(/^import android\.graphics\.Bitmap\nfun snippet\(\) \{\nval b: Bitmap\? = null\n\}\n$/m);
   });
 });

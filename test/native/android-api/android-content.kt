@@ -1,4 +1,4 @@
-/* Stand-ins for android.content and android.net (see android.kt). */
+/* A stand-in for android.content.Context (see android.kt). */
 @file:Suppress("UNUSED_PARAMETER", "unused")
 
 package android.content

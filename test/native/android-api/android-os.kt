@@ -1,4 +1,4 @@
-/* Stand-ins for android.os, android.net and android.content (see android.kt). */
+/* Stand-ins for android.os.Looper and Handler (see android.kt). */
 @file:Suppress("UNUSED_PARAMETER", "unused")
 
 package android.os

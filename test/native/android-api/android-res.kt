@@ -1,4 +1,4 @@
-/* Stand-ins for android.content.res and android.net (see android.kt). */
+/* A stand-in for android.content.res.AssetManager (see android.kt). */
 @file:Suppress("UNUSED_PARAMETER", "unused")
 
 package android.content.res

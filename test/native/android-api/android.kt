@@ -8,6 +8,7 @@
 package android.webkit
 
 import android.content.Context
+import android.graphics.Bitmap
 
 @Target(AnnotationTarget.FUNCTION)
 @Retention(AnnotationRetention.RUNTIME)
@@ -23,7 +24,7 @@ abstract class WebSettings {
 }
 
 open class WebViewClient {
-    open fun onPageStarted(view: WebView, url: String, favicon: Any?) {}
+    open fun onPageStarted(view: WebView, url: String, favicon: Bitmap?) {}
     open fun onPageFinished(view: WebView, url: String) {}
 }
 
