@@ -2,7 +2,7 @@
 /**
  * The fenced code blocks of the project's Markdown, by language: what `npm run test:native`
  * compiles (Kotlin) or parses (Swift, Dart). The docs that hold platform code: README.md,
- * docs/**\/*.md and every README.md under host-adapters/.
+ * docs/**\/*.md and host-adapters/**\/*.md.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -28,7 +28,7 @@ export function markdownFiles(root) {
     }
   };
   walk('docs', (name) => name.endsWith('.md'));
-  walk('host-adapters', (name) => name === 'README.md');
+  walk('host-adapters', (name) => name.endsWith('.md'));
   return files.filter((file) => existsSync(join(root, file))).map((file) => relative(root, join(root, file)));
 }
 
