@@ -59,8 +59,9 @@ void handle(ChatEvent event) {
     expect(await snippetProblems('dart', "import 'dart:convert';\nfinal a = jsonEncode({});\nawait f(a);")).toEqual([]);
   });
 
-  it('accept Swift with compiler directives and #filePath', async () => {
-    const swift = '#if canImport(WebKit)\nimport WebKit\n#endif\nlet here = URL(fileURLWithPath: #filePath)';
+  it('accept Swift with compiler directives, #filePath and raw strings holding quotes', async () => {
+    const swift =
+      '#if canImport(WebKit)\nimport WebKit\n#endif\nlet here = URL(fileURLWithPath: #filePath)\nlet json = #"{"a": "b"}"#';
     expect(await syntaxProblems('swift', swift)).toEqual([]);
   });
 
