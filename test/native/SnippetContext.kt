@@ -9,13 +9,21 @@ package dev.chatbridge.snippets
 
 import android.content.Context
 import android.webkit.WebView
+import dev.chatbridge.ChatBridgeReceiver
 import dev.chatbridge.ChatEvent
 import dev.chatbridge.MessageState
 import org.json.JSONObject
 
 lateinit var context: Context
+lateinit var receiver: ChatBridgeReceiver
+const val WIDGET_URL = "https://chat.example.com/widget"
+const val WIDGET_ORIGIN = "https://chat.example.com"
+const val BASE_URL = "https://chat.example.com/api/v1"
+const val WEBSITE_TOKEN = "…"
 lateinit var webView: WebView
 val widgetUrl = "https://chat.example.com/widget"
+val websiteToken = "…"
+val path = "photo.jpg"
 val settings: JSONObject = JSONObject().put("baseUrl", "https://chat.example.com/api/v1").put("websiteToken", "…")
 val settingsJson: String = settings.toString()
 lateinit var bundle: String

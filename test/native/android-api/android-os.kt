@@ -1,4 +1,4 @@
-/* Stand-ins for android.os.Looper and Handler (see android.kt). */
+/* Stand-ins for android.os.Looper, Handler and Bundle (see android.kt). */
 @file:Suppress("UNUSED_PARAMETER", "unused")
 
 package android.os
@@ -13,3 +13,5 @@ class Looper private constructor() {
 open class Handler(looper: Looper) {
     fun post(r: Runnable): Boolean = android.webkit.standIn()
 }
+
+class Bundle

@@ -9,6 +9,7 @@ package android.webkit
 
 import android.content.Context
 import android.graphics.Bitmap
+import android.view.View
 
 @Target(AnnotationTarget.FUNCTION)
 @Retention(AnnotationRetention.RUNTIME)
@@ -28,7 +29,7 @@ open class WebViewClient {
     open fun onPageFinished(view: WebView, url: String) {}
 }
 
-open class WebView(context: Context) {
+open class WebView(context: Context) : View(context) {
     open val settings: WebSettings get() = standIn()
     open var webViewClient: WebViewClient
         get() = standIn()
