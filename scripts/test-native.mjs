@@ -12,6 +12,7 @@
  * - Swift and Dart, parsed with tree-sitter (scripts/native/syntax-check.mjs): every file of the
  *   iOS and Flutter packages and every ```swift and ```dart snippet of the docs; and a broken
  *   snippet of each, which must be reported, so the check is known to fail when it should.
+ * - The docs' snippets that switch over the events name every one (no `else`, no `default`).
  * - The packages' manifests and resources, as text (scripts/native/package-checks.mjs).
  */
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -170,7 +171,24 @@ function describe(file, offset, problems) {
   return problems.map(({ line, column, what }) => `${file}:${line + offset}:${column}: ${what}`).join('\n');
 }
 
+/**
+ * A docs snippet that switches over the bridge's events names every one: with an `else` or a
+ * `default`, a new event type would pass by the reader's code unseen (kotlinc and swiftc accept it).
+ */
+function everyEventNamed() {
+  for (const { file, line, lang, code } of markdownSnippets(ROOT, ['kotlin', 'swift'])) {
+    const switches = lang === 'kotlin' ? /\bwhen \(event\)/ : /\bswitch event\b/;
+    if (!switches.test(code)) continue;
+    const catchAll = lang === 'kotlin' ? /\belse\s*->/ : /\bdefault\s*:/;
+    record(
+      `the ${lang} snippet at ${file}:${line} names every event`,
+      catchAll.test(code) ? 'it has a catch-all branch: name each event instead' : undefined,
+    );
+  }
+}
+
 kotlin();
+everyEventNamed();
 await syntax();
 for (const { name, problem } of packageChecks(ROOT)) record(name, problem);
 console.log(`${passed} passed, ${failed} failed`);
