@@ -18,6 +18,7 @@ import { cpSync, lstatSync, mkdtempSync, readdirSync, rmSync, writeFileSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NATIVE_ASSET_FOLDERS, NATIVE_SCRIPTS } from './native-assets.mjs';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const CONSUMER_FILES = join(ROOT, 'test/package/consumer');
@@ -28,7 +29,21 @@ const BIN = (/** @type {string} */ name) => join(ROOT, 'node_modules/.bin', name
 const SCRIPTS = ['chat-bridge.js', 'chat-bridge.debug.js', 'chat-bridge.start.js'];
 
 /** Files the tarball must carry, and paths it must not (the repository's tests and fixtures). */
-const REQUIRED = ['LICENSE', 'README.md', 'CHANGELOG.md', 'package.json', 'bin/chat-bridge.js', 'dist/esm-only.cjs'];
+const REQUIRED = [
+  'LICENSE',
+  'README.md',
+  'CHANGELOG.md',
+  'package.json',
+  'bin/chat-bridge.js',
+  'dist/esm-only.cjs',
+  // The native packages with their manifests and the scripts they carry (scripts/native-assets.mjs).
+  'host-adapters/android/build.gradle.kts',
+  'host-adapters/android/src/main/AndroidManifest.xml',
+  'host-adapters/ios/Package.swift',
+  'host-adapters/ios/ChatBridge.podspec',
+  'host-adapters/flutter/pubspec.yaml',
+  ...NATIVE_ASSET_FOLDERS.flatMap((folder) => NATIVE_SCRIPTS.map((script) => `${folder}/${script}`)),
+];
 const FORBIDDEN = [
   /^test\//,
   /(^|\/)fixtures?\//,
@@ -36,6 +51,9 @@ const FORBIDDEN = [
   /\.spec\.[cm]?[jt]sx?$/,
   /\.test-d\.ts$/,
   /\.jsonl$/,
+  // The native packages' tests read the repository's test/vectors/.
+  /^host-adapters\/ios\/Tests\//,
+  /^host-adapters\/flutter\/test\//,
 ];
 
 const scratch = mkdtempSync(join(tmpdir(), 'chat-bridge-package-'));
