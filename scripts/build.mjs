@@ -69,7 +69,8 @@ const INTERNAL_PROPERTIES = new RegExp(
     ...['take', 'settle', 'written', 'encode', 'deliver', 'pending', 'forms', 'scrub', 'onToken'],
     ...['merged', 'resolved', 'records', 'restored', 'emit', 'page', 'prefix', 'drain', 'enqueue'],
     ...['onVisible', 'onConnectivityChange', 'onMessage', 'isOnline', 'pageOrigin', 'scope', 'apiOrigin'],
-    ...['maxCommandLength', 'form', 'json', 'onProgress', 'delay', 'stop'],
+    ...['maxCommandLength', 'form', 'json', 'onProgress', 'delay', 'stop', 'key', 'list', 'cancel', 'clearAll'],
+    ...['rawOptions', 'recorder', 'hosts'],
   ].join('|')})$`,
 );
 
