@@ -18,10 +18,15 @@ export const IIFE_BUILD = /** @type {const} */ ({
   legalComments: 'none',
 });
 
-/** terser over esbuild's ES2017 IIFE: multi-pass compression for the size budget. */
+/**
+ * terser over esbuild's ES2017 IIFE: multi-pass compression for the size budget. `unsafe_arrows`
+ * turns function expressions that use neither `this` nor `arguments` into arrows; it is unsafe
+ * only for a function called with `new` or read for its `prototype`, which bridge/ never does
+ * (its constructors are classes).
+ */
 export const TERSER_OPTIONS = /** @type {const} */ ({
   ecma: 2017,
-  compress: { passes: 3, pure_getters: true },
+  compress: { passes: 3, pure_getters: true, unsafe_arrows: true },
   mangle: true,
   format: { ecma: 2017, comments: false },
 });
