@@ -40,7 +40,7 @@ const validatorsForZod = {
  * needs. esbuild bundles and lowers to ES2017; terser's multi-pass compression then takes off
  * another ~4% gzipped, which the injected script's size budget needs.
  */
-async function buildInjected(entry, file, define = {}) {
+async function buildInjected(entry, file, define = {}, terser = TERSER_OPTIONS) {
   await build({
     ...IIFE_BUILD,
     define,
@@ -49,13 +49,39 @@ async function buildInjected(entry, file, define = {}) {
     logLevel: 'warning',
     plugins: [validatorsForZod],
   });
-  const compressed = await minify(readFileSync(`${out}/${file}`, 'utf8'), TERSER_OPTIONS);
+  const compressed = await minify(readFileSync(`${out}/${file}`, 'utf8'), terser);
   if (compressed.code === undefined) throw new Error(`terser produced no output for ${file}`);
   writeFileSync(`${out}/${file}`, compressed.code);
   return compressed.code;
 }
+/**
+ * Property names the bundle may shorten: each names a field of an object that never leaves the
+ * bundle (verdicts, the environment, the outbox's and uploads' bookkeeping, the generated
+ * validators' results), never one a host, the widget, the backend, storage, the starter's
+ * handover or a web API reads or writes. A name belongs here only if no object crossing any of
+ * those boundaries has it: terser renames it everywhere, and a mistake breaks the bundle only
+ * (the ES modules and the debug bundle keep every name; test/bundle.spec.ts runs the bundle).
+ */
+const INTERNAL_PROPERTIES = new RegExp(
+  `^(?:${[
+    ...['kind', 'command', 'secrets', 'deep', 'conversationToken', 'success', 'issues', 'safeParse'],
+    ...['optional', 'path', 'expected', 'timers', 'runner', 'api', 'answer', 'timeoutMs', 'newMessageId'],
+    ...['run', 'untimed', 'finish', 'controller', 'timer', 'chunks', 'blobs', 'loose', 'looseBytes'],
+    ...['take', 'settle', 'written', 'encode', 'deliver', 'pending', 'forms', 'scrub', 'onToken'],
+    ...['merged', 'resolved', 'records', 'restored', 'emit', 'page', 'prefix', 'drain', 'enqueue'],
+    ...['onVisible', 'onConnectivityChange', 'onMessage', 'isOnline', 'pageOrigin', 'scope', 'apiOrigin'],
+    ...['maxCommandLength', 'form', 'json', 'onProgress', 'delay', 'stop', 'key', 'list', 'cancel', 'clearAll'],
+    ...['rawOptions', 'recorder', 'hosts'],
+  ].join('|')})$`,
+);
+
 // Without a recorder, the bridge's recording hooks are dead code (bridge/bridge.ts says how).
-const bundle = await buildInjected('bridge/global.ts', 'chat-bridge.js', { CHAT_BRIDGE_WITHOUT_RECORDER: 'true' });
+const bundle = await buildInjected(
+  'bridge/global.ts',
+  'chat-bridge.js',
+  { CHAT_BRIDGE_WITHOUT_RECORDER: 'true' },
+  { ...TERSER_OPTIONS, mangle: { properties: { regex: INTERNAL_PROPERTIES, builtins: true } } },
+);
 const debugBundle = await buildInjected('bridge/global.debug.ts', 'chat-bridge.debug.js');
 // The starter, for hosts that inject it at document start and the bundle after load (bridge/starter.ts).
 const starter = await buildInjected('bridge/global.start.ts', 'chat-bridge.start.js');

@@ -38,26 +38,18 @@ export function httpError(request: Pick<ApiRequest, 'method' | 'path'>, response
  * with their own codes; a 400 the server still gives is `bad_request`, its message kept.
  */
 export function codeForStatus(status: number): ErrorCode {
-  if (status >= 500) return 'server_error';
-  switch (status) {
-    case 400:
-      return 'bad_request';
-    // The server gave up waiting for the request: to the host the same as no answer in time, and
-    // retried like it (a 4xx code would tell a chat UI the message itself was wrong).
-    case 408:
-      return 'network_error';
-    case 401:
-    case 403:
-      return 'auth_failed';
-    case 404:
-      return 'not_found';
-    case 413:
-      return 'file_too_large';
-    case 422:
-      return 'validation_error';
-    case 429:
-      return 'rate_limited';
-    default:
-      return 'bad_request';
-  }
+  return status >= 500 ? 'server_error' : CODE_FOR_STATUS[status] || 'bad_request';
 }
+
+/** 4xx statuses with a code of their own; any other is `bad_request`. */
+const CODE_FOR_STATUS: Record<number, ErrorCode | undefined> = {
+  // The server gave up waiting for the request: to the host the same as no answer in time, and
+  // retried like it (a 4xx code would tell a chat UI the message itself was wrong).
+  408: 'network_error',
+  401: 'auth_failed',
+  403: 'auth_failed',
+  404: 'not_found',
+  413: 'file_too_large',
+  422: 'validation_error',
+  429: 'rate_limited',
+};
