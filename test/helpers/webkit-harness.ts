@@ -28,6 +28,7 @@ import type { BridgeOptions, HostName } from '../../bridge/options.js';
 import { createReactNativeHost } from '../../host-adapters/react-native-host.js';
 import {
   BUNDLE_PATH,
+  NO_WEB_LOCKS_JS,
   STARTER_PATH,
   WEBSITE_TOKEN,
   decodePayload,
@@ -65,6 +66,8 @@ export interface WebKitOpenOptions {
   twoScripts?: boolean;
   /** One more document-start script, after the bridge's: e.g. a widget posting at once. */
   earlyScript?: string;
+  /** The Web Locks API removed before the bridge runs, as on iOS 12.2–15.3: the outbox's lease stands in. */
+  noWebLocks?: boolean;
 }
 
 export interface WebKitPage extends ScenarioPage {
@@ -137,6 +140,7 @@ export async function startWebKitHarness(): Promise<WebKitHarness> {
     path = '/webkit.html',
     twoScripts = false,
     earlyScript,
+    noWebLocks = false,
   }: WebKitOpenOptions) {
     if (twoScripts && host === 'flutter') throw new Error('webview_flutter has no document-start injection');
     const view = `view-${++viewCounter}`;
@@ -145,6 +149,7 @@ export async function startWebKitHarness(): Promise<WebKitHarness> {
     const options = { baseUrl: backend.url, websiteToken: WEBSITE_TOKEN, ...settings };
     const atStart = twoScripts ? starter : bundle;
     const userScripts: OpenViewOptions['userScripts'] = [INSTRUMENT_JS];
+    if (noWebLocks) userScripts.push(NO_WEB_LOCKS_JS);
     /** The host's script with `source` in the bridge's place. */
     let hostScript = (source: string) => `window.chatBridgeSettings=${JSON.stringify(options)};\n${source}`;
     if (host === 'react-native') {
