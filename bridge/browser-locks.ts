@@ -41,7 +41,8 @@ export function browserLocks(win: Window, storage: () => Storage | undefined): L
       return () => win.removeEventListener('storage', heard);
     },
     held: async () => (locks() ? (locks() as Locks).held() : []),
-    waiting: async (name) => !!locks() && (locks() as Locks).waiting!(name),
+    // Without locks, this rejects: no one waits.
+    waiting: async (name) => (locks() as Locks).waiting!(name),
   };
 }
 
@@ -59,7 +60,6 @@ function nativeLocks(win: Window): Locks | undefined {
 function leaseLocks(win: Window, storage: Storage | undefined): Locks | undefined {
   if (!storage) return;
   const me = Math.random().toString(36).slice(2);
-  const mine = new Set<string>();
   /** `key`'s owner while its time has not run out (and is no further ahead than a lease). */
   const valid = (key: string) => {
     const [owner, until] = (storage.getItem(key) || '').split(' ');
@@ -67,28 +67,30 @@ function leaseLocks(win: Window, storage: Storage | undefined): Locks | undefine
     return left > 0 && left <= TTL ? owner : undefined;
   };
   const claim = (key: string) => storage.setItem(key, `${me} ${Date.now() + TTL}`);
-  const drop = (name: string) => {
-    if ((storage.getItem(LEASE + name) || '').split(' ')[0] === me) storage.removeItem(LEASE + name);
-  };
-  if (win.addEventListener) win.addEventListener('pagehide', () => mine.forEach(drop));
+  /** Removes `key` if it is this WebView's lease. */
+  const drop = (key: string) => (storage.getItem(key) || '').split(' ')[0] === me && storage.removeItem(key);
+  win.addEventListener('pagehide', () => Object.keys(storage).forEach(drop));
   return {
     async request(name, work) {
       for (let owner; (owner = valid(LEASE + name)) !== me;) {
-        // Wanted: the holder lets go after its current work instead of keeping the lock a moment.
-        claim(owner ? WANT + name : LEASE + name);
+        try {
+          // Wanted: the holder lets go after its current work instead of keeping the lock a moment.
+          claim(owner ? WANT + name : LEASE + name);
+        } catch {
+          // A full localStorage holds no lease: the work runs unlocked rather than never.
+          return work();
+        }
         // Read back after a pause: of two WebViews that wrote at once, the later write wins.
         await new Promise((resolve) => win.setTimeout(resolve, 50 + Math.random() * 50));
       }
       storage.removeItem(WANT + name);
-      mine.add(name);
       // Renewed while the work runs; a lease another WebView took meanwhile is not written over.
       const renew = win.setInterval(() => (valid(LEASE + name) || me) === me && claim(LEASE + name), RENEW);
       try {
         return await work();
       } finally {
         win.clearInterval(renew);
-        mine.delete(name);
-        drop(name);
+        drop(LEASE + name);
       }
     },
     held: async () =>

@@ -14,6 +14,7 @@ const oldWebView = () =>
     setTimeout: window.setTimeout.bind(window),
     setInterval: window.setInterval.bind(window),
     clearInterval: window.clearInterval.bind(window),
+    addEventListener: () => undefined,
     navigator: {},
   }) as unknown as Window;
 

@@ -34,16 +34,16 @@ export function inboxLock(locks: Locks | undefined, timers: Timers, name: string
   let held = false;
   let busy = false;
   let keep = false;
-  let lingering = false;
   /** The linger ran out, or another page asked, during a pass: the lock goes as it ends. */
   let expired = false;
   let destroyed = false;
   let release = noop;
+  /** The linger's timer, while it runs. */
   let timer: unknown;
   let turn: Promise<unknown> = Promise.resolve();
   const letGo = () => {
     timers.clearTimeout(timer);
-    lingering = expired = false;
+    timer = expired = false;
     if (held) release();
     held = false;
   };
@@ -63,8 +63,7 @@ export function inboxLock(locks: Locks | undefined, timers: Timers, name: string
         busy = false;
         if (!keep || expired || destroyed) letGo();
         else {
-          if (!lingering) timer = timers.setTimeout(end, LINGER);
-          lingering = true;
+          timer ||= timers.setTimeout(end, LINGER);
           if (locks.waiting) locks.waiting(name).then((wanted) => wanted && end(), noop);
         }
       }
