@@ -34,7 +34,7 @@ export function browserLocks(win: Window, storage: () => Storage | undefined): L
     }
   };
   return {
-    request: (name, work) => (tell(), locks() ? (locks() as Locks).request(name, work) : work()),
+    request: (name, work, only) => (tell(), locks() ? (locks() as Locks).request(name, work, only) : work()),
     onChange(listener) {
       const heard = (event: StorageEvent) => (event.key || '').startsWith(LEASE) && listener();
       win.addEventListener('storage', heard);
@@ -71,7 +71,7 @@ function leaseLocks(win: Window, storage: Storage | undefined): Locks | undefine
   const drop = (key: string) => (storage.getItem(key) || '').split(' ')[0] === me && storage.removeItem(key);
   win.addEventListener('pagehide', () => Object.keys(storage).forEach(drop));
   return {
-    async request(name, work) {
+    async request(name, work, only) {
       for (let owner; (owner = valid(LEASE + name)) !== me;) {
         try {
           // Wanted: the holder lets go after its current work instead of keeping the lock a moment.
@@ -80,6 +80,8 @@ function leaseLocks(win: Window, storage: Storage | undefined): Locks | undefine
           // A full localStorage holds no lease: the work runs unlocked rather than never.
           return work();
         }
+        // A page's own lock is held as soon as it is written, so its records can be written at once.
+        if (only) break;
         // Read back after a pause: of two WebViews that wrote at once, the later write wins.
         await new Promise((resolve) => win.setTimeout(resolve, 50 + Math.random() * 50));
       }

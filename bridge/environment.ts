@@ -54,8 +54,11 @@ export interface RecordStore {
 
 /** Exclusive locks shared by every WebView of the origin (the Web Locks API, or a lease in storage). */
 export interface Locks {
-  /** Runs `work` once the lock `name` is held, and releases it when `work` settles. */
-  request<T>(name: string, work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` once the lock `name` is held, and releases it when `work` settles. `only`: no other
+   * WebView ever asks for `name` (a page's own lock), so a lease needs no pause to settle a race.
+   */
+  request<T>(name: string, work: () => Promise<T>, only?: boolean): Promise<T>;
   /** The names of the locks held now, by any WebView. */
   held(): Promise<string[]>;
   /** Whether a request for the lock `name` waits (where that can be known): its holder then lets go soon. */

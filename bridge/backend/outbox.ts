@@ -105,7 +105,7 @@ export function createOutbox(s: OutboxSettings): Outbox {
    */
   const holdPage = () =>
     (pageHeld ||= locks
-      ? hold(locks, PAGE_LOCK + s.page).then((resolve) => (release = resolve), noop)
+      ? hold(locks, PAGE_LOCK + s.page, true).then((resolve) => (release = resolve), noop)
       : Promise.resolve());
   /**
    * A closed page sends no event: while another page lives or left records, and this one is

@@ -68,10 +68,14 @@ export interface WebKitOpenOptions {
   earlyScript?: string;
   /** The Web Locks API removed before the bridge runs, as on iOS 12.2–15.3: the outbox's lease stands in. */
   noWebLocks?: boolean;
+  /** Open it beside this page, sharing its storage and locks (a second WebView of the same app). */
+  beside?: WebKitPage;
 }
 
 export interface WebKitPage extends ScenarioPage {
   readonly host: WebKitHostName;
+  /** The host's name for the view. */
+  readonly view: string;
   /** The handler messages since the page (re)loaded, with where WebKit delivered undefined. */
   readonly received: HandlerMessage[];
   /** Calls back with each handler message from now on (as an app's handler is called); returns the unsubscribe. */
@@ -141,6 +145,7 @@ export async function startWebKitHarness(): Promise<WebKitHarness> {
     twoScripts = false,
     earlyScript,
     noWebLocks = false,
+    beside,
   }: WebKitOpenOptions) {
     if (twoScripts && host === 'flutter') throw new Error('webview_flutter has no document-start injection');
     const view = `view-${++viewCounter}`;
@@ -171,6 +176,7 @@ export async function startWebKitHarness(): Promise<WebKitHarness> {
 
     const page: WebKitPage = {
       host,
+      view,
       received,
       onMessage(listener) {
         const own = (message: HandlerMessage) => message.view === view && listener(message);
@@ -245,7 +251,12 @@ export async function startWebKitHarness(): Promise<WebKitHarness> {
       },
     };
     pages.add(page);
-    await webkit.open(view, { url: `${origin}${path}`, handlers: [HANDLER_OF[host]], userScripts });
+    await webkit.open(view, {
+      url: `${origin}${path}`,
+      handlers: [HANDLER_OF[host]],
+      userScripts,
+      ...(beside && { shareWith: beside.view }),
+    });
     await afterLoad();
     return page;
   }

@@ -16,9 +16,9 @@ export const LINGER = 1_000;
 export const noop = () => {};
 
 /** Asks for a lock and keeps it until the release it resolves with is called. */
-export const hold = (locks: Locks, name: string) =>
+export const hold = (locks: Locks, name: string, only?: boolean) =>
   new Promise<() => void>((granted, failed) => {
-    locks.request(name, () => new Promise<void>(granted)).catch(failed);
+    locks.request(name, () => new Promise<void>(granted), only).catch(failed);
   });
 
 export interface InboxLock {
