@@ -48,11 +48,12 @@ export function browserLocks(win: Window, storage: () => Storage | undefined): L
 
 function nativeLocks(win: Window): Locks | undefined {
   const native = win.navigator && win.navigator.locks;
+  const names = async (which: 'held' | 'pending') => ((await native.query())[which] || []).map((lock) => lock.name);
   return native
     ? {
         request: (name, work) => native.request(name, work) as never,
-        held: async () => ((await native.query()).held || []).map((lock) => lock.name as string),
-        waiting: async (name) => ((await native.query()).pending || []).some((lock) => lock.name === name),
+        held: () => names('held') as Promise<string[]>,
+        waiting: async (name) => (await names('pending')).includes(name),
       }
     : undefined;
 }
@@ -73,9 +74,11 @@ function leaseLocks(win: Window, storage: Storage | undefined): Locks | undefine
   return {
     async request(name, work, only) {
       for (let owner; (owner = valid(LEASE + name)) !== me;) {
+        const wants = valid(WANT + name);
         try {
-          // Wanted: the holder lets go after its current work instead of keeping the lock a moment.
-          claim(owner ? WANT + name : LEASE + name);
+          // Wanted: the holder lets go after its current send. A free lock goes to the WebView that
+          // waited for it, not to its last holder asking again.
+          if (owner || !wants || wants === me) claim(owner ? WANT + name : LEASE + name);
         } catch {
           // A full localStorage holds no lease: the work runs unlocked rather than never.
           return work();

@@ -49,9 +49,6 @@ export const recordKey = (prefix: string, time: number, page: string, n: number)
 /** The page that queued the record. */
 export const pageOf = (key: string) => key.split('.')[1];
 
-/** The time in a record's key (no dot or colon comes before it after the prefix). */
-export const queuedAt = (key: string) => parseInt(key.slice(key.lastIndexOf(':') + 1), 36);
-
 /**
  * The order messages go in: what pages that are gone left first (queued before this page could
  * queue anything, whatever the clock said), then this page's own; by key within each.

@@ -21,7 +21,7 @@ import type { Locks, ProgressListener, RecordStore, Timers } from '../environmen
 import { BridgeError, errorEvent, isBridgeError, toErrorEvent, type ErrorEvent } from '../outbound/errors.js';
 import type { MessageState, MessageStateMessage, OutboxListing, Outcome } from '../outbound/messages.js';
 import { parseRetryAfter, retryDelay } from './retry-timing.js';
-import { byteSize, isRecord, pageOf, queuedAt, queueOrder, recordKey, type OutboxRecord } from './outbox-record.js';
+import { byteSize, isRecord, pageOf, queueOrder, recordKey, type OutboxRecord } from './outbox-record.js';
 import { hold, inboxLock, noop } from './outbox/inbox-lock.js';
 import { throttledProgress } from './upload-progress.js';
 
@@ -150,17 +150,13 @@ export function createOutbox(s: OutboxSettings): Outbox {
     ));
   }
 
-  /**
-   * Takes in the valid records of pages that are gone; drops invalid ones. Each page's keys sort
-   * after every key it saw, so what a page queued stays behind what it found, whatever its clock.
-   */
+  /** Takes in the valid records of pages that are gone; drops invalid ones. */
   async function adoptOrphans(): Promise<number> {
     const alive = new Set(locks && (await locks.held()));
     let adopted = 0;
     // Where the locks cannot tell live pages from gone ones, only this page's drains look.
     let others = [...alive].some((name) => name.startsWith(PAGE_LOCK) && name !== PAGE_LOCK + s.page);
     for (const key of await keys()) {
-      last = Math.max(last, queuedAt(key) + 1 || 0);
       const page = pageOf(key);
       if (entries.has(key) || page === s.page) continue;
       others = true;
@@ -216,8 +212,14 @@ export function createOutbox(s: OutboxSettings): Outbox {
       // A wait the server asked for (Retry-After) is kept even by a retry "at once".
       if (wait > 0 && (!skip || entry.firm)) return schedule(wait);
       skip = false;
+      // Asked as the send starts: another WebView waiting gets its turn after this one send.
+      const wanted = lock.wanted();
       if (!(await attempt(entry))) return;
       sent = key;
+      if (await wanted) {
+        again = true;
+        return void (await removing);
+      }
     }
     if (!sent) return;
     // Everything went: the conversation is likely to go on, so the lock is kept a moment. Another
@@ -360,7 +362,7 @@ export function createOutbox(s: OutboxSettings): Outbox {
       // taken out at once, without waiting for the lock, which a pass holds while it sends
       // everything queued before it (a cancel must not wait for those, nor lose the race).
       const own = find();
-      if (own && (pageOf(own.key) === s.page || lock.held)) return take(own);
+      if (own && (pageOf(own.key) === s.page || lock.held())) return take(own);
       return lock.run(async () => {
         await adoptOrphans();
         const entry = find();

@@ -10,18 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { requireChromium } from '../helpers/chromium.js';
 import { useBrowserHarness, type BridgePage, type BrowserHarness } from '../helpers/browser-harness.js';
 import type { OutboundMessage } from '../../bridge/outbound/messages.js';
-
-/** A small seeded generator (mulberry32), so a failing run can be played again. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seeded } from '../helpers/seeded.js';
 
 const LOCK_MODES = [
   ['Web Locks', false],

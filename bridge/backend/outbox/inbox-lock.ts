@@ -5,9 +5,9 @@
  * Kept LINGER ms after a pass that sent everything: asking the Web Locks API costs about a
  * millisecond (a round trip to the browser process), which each message of a conversation would
  * otherwise pay before its request starts. The linger is not restarted by the passes it covers,
- * and ends after the current pass when another WebView asks for the lock (where the locks can
- * tell): a busy WebView never keeps another waiting for more than one send or one linger. After
- * a failed pass the lock goes at once.
+ * and ends when another WebView asks for the lock (where the locks can tell), as a pass does
+ * after its current send (`wanted`): a busy WebView never keeps another waiting for more than one
+ * send or one linger. After a failed pass the lock goes at once.
  */
 import type { Locks, Timers } from '../../environment.js';
 
@@ -25,8 +25,10 @@ export interface InboxLock {
   /** Runs `work` under the lock; `keep()` from inside asks to keep it a moment after. */
   run<T>(work: () => Promise<T>): Promise<T>;
   keep(): void;
+  /** Whether another WebView waits for the lock (false where that cannot be known). */
+  wanted(): Promise<unknown>;
   /** Whether this page holds the lock now (then no other page is sending). */
-  readonly held: boolean;
+  held(): boolean;
   destroy(): void;
 }
 
@@ -74,9 +76,8 @@ export function inboxLock(locks: Locks | undefined, timers: Timers, name: string
   return {
     run,
     keep: () => void (keep = true),
-    get held() {
-      return held;
-    },
+    wanted: async () => locks && locks.waiting && locks.waiting(name).catch(noop),
+    held: () => held,
     destroy() {
       destroyed = true;
       letGo();

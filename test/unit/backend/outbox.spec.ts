@@ -699,6 +699,31 @@ describe('pages that come and go (issue 20)', () => {
   });
 });
 
+describe('turns between pages', () => {
+  it("serves a waiting page after one send of another page's backlog, not after the whole backlog", async () => {
+    const map = new Map<string, unknown>();
+    const locks = tellingLocks(map);
+    const log: string[] = [];
+    const answer: Answer = async (r) => {
+      log.push(r.messageId);
+      return { id: r.messageId };
+    };
+    const a = page({ map, id: 'pageA', locks, answer });
+    const b = page({ map, id: 'pageB', clock: a.clock, locks, answer });
+    a.setOnline(false);
+    for (const id of ['a1', 'a2', 'a3']) a.send(id);
+    await flush();
+    a.setOnline(true);
+    a.outbox.drain(true);
+    const quiet = b.send('b1');
+    await flush();
+    await quiet;
+    a.clock.advance(LINGER);
+    await flush();
+    expect(log).toEqual(['a1', 'b1', 'a2', 'a3']);
+  });
+});
+
 describe('Retry-After on 503 (RFC 9110 §10.2.3)', () => {
   const unavailable = (retryAfter: string | null) => Object.assign(httpFailure(503), { retryAfter });
 
