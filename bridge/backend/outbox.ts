@@ -21,7 +21,7 @@ import type { Locks, ProgressListener, RecordStore, Timers } from '../environmen
 import { BridgeError, errorEvent, isBridgeError, toErrorEvent, type ErrorEvent } from '../outbound/errors.js';
 import type { MessageState, MessageStateMessage, OutboxListing, Outcome } from '../outbound/messages.js';
 import { parseRetryAfter, retryDelay } from './retry-timing.js';
-import { byteSize, isRecord, pageOf, queueOrder, recordKey, type OutboxRecord } from './outbox-record.js';
+import { byteSize, isRecord, pageOf, inQueueOrder, recordKey, type OutboxRecord } from './outbox-record.js';
 import { hold, inboxLock, noop } from './outbox/inbox-lock.js';
 import { throttledProgress } from './upload-progress.js';
 
@@ -82,7 +82,6 @@ export function createOutbox(s: OutboxSettings): Outbox {
   const { records, locks, prefix } = s;
   const entries = new Map<string, Entry>();
   const lock = inboxLock(locks, s, prefix);
-  const order = queueOrder(s.page);
   let counter = 0;
   let last = 0;
   let timer: unknown;
@@ -200,7 +199,7 @@ export function createOutbox(s: OutboxSettings): Outbox {
     }
     let sent = '';
     removing = undefined;
-    for (const key of [...entries.keys()].sort(order)) {
+    for (const key of inQueueOrder(entries.keys(), s.page)) {
       // The message before, sent in this pass, is off the disk before the next one goes.
       await removing;
       if (destroyed) return;
@@ -327,7 +326,7 @@ export function createOutbox(s: OutboxSettings): Outbox {
     drain,
     async list() {
       const listing: OutboxListing[] = [];
-      for (const key of [...new Set([...(await keys()), ...entries.keys()])].sort(order)) {
+      for (const key of inQueueOrder(new Set([...(await keys()), ...entries.keys()]), s.page)) {
         const entry = entries.get(key);
         // Without an entry, a key of this page is a message answered whose removal failed.
         const record = entry
