@@ -1,20 +1,16 @@
 /**
- * The WebView's side of the outbox's storage and locks, for `browserEnvironment`:
+ * The WebView's side of the outbox's storage, for `browserEnvironment` (its locks: browser-locks.ts):
  * - records: IndexedDB (one object store; values are structured clones, so attachment bytes stay
  *   ArrayBuffers), or one localStorage key per record where IndexedDB cannot be opened (private
  *   modes, old WebViews), with ArrayBuffers written as base64. Attachments sent in chunks are Blobs,
  *   stored as they are where the store keeps Blobs, else read into ArrayBuffers first.
- * - locks: the Web Locks API where present; otherwise a lease in localStorage (an owner and an
- *   expiry, renewed while held), which keeps two WebViews from sending at once as long as their
- *   clocks agree to within the lease.
  * Our own few lines instead of `idb`/`idb-keyval`: we need four calls, and a wrapper would cost
  * more bytes of the injected bundle than they do.
  */
-import type { Locks, RecordStore } from './environment.js';
+import type { RecordStore } from './environment.js';
 import { base64, unbase64 } from './bytes.js';
 
 const STORE = 'outbox';
-const LEASE = 'chat-bridge:lease:';
 
 type Op = (store: IDBObjectStore) => IDBRequest;
 
@@ -117,53 +113,3 @@ const localRecords = (storage: Storage): RecordStore => ({
     ),
   remove: async (key) => storage.removeItem(key),
 });
-
-/** Chosen at the first call, like the records: the Web Locks API, else a lease in localStorage, else none. */
-export function browserLocks(win: Window, storage: () => Storage | undefined): Locks {
-  let chosen: Locks | undefined | null = null;
-  const locks = () => (chosen === null ? (chosen = nativeLocks(win) || leaseLocks(win, storage())) : chosen);
-  return {
-    request: (name, work) => (locks() ? (locks() as Locks).request(name, work) : work()),
-    held: async () => (locks() ? (locks() as Locks).held() : []),
-  };
-}
-
-function nativeLocks(win: Window): Locks | undefined {
-  const native = win.navigator && win.navigator.locks;
-  return native
-    ? {
-        request: (name, work) => native.request(name, work) as never,
-        held: async () => ((await native.query()).held || []).map((lock) => lock.name as string),
-      }
-    : undefined;
-}
-
-function leaseLocks(win: Window, storage: Storage | undefined): Locks | undefined {
-  if (!storage) return;
-  const me = Math.random().toString(36);
-  const holder = (name: string) => {
-    const [owner, until] = (storage.getItem(LEASE + name) || '').split(' ');
-    return Number(until) > Date.now() ? owner : undefined;
-  };
-  const claim = (name: string) => storage.setItem(LEASE + name, `${me} ${Date.now() + 10_000}`);
-  return {
-    async request(name, work) {
-      while (holder(name) !== me) {
-        if (!holder(name)) claim(name);
-        // Read back after a pause: of two WebViews that wrote at once, the later write wins.
-        await new Promise((resolve) => win.setTimeout(resolve, 99));
-      }
-      const renew = win.setInterval(() => claim(name), 3_000);
-      try {
-        return await work();
-      } finally {
-        win.clearInterval(renew);
-        storage.removeItem(LEASE + name);
-      }
-    },
-    held: async () =>
-      Object.keys(storage)
-        .filter((key) => key.startsWith(LEASE) && holder(key.slice(LEASE.length)))
-        .map((key) => key.slice(LEASE.length)),
-  };
-}

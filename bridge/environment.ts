@@ -5,7 +5,8 @@
  * virtual clock and scripted HTTP; unit tests fill it with fakes. Nothing else in `bridge/`
  * touches `window`, `fetch`, timers or storage directly, so the very same code runs in all three.
  */
-import { browserLocks, browserRecords } from './browser-storage.js';
+import { browserLocks } from './browser-locks.js';
+import { browserRecords } from './browser-storage.js';
 import { xhrUpload } from './xhr-upload.js';
 
 /** The part of a fetch `Response` the bridge reads. Kept small so scripted answers are easy. */
@@ -53,10 +54,17 @@ export interface RecordStore {
 
 /** Exclusive locks shared by every WebView of the origin (the Web Locks API, or a lease in storage). */
 export interface Locks {
-  /** Runs `work` once the lock `name` is held, and releases it when `work` settles. */
-  request<T>(name: string, work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` once the lock `name` is held, and releases it when `work` settles. `only`: no other
+   * WebView ever asks for `name` (a page's own lock), so a lease needs no pause to settle a race.
+   */
+  request<T>(name: string, work: () => Promise<T>, only?: boolean): Promise<T>;
   /** The names of the locks held now, by any WebView. */
   held(): Promise<string[]>;
+  /** Whether a request for the lock `name` waits (where that can be known): its holder then lets go soon. */
+  waiting?(name: string): Promise<boolean>;
+  /** Calls back when another WebView of the app may have started or gone (where that can be known). Returns the unsubscribe. */
+  onChange?(listener: () => void): () => void;
 }
 
 /** A `message` event as the bridge sees it: the posted data and the sender's origin. */

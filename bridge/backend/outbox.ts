@@ -20,8 +20,9 @@
 import type { Locks, ProgressListener, RecordStore, Timers } from '../environment.js';
 import { BridgeError, errorEvent, isBridgeError, toErrorEvent, type ErrorEvent } from '../outbound/errors.js';
 import type { MessageState, MessageStateMessage, OutboxListing, Outcome } from '../outbound/messages.js';
-import { retryDelay } from './retry-timing.js';
-import { byteSize, isRecord, pageOf, recordKey, type OutboxRecord } from './outbox-record.js';
+import { parseRetryAfter, retryDelay } from './retry-timing.js';
+import { byteSize, isRecord, pageOf, inQueueOrder, recordKey, type OutboxRecord } from './outbox-record.js';
+import { hold, inboxLock, noop } from './outbox/inbox-lock.js';
 import { throttledProgress } from './upload-progress.js';
 
 export interface OutboxSettings extends Timers {
@@ -61,6 +62,8 @@ interface Entry {
   attempt: number;
   state: MessageState;
   next?: number | undefined;
+  /** `next` is the server's (Retry-After), not to be cut short. */
+  firm?: boolean;
   /** The write of its record (false: failed): a removal waits for it, so a late write cannot bring a sent message back. */
   written?: Promise<boolean>;
   /** This page's command waiting for it. */
@@ -71,53 +74,14 @@ interface Entry {
 const BACKOFF = { limit: Infinity, baseDelay: 1_000, maxDelay: 60_000 };
 const TRANSIENT = [408, 502, 503, 504];
 const PAGE_LOCK = 'chat-bridge:page:';
-/** How long the inbox lock is kept after a pass that sent everything (see `locked`). */
-export const LINGER = 1_000;
-const noop = () => {};
+/** How often a live page looks for what pages that are gone left (a closed WebView sends no event). */
+export const ORPHAN_CHECK = 2_000;
+export { LINGER } from './outbox/inbox-lock.js';
 
 export function createOutbox(s: OutboxSettings): Outbox {
   const { records, locks, prefix } = s;
   const entries = new Map<string, Entry>();
-  /**
-   * The inbox lock, kept for LINGER ms after a pass that sent everything: asking the Web Locks
-   * API costs about a millisecond (a round trip to the browser process), which each message of a
-   * conversation would otherwise pay before its request starts. Another WebView waits at most
-   * that long for its turn; after a failure the lock goes at once. This page's works run in turn.
-   */
-  let inboxHeld = false;
-  let keep = false;
-  let releaseInbox = noop;
-  let linger: unknown;
-  let turn: Promise<unknown> = Promise.resolve();
-  const letGo = () => {
-    s.clearTimeout(linger);
-    if (inboxHeld) releaseInbox();
-    inboxHeld = false;
-  };
-  /** Asks for a lock and keeps it until the release it resolves with is called. */
-  const hold = (name: string) =>
-    new Promise<() => void>((granted, failed) => {
-      (locks as Locks).request(name, () => new Promise<void>(granted)).catch(failed);
-    });
-  const locked = <T>(work: () => Promise<T>): Promise<T> => {
-    if (!locks) return work();
-    const run = turn.then(async () => {
-      s.clearTimeout(linger);
-      if (!inboxHeld) {
-        releaseInbox = await hold(prefix);
-        inboxHeld = true;
-      }
-      keep = false;
-      try {
-        return await work();
-      } finally {
-        if (keep && !destroyed) linger = s.setTimeout(letGo, LINGER);
-        else letGo();
-      }
-    });
-    turn = run.catch(noop);
-    return run;
-  };
+  const lock = inboxLock(locks, s, prefix);
   let counter = 0;
   let last = 0;
   let timer: unknown;
@@ -131,6 +95,7 @@ export function createOutbox(s: OutboxSettings): Outbox {
   let destroyed = false;
   let release = noop;
   let pageHeld: Promise<unknown> | undefined;
+  let watching: unknown;
   /** The removal of the record of the message this pass sent last. */
   let removing: Promise<unknown> | undefined;
   /**
@@ -138,7 +103,21 @@ export function createOutbox(s: OutboxSettings): Outbox {
    * first drain or message rather than at install, and granted before any record of it is written.
    */
   const holdPage = () =>
-    (pageHeld ||= locks ? hold(PAGE_LOCK + s.page).then((resolve) => (release = resolve), noop) : Promise.resolve());
+    (pageHeld ||= locks
+      ? hold(locks, PAGE_LOCK + s.page, true).then((resolve) => (release = resolve), noop)
+      : Promise.resolve());
+  /**
+   * A closed page sends no event: while another page lives or left records, and this one is
+   * online, it looks again every few seconds, so what a closed page left goes within a few
+   * seconds. Offline, or alone with nothing left by others, no timer runs.
+   */
+  const watch = () => {
+    watching ||= s.setTimeout(() => {
+      watching = undefined;
+      if (s.isOnline()) adoptOrphans().then((adopted) => adopted && drain(false, false), noop);
+    }, ORPHAN_CHECK);
+  };
+  const unwatch = locks && locks.onChange ? locks.onChange(() => s.isOnline() && watch()) : noop;
 
   const setState = (entry: Entry, state: MessageState, extra?: object) => {
     entry.state = state;
@@ -171,13 +150,18 @@ export function createOutbox(s: OutboxSettings): Outbox {
   }
 
   /** Takes in the valid records of pages that are gone; drops invalid ones. */
-  async function adoptOrphans(): Promise<void> {
+  async function adoptOrphans(): Promise<number> {
     const alive = new Set(locks && (await locks.held()));
     let adopted = 0;
+    // Where the locks cannot tell live pages from gone ones, only this page's drains look.
+    let others = [...alive].some((name) => name.startsWith(PAGE_LOCK) && name !== PAGE_LOCK + s.page);
     for (const key of await keys()) {
       const page = pageOf(key);
-      if (entries.has(key) || page === s.page || alive.has(PAGE_LOCK + page)) continue;
+      if (entries.has(key) || page === s.page) continue;
+      others = true;
+      if (alive.has(PAGE_LOCK + page)) continue;
       const record = await (records as RecordStore).get(key).catch(noop);
+      if (entries.has(key)) continue;
       if (isRecord(record, s.maxFileSize)) {
         entries.set(key, { key, record, attempt: 0, state: 'queued' });
         adopted++;
@@ -186,7 +170,9 @@ export function createOutbox(s: OutboxSettings): Outbox {
         await (records as RecordStore).remove(key).catch(noop);
       }
     }
+    if (alive.size && others && s.isOnline() && !destroyed) watch();
     if (adopted > 0 && s.restored) s.restored(adopted);
+    return adopted;
   }
 
   /**
@@ -211,9 +197,9 @@ export function createOutbox(s: OutboxSettings): Outbox {
       adoptDue = false;
       await adoptOrphans();
     }
-    let sent = false;
+    let sent = '';
     removing = undefined;
-    for (const key of [...entries.keys()].sort()) {
+    for (const key of inQueueOrder(entries.keys(), s.page)) {
       // The message before, sent in this pass, is off the disk before the next one goes.
       await removing;
       if (destroyed) return;
@@ -222,13 +208,23 @@ export function createOutbox(s: OutboxSettings): Outbox {
       const entry = entries.get(key);
       if (!entry) continue;
       const wait = (entry.next || 0) - s.now();
-      if (wait > 0 && !skip) return schedule(wait);
+      // A wait the server asked for (Retry-After) is kept even by a retry "at once".
+      if (wait > 0 && (!skip || entry.firm)) return schedule(wait);
       skip = false;
+      // Asked as the send starts: another WebView waiting gets its turn after this one send.
+      const wanted = lock.wanted();
       if (!(await attempt(entry))) return;
-      sent = true;
+      sent = key;
+      if (await wanted) {
+        again = true;
+        return void (await removing);
+      }
     }
-    // Everything went: the conversation is likely to go on, so the lock is kept a moment.
-    keep = sent;
+    if (!sent) return;
+    // Everything went: the conversation is likely to go on, so the lock is kept a moment. Another
+    // page may have taken in the record sent last; it is off the disk before the lock can go.
+    lock.keep();
+    if (pageOf(sent) !== s.page) await removing;
   }
 
   /** One attempt; false when the message stays (a transient failure), so nothing behind it may go. */
@@ -247,7 +243,12 @@ export function createOutbox(s: OutboxSettings): Outbox {
         outcome = { ok: false, error };
       } else {
         if (destroyed) return false;
-        const delay = (retryDelay(entry.attempt, null, BACKOFF, s.random(), 0) as { delay: number }).delay;
+        // The server's Retry-After (RFC 9110 §10.2.3) where it gave one, as on a 429.
+        const asked = parseRetryAfter((thrown as { retryAfter?: string | null }).retryAfter || null, s.now());
+        entry.firm = asked !== undefined;
+        const delay = entry.firm
+          ? (asked as number)
+          : (retryDelay(entry.attempt, null, BACKOFF, s.random(), 0) as { delay: number }).delay;
         const online = s.isOnline();
         entry.next = s.now() + delay;
         setState(entry, 'queued', online ? { nextAttemptAt: entry.next } : {});
@@ -283,7 +284,7 @@ export function createOutbox(s: OutboxSettings): Outbox {
       try {
         do {
           again = false;
-          await locked(pass);
+          await lock.run(pass);
         } while (again && !destroyed);
       } catch (thrown) {
         s.emit(toErrorEvent(thrown, 'storage_error', '[outbox]'));
@@ -325,7 +326,7 @@ export function createOutbox(s: OutboxSettings): Outbox {
     drain,
     async list() {
       const listing: OutboxListing[] = [];
-      for (const key of [...new Set([...(await keys()), ...entries.keys()])].sort()) {
+      for (const key of inQueueOrder(new Set([...(await keys()), ...entries.keys()]), s.page)) {
         const entry = entries.get(key);
         // Without an entry, a key of this page is a message answered whose removal failed.
         const record = entry
@@ -355,12 +356,13 @@ export function createOutbox(s: OutboxSettings): Outbox {
         });
         return true;
       };
-      // This page's own messages are sent by this page alone, and one is marked `sending` before
-      // its request starts: it is taken out at once, without the lock, which a drain holds while it
-      // sends everything queued before it (a cancel must not wait for those, nor lose the race).
+      // This page's own messages are sent by this page alone, and so is every message while it
+      // holds the inbox lock; one is marked `sending` before its request starts. Such a message is
+      // taken out at once, without waiting for the lock, which a pass holds while it sends
+      // everything queued before it (a cancel must not wait for those, nor lose the race).
       const own = find();
-      if (own && pageOf(own.key) === s.page) return take(own);
-      return locked(async () => {
+      if (own && (pageOf(own.key) === s.page || lock.held())) return take(own);
+      return lock.run(async () => {
         await adoptOrphans();
         const entry = find();
         return take(entry && (await stillStored(entry.key)) ? entry : undefined);
@@ -372,7 +374,9 @@ export function createOutbox(s: OutboxSettings): Outbox {
     destroy() {
       destroyed = true;
       s.clearTimeout(timer);
-      letGo();
+      s.clearTimeout(watching);
+      unwatch();
+      lock.destroy();
       release();
     },
   };

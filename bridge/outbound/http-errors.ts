@@ -28,8 +28,11 @@ export function httpErrorEvent(request: Pick<ApiRequest, 'method' | 'path'>, res
   });
 }
 
+/** Carries the server's `Retry-After`, which the outbox honours before its next attempt at a message it keeps. */
 export function httpError(request: Pick<ApiRequest, 'method' | 'path'>, response: ApiResponse): BridgeError {
-  return new BridgeError(httpErrorEvent(request, response));
+  return Object.assign(new BridgeError(httpErrorEvent(request, response)), {
+    retryAfter: response.headers && response.headers.get('Retry-After'),
+  });
 }
 
 /**

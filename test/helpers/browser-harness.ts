@@ -157,7 +157,12 @@ export interface OpenOptions {
   path?: string;
   /** Open the page in this browser context (a second WebView of the same app: shared storage) instead of a new one. */
   context?: BrowserContext;
+  /** The Web Locks API removed before any script runs, as on iOS 12.2–15.3: the outbox's lease stands in. */
+  noWebLocks?: boolean;
 }
+
+/** Before any script of the page: no `navigator.locks`, as in WebViews older than iOS 15.4. */
+export const NO_WEB_LOCKS_JS = 'delete Navigator.prototype.locks; delete navigator.locks;';
 
 export interface BridgePage extends ScenarioPage {
   readonly host: HostName;
@@ -253,10 +258,12 @@ export async function startBrowserHarness(): Promise<BrowserHarness> {
     strictCsp = false,
     path = '/bridge.html',
     context: shared,
+    noWebLocks = false,
   }: OpenOptions): Promise<BridgePage> {
     // A context each: its own storage and its own preflight cache, so tests do not see each other.
     const context = shared ?? (await launched.browser.newContext());
     const tab = await context.newPage();
+    if (noWebLocks) await tab.addInitScript(NO_WEB_LOCKS_JS);
     const consoleErrors: string[] = [];
     tab.on('console', (message) => {
       if (message.type() === 'error') consoleErrors.push(`${message.text()} (${message.location().url})`);

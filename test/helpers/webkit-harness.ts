@@ -28,6 +28,7 @@ import type { BridgeOptions, HostName } from '../../bridge/options.js';
 import { createReactNativeHost } from '../../host-adapters/react-native-host.js';
 import {
   BUNDLE_PATH,
+  NO_WEB_LOCKS_JS,
   STARTER_PATH,
   WEBSITE_TOKEN,
   decodePayload,
@@ -65,10 +66,16 @@ export interface WebKitOpenOptions {
   twoScripts?: boolean;
   /** One more document-start script, after the bridge's: e.g. a widget posting at once. */
   earlyScript?: string;
+  /** The Web Locks API removed before the bridge runs, as on iOS 12.2–15.3: the outbox's lease stands in. */
+  noWebLocks?: boolean;
+  /** Open it beside this page, sharing its storage and locks (a second WebView of the same app). */
+  beside?: WebKitPage;
 }
 
 export interface WebKitPage extends ScenarioPage {
   readonly host: WebKitHostName;
+  /** The host's name for the view. */
+  readonly view: string;
   /** The handler messages since the page (re)loaded, with where WebKit delivered undefined. */
   readonly received: HandlerMessage[];
   /** Calls back with each handler message from now on (as an app's handler is called); returns the unsubscribe. */
@@ -137,6 +144,8 @@ export async function startWebKitHarness(): Promise<WebKitHarness> {
     path = '/webkit.html',
     twoScripts = false,
     earlyScript,
+    noWebLocks = false,
+    beside,
   }: WebKitOpenOptions) {
     if (twoScripts && host === 'flutter') throw new Error('webview_flutter has no document-start injection');
     const view = `view-${++viewCounter}`;
@@ -145,6 +154,7 @@ export async function startWebKitHarness(): Promise<WebKitHarness> {
     const options = { baseUrl: backend.url, websiteToken: WEBSITE_TOKEN, ...settings };
     const atStart = twoScripts ? starter : bundle;
     const userScripts: OpenViewOptions['userScripts'] = [INSTRUMENT_JS];
+    if (noWebLocks) userScripts.push(NO_WEB_LOCKS_JS);
     /** The host's script with `source` in the bridge's place. */
     let hostScript = (source: string) => `window.chatBridgeSettings=${JSON.stringify(options)};\n${source}`;
     if (host === 'react-native') {
@@ -166,6 +176,7 @@ export async function startWebKitHarness(): Promise<WebKitHarness> {
 
     const page: WebKitPage = {
       host,
+      view,
       received,
       onMessage(listener) {
         const own = (message: HandlerMessage) => message.view === view && listener(message);
@@ -240,7 +251,12 @@ export async function startWebKitHarness(): Promise<WebKitHarness> {
       },
     };
     pages.add(page);
-    await webkit.open(view, { url: `${origin}${path}`, handlers: [HANDLER_OF[host]], userScripts });
+    await webkit.open(view, {
+      url: `${origin}${path}`,
+      handlers: [HANDLER_OF[host]],
+      userScripts,
+      ...(beside && { shareWith: beside.view }),
+    });
     await afterLoad();
     return page;
   }

@@ -53,6 +53,8 @@ export interface OpenViewOptions {
    * `{source, at: 'end'}` once the document has loaded (.atDocumentEnd).
    */
   userScripts: Array<string | { source: string; at: 'end' }>;
+  /** Open it in this view's web context: storage and locks shared, as two WKWebViews of one app. */
+  shareWith?: string;
 }
 
 export interface WebKitHost {

@@ -5,7 +5,8 @@
  * the Web Locks API. IndexedDB and navigator.locks themselves run in the Chromium tests.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { browserLocks, browserRecords } from '../../bridge/browser-storage.js';
+import { browserRecords } from '../../bridge/browser-storage.js';
+import { browserLocks } from '../../bridge/browser-locks.js';
 
 /** A window without IndexedDB or Web Locks: an old or locked-down WebView. */
 const oldWebView = () =>
@@ -13,6 +14,7 @@ const oldWebView = () =>
     setTimeout: window.setTimeout.bind(window),
     setInterval: window.setInterval.bind(window),
     clearInterval: window.clearInterval.bind(window),
+    addEventListener: () => undefined,
     navigator: {},
   }) as unknown as Window;
 

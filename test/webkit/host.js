@@ -11,7 +11,9 @@
 // arrays, strings, numbers, booleans, null), with the places where WebKit delivered `undefined`.
 //
 // Requests (stdin):  {"id": 1, "op": "open", "view": "a", "url": "...", "handlers": ["chatBridge"],
-//                     "userScripts": ["..."], "dataDir": "/tmp/..." (optional: storage on disk)}
+//                     "userScripts": ["..."], "dataDir": "/tmp/..." (optional: storage on disk),
+//                     "shareWith": "b" (optional: the web context of view b, so both views share
+//                     storage and locks, as two WKWebViews of one app do)}
 //                    {"id": 2, "op": "eval", "view": "a", "body": "return 1"}   (an async function body)
 //                    {"id": 3, "op": "reload", "view": "a"}  {"id": 4, "op": "close", "view": "a"}
 // Answers (fd 3):    {"id": 1, "ok": true, "value": ...} or {"id": 1, "ok": false, "error": "..."}
@@ -81,12 +83,15 @@ function toNative(value, path, undefinedAt) {
 
 function openView(request, done) {
   if (views.has(request.view)) throw new Error(`view ${request.view} is already open`);
-  // Its own ephemeral data: storage and the CORS preflight cache are not shared between views.
+  // Its own ephemeral data: storage and the CORS preflight cache are not shared between views,
+  // unless it is opened beside another view (shareWith), in that view's context.
   // `dataDir` (the bench): its own data on disk instead, as an app's WKWebView keeps IndexedDB.
   const dataManager = request.dataDir
     ? new WebKit2.WebsiteDataManager({ base_data_directory: request.dataDir, base_cache_directory: request.dataDir })
     : WebKit2.WebsiteDataManager.new_ephemeral();
-  const context = new WebKit2.WebContext({ website_data_manager: dataManager });
+  const context = request.shareWith
+    ? entryOf({ view: request.shareWith }).context
+    : new WebKit2.WebContext({ website_data_manager: dataManager });
   const manager = new WebKit2.UserContentManager();
   for (const name of request.handlers || []) {
     manager.register_script_message_handler(name);
@@ -115,7 +120,7 @@ function openView(request, done) {
   const window = new Gtk.OffscreenWindow();
   window.add(view);
   window.show_all();
-  const entry = { view, window, onLoad: null };
+  const entry = { view, window, context, onLoad: null };
   views.set(request.view, entry);
   view.connect('load-changed', (_view, event) => {
     if (event === WebKit2.LoadEvent.FINISHED && entry.onLoad) {

@@ -24,6 +24,12 @@ import {
 
 const HELLO_BASE64 = Buffer.from('hello, attachment').toString('base64');
 
+/** The outbox's cases run with the Web Locks API and without it (iOS 12.2–15.3: its lease stands in). */
+const LOCK_MODES = [
+  ['Web Locks', false],
+  ['lease, no Web Locks', true],
+] as const;
+
 /** The contact's messages as the backend stored them, read through its own API. */
 async function storedMessages(backendUrl: string): Promise<StoredMessage[]> {
   const { authToken } = (await (await fetch(`${backendUrl}/config?website_token=${WEBSITE_TOKEN}`)).json()) as {
@@ -180,68 +186,75 @@ describe.skipIf(!requireWebKit())('chat-bridge.js in WebKit', () => {
       expect(await tab.consoleErrors()).toEqual([]);
     });
 
-    it('keeps messages (a photo too) sent offline through a reload in IndexedDB, then sends each exactly once, in order', async () => {
-      tab = await harness.open({ host });
-      expect(await tab.call('getConversation')).toMatchObject({ ok: true });
-      await tab.setOffline(true);
-      const photo = Buffer.alloc(40_000, 9).toString('base64');
-      const ids = [
-        await tab.send('sendMessage', { content: 'first', messageId: 'first' }),
+    it.each(LOCK_MODES)(
+      'keeps messages (a photo too) sent offline through a reload in IndexedDB, then sends each exactly once, in order [%s]',
+      async (_, noWebLocks) => {
+        tab = await harness.open({ host, noWebLocks });
+        expect(await tab.call('getConversation')).toMatchObject({ ok: true });
+        await tab.setOffline(true);
+        const photo = Buffer.alloc(40_000, 9).toString('base64');
+        const ids = [
+          await tab.send('sendMessage', { content: 'first', messageId: 'first' }),
+          await tab.send('sendMessage', {
+            content: 'second',
+            messageId: 'second',
+            attachments: [{ name: 'photo.jpg', type: 'image/jpeg', data: photo }],
+          }),
+        ];
+        await tab.waitFor({ type: 'message', messageId: 'second', state: 'queued' });
+        expect((await tab.stats()).outbox).toBe(2);
+
+        await tab.reload();
+        // The new page finds both records (WebKit's IndexedDB, bytes as an ArrayBuffer) and tries the first.
+        await tab.waitFor({ type: 'message', messageId: 'first', state: 'sending' });
+        await tab.setOffline(false);
+        for (const messageId of ['first', 'second'])
+          expect(await tab.waitFor({ type: 'message', messageId, state: 'sent' })).toMatchObject({
+            result: { content: messageId },
+          });
+        // An earlier page's messages are reported by messageId, never as responses to its command ids.
+        const responded = (await tab.messages()).flatMap((message) =>
+          message.type === 'response' ? [message.id] : [],
+        );
+        expect(responded.filter((id) => ids.includes(id))).toEqual([]);
+        expect(logLines(harness.backend).filter((line) => line.startsWith('POST /messages'))).toEqual([
+          'POST /messages 200',
+          'POST /messages 200',
+        ]);
+        expect((await tab.stats()).outbox).toBe(0);
+        const stored = await storedMessages(harness.backend.url);
+        expect(stored.map((message) => [message.content, message.attachments.length])).toEqual([
+          ['first', 0],
+          ['second', 1],
+        ]);
+        expect(stored[1]?.attachments[0]?.size).toBe(40_000);
+      },
+    );
+
+    it.each(LOCK_MODES)(
+      'keeps a photo sent in chunks queued offline through a reload (WebKitGTK refuses Blobs in IndexedDB: stored as bytes), then uploads it byte for byte [%s]',
+      async (_, noWebLocks) => {
+        tab = await harness.open({ host, noWebLocks });
+        expect(await tab.call('getConversation')).toMatchObject({ ok: true });
+        await tab.setOffline(true);
+        const photo = randomBytes(1_000_000);
+        const text = photo.toString('base64');
+        for (let index = 0; index * CHUNK_MAX < text.length; index++) {
+          const data = text.slice(index * CHUNK_MAX, (index + 1) * CHUNK_MAX);
+          expect(await tab.call('appendAttachment', { uploadId: 'photo', index, data })).toMatchObject({ ok: true });
+        }
         await tab.send('sendMessage', {
-          content: 'second',
-          messageId: 'second',
-          attachments: [{ name: 'photo.jpg', type: 'image/jpeg', data: photo }],
-        }),
-      ];
-      await tab.waitFor({ type: 'message', messageId: 'second', state: 'queued' });
-      expect((await tab.stats()).outbox).toBe(2);
-
-      await tab.reload();
-      // The new page finds both records (WebKit's IndexedDB, bytes as an ArrayBuffer) and tries the first.
-      await tab.waitFor({ type: 'message', messageId: 'first', state: 'sending' });
-      await tab.setOffline(false);
-      for (const messageId of ['first', 'second'])
-        expect(await tab.waitFor({ type: 'message', messageId, state: 'sent' })).toMatchObject({
-          result: { content: messageId },
+          content: 'chunked',
+          messageId: 'chunked',
+          attachments: [{ name: 'photo.jpg', type: 'image/jpeg', uploadId: 'photo' }],
         });
-      // An earlier page's messages are reported by messageId, never as responses to its command ids.
-      const responded = (await tab.messages()).flatMap((message) => (message.type === 'response' ? [message.id] : []));
-      expect(responded.filter((id) => ids.includes(id))).toEqual([]);
-      expect(logLines(harness.backend).filter((line) => line.startsWith('POST /messages'))).toEqual([
-        'POST /messages 200',
-        'POST /messages 200',
-      ]);
-      expect((await tab.stats()).outbox).toBe(0);
-      const stored = await storedMessages(harness.backend.url);
-      expect(stored.map((message) => [message.content, message.attachments.length])).toEqual([
-        ['first', 0],
-        ['second', 1],
-      ]);
-      expect(stored[1]?.attachments[0]?.size).toBe(40_000);
-    });
-
-    it('keeps a photo sent in chunks queued offline through a reload (WebKitGTK refuses Blobs in IndexedDB: stored as bytes), then uploads it byte for byte', async () => {
-      tab = await harness.open({ host });
-      expect(await tab.call('getConversation')).toMatchObject({ ok: true });
-      await tab.setOffline(true);
-      const photo = randomBytes(1_000_000);
-      const text = photo.toString('base64');
-      for (let index = 0; index * CHUNK_MAX < text.length; index++) {
-        const data = text.slice(index * CHUNK_MAX, (index + 1) * CHUNK_MAX);
-        expect(await tab.call('appendAttachment', { uploadId: 'photo', index, data })).toMatchObject({ ok: true });
-      }
-      await tab.send('sendMessage', {
-        content: 'chunked',
-        messageId: 'chunked',
-        attachments: [{ name: 'photo.jpg', type: 'image/jpeg', uploadId: 'photo' }],
-      });
-      await tab.waitFor({ type: 'message', messageId: 'chunked', state: 'queued' });
-      // Queued is said at once; the write takes longer here (WebKitGTK refuses the Blob, so its bytes
-      // are read and written instead): reload once the record is in IndexedDB, as an app's user would
-      // by the time they close it.
-      const page = tab;
-      const storedRecords = () =>
-        page.evaluate(`return await new Promise((resolve) => {
+        await tab.waitFor({ type: 'message', messageId: 'chunked', state: 'queued' });
+        // Queued is said at once; the write takes longer here (WebKitGTK refuses the Blob, so its bytes
+        // are read and written instead): reload once the record is in IndexedDB, as an app's user would
+        // by the time they close it.
+        const page = tab;
+        const storedRecords = () =>
+          page.evaluate(`return await new Promise((resolve) => {
           const open = indexedDB.open('chat-bridge');
           open.onerror = () => resolve(-1);
           open.onsuccess = () => {
@@ -250,24 +263,25 @@ describe.skipIf(!requireWebKit())('chat-bridge.js in WebKit', () => {
             count.onerror = () => resolve(-1);
           };
         });`);
-      await vi.waitFor(async () => expect(await storedRecords()).toBe(1), { timeout: 10_000, interval: 100 });
+        await vi.waitFor(async () => expect(await storedRecords()).toBe(1), { timeout: 10_000, interval: 100 });
 
-      await tab.reload();
-      await tab.waitFor({ type: 'message', messageId: 'chunked', state: 'sending' });
-      await tab.setOffline(false);
-      await tab.waitFor({ type: 'message', messageId: 'chunked', state: 'sent' });
-      const stored = await storedMessages(harness.backend.url);
-      expect(stored.map((message) => message.attachments)).toEqual([
-        [
-          {
-            name: 'photo.jpg',
-            type: 'image/jpeg',
-            size: photo.length,
-            sha256: createHash('sha256').update(photo).digest('hex'),
-          },
-        ],
-      ]);
-    });
+        await tab.reload();
+        await tab.waitFor({ type: 'message', messageId: 'chunked', state: 'sending' });
+        await tab.setOffline(false);
+        await tab.waitFor({ type: 'message', messageId: 'chunked', state: 'sent' });
+        const stored = await storedMessages(harness.backend.url);
+        expect(stored.map((message) => message.attachments)).toEqual([
+          [
+            {
+              name: 'photo.jpg',
+              type: 'image/jpeg',
+              size: photo.length,
+              sha256: createHash('sha256').update(photo).digest('hex'),
+            },
+          ],
+        ]);
+      },
+    );
   });
 
   describe.each(['ios', 'react-native'] as const)('[webkit %s] two scripts', (host) => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { bridgeError, type ErrorEvent } from '../../../bridge/outbound/errors.js';
 import type { MessageStateMessage } from '../../../bridge/outbound/messages.js';
-import { createOutbox, LINGER, type OutboxSettings } from '../../../bridge/backend/outbox.js';
+import { createOutbox, LINGER, ORPHAN_CHECK, type OutboxSettings } from '../../../bridge/backend/outbox.js';
 import { inboxPrefix, recordKey, type OutboxRecord } from '../../../bridge/backend/outbox-record.js';
-import type { ProgressListener, RecordStore } from '../../../bridge/environment.js';
+import type { Locks, ProgressListener, RecordStore } from '../../../bridge/environment.js';
 import { mapRecords, memoryLocks } from '../../../tools/testing/in-memory-environment.js';
 import { createVirtualClock as createFakeClock } from '../../../tools/testing/virtual-clock.js';
 
@@ -28,6 +28,7 @@ function page(
     records?: RecordStore | undefined;
     clock?: ReturnType<typeof createFakeClock>;
     id?: string;
+    locks?: Locks;
   } = {},
 ) {
   const map = options.map ?? new Map<string, unknown>();
@@ -39,7 +40,7 @@ function page(
   const answer: Answer = options.answer ?? (async (record) => ({ id: record.messageId }));
   const settings: OutboxSettings = {
     records: 'records' in options ? options.records : mapRecords(map),
-    locks: memoryLocks(map),
+    locks: options.locks ?? memoryLocks(map),
     prefix: PREFIX,
     page: options.id ?? 'pageA',
     maxFileSize: 1024,
@@ -579,5 +580,177 @@ describe('listOutbox and cancelMessage', () => {
     await expect(second).resolves.toEqual({ id: 'msg-2' });
     expect(p.sent.filter((id) => id === 'msg-1')).toHaveLength(1);
     expect(p.map.size).toBe(0);
+  });
+});
+
+/** Locks as the Web Locks API gives them, which also say when a request waits (`query().pending`). */
+function tellingLocks(map: Map<string, unknown>): Locks {
+  const locks = memoryLocks(map);
+  const waiting = new Map<string, number>();
+  const count = (name: string, by: number) => waiting.set(name, (waiting.get(name) ?? 0) + by);
+  return {
+    held: locks.held,
+    request(name, work) {
+      count(name, 1);
+      return locks.request(name, () => (count(name, -1), work()));
+    },
+    waiting: async (name) => (waiting.get(name) ?? 0) > 0,
+  };
+}
+
+describe('pages that come and go (issue 20)', () => {
+  it("sends a closed page's messages within a few seconds, in its order, with no event, while another page lives", async () => {
+    const map = new Map<string, unknown>();
+    const a = page({ map, id: 'pageA' });
+    const b = page({ map, id: 'pageB', clock: a.clock });
+    a.setOnline(false);
+    a.send('a1');
+    a.send('a2');
+    await flush();
+    // B looks when it is installed and sees A alive; it looks again every few seconds.
+    b.outbox.drain();
+    await flush();
+    a.outbox.destroy();
+    await flush();
+    expect(b.sent).toEqual([]);
+    a.clock.advance(ORPHAN_CHECK);
+    await flush();
+    expect(b.sent).toEqual(['a1', 'a2']);
+    expect(map.size).toBe(0);
+  });
+
+  it('runs no timer when alone with nothing left by others', async () => {
+    const p = page();
+    p.outbox.drain();
+    await flush();
+    await p.send(1);
+    await flush();
+    p.clock.advance(LINGER);
+    await flush();
+    expect(p.clock.pending).toBe(0);
+  });
+
+  it('keeps the order of what a page left when the clock is set back for the page after it', async () => {
+    const map = new Map<string, unknown>();
+    const before = page({ map, id: 'old' });
+    before.setOnline(false);
+    before.send('early1');
+    before.send('early2');
+    await flush();
+    before.outbox.destroy();
+    const after = page({ map, id: 'new', clock: createFakeClock(1_700_000_000_000 - 600_000) });
+    after.send('later');
+    await flush();
+    expect(after.sent).toEqual(['early1', 'early2', 'later']);
+  });
+
+  it("cancels an earlier page's message at once while this page sends a slow one, and never sends it", async () => {
+    const map = new Map<string, unknown>();
+    const before = page({ map, id: 'old' });
+    before.setOnline(false);
+    before.send('slow');
+    before.send('cancel me');
+    await flush();
+    before.outbox.destroy();
+    let finish = (_: unknown) => {};
+    const after = page({
+      map,
+      id: 'new',
+      answer: (r) => (r.messageId === 'slow' ? new Promise((resolve) => (finish = resolve)) : Promise.resolve('sent')),
+    });
+    after.outbox.drain();
+    await flush();
+    expect(after.sent).toEqual(['slow']);
+    let answer: boolean | undefined;
+    void after.outbox.cancel('cancel me').then((cancelled) => (answer = cancelled));
+    await flush();
+    expect(answer).toBe(true);
+    finish({ id: 'slow' });
+    await flush();
+    expect(after.sent).toEqual(['slow']);
+    expect(map.size).toBe(0);
+  });
+
+  it('lets a waiting page in after the current pass, and never restarts the linger for a busy page', async () => {
+    const map = new Map<string, unknown>();
+    const locks = tellingLocks(map);
+    const a = page({ map, id: 'pageA', locks });
+    const b = page({ map, id: 'pageB', clock: a.clock, locks });
+    await a.send('a1');
+    await flush();
+    const waiting = b.send('b1');
+    await flush();
+    expect(b.sent).toEqual([]);
+    // A's next pass runs under the lock it kept; as it ends, B, which waits, goes next.
+    await a.send('a2');
+    await flush();
+    await expect(waiting).resolves.toEqual({ id: 'b1' });
+
+    const alone = page({ id: 'pageC' });
+    const held = async () => (await memoryLocks(alone.map).held()).filter((name) => !name.includes(':page:'));
+    await alone.send('c1');
+    await flush();
+    alone.clock.advance(LINGER - 100);
+    await alone.send('c2');
+    await flush();
+    alone.clock.advance(100);
+    await flush();
+    expect(await held()).toEqual([]);
+  });
+});
+
+describe('turns between pages', () => {
+  it("serves a waiting page after one send of another page's backlog, not after the whole backlog", async () => {
+    const map = new Map<string, unknown>();
+    const locks = tellingLocks(map);
+    const log: string[] = [];
+    const answer: Answer = async (r) => {
+      log.push(r.messageId);
+      return { id: r.messageId };
+    };
+    const a = page({ map, id: 'pageA', locks, answer });
+    const b = page({ map, id: 'pageB', clock: a.clock, locks, answer });
+    a.setOnline(false);
+    for (const id of ['a1', 'a2', 'a3']) a.send(id);
+    await flush();
+    a.setOnline(true);
+    a.outbox.drain(true);
+    const quiet = b.send('b1');
+    await flush();
+    await quiet;
+    a.clock.advance(LINGER);
+    await flush();
+    expect(log).toEqual(['a1', 'b1', 'a2', 'a3']);
+  });
+});
+
+describe('Retry-After on 503 (RFC 9110 §10.2.3)', () => {
+  const unavailable = (retryAfter: string | null) => Object.assign(httpFailure(503), { retryAfter });
+
+  it.each([
+    ['delta-seconds', '7', 7_000],
+    ['an HTTP date', new Date(1_700_000_000_000 + 9_000).toUTCString(), 9_000],
+  ])('waits as long as %s says, even when a new message asks for a retry at once', async (_, header, wait) => {
+    let down = true;
+    const p = page({ answer: async (r) => (down ? Promise.reject(unavailable(header)) : { id: r.messageId }) });
+    const first = p.send(1);
+    await flush();
+    expect(p.states('msg-1').at(-1)).toMatchObject({ state: 'queued', nextAttemptAt: p.clock.now() + wait });
+    down = false;
+    const second = p.send(2);
+    await flush();
+    expect(p.sent).toEqual(['msg-1']);
+    p.clock.advance(wait);
+    await flush();
+    await expect(first).resolves.toEqual({ id: 'msg-1' });
+    await expect(second).resolves.toEqual({ id: 'msg-2' });
+  });
+
+  it('backs off as before when a 503 has no usable Retry-After', async () => {
+    const p = page({ answer: async () => Promise.reject(unavailable('soon')) });
+    p.send(1);
+    await flush();
+    const next = (p.states('msg-1').at(-1) as MessageStateMessage).nextAttemptAt as number;
+    expect(next - p.clock.now()).toBeLessThanOrEqual(2_000);
   });
 });

@@ -1,0 +1,107 @@
+/**
+ * The WebView's side of the outbox's locks, for `browserEnvironment`: the Web Locks API where
+ * present, otherwise a lease in localStorage (iOS 12.2–15.3 has no Web Locks).
+ *
+ * The lease must give what the Web Locks API gives the outbox: one holder at a time, and a lock
+ * that goes when its WebView goes. A holder renews its lease every second and it lapses a few
+ * seconds after the last renewal (a crashed or killed WebView); a WebView that is closed or
+ * reloaded lets its leases go at `pagehide`, so another takes over at once. Two WebViews that
+ * claim at the same moment both write, wait, and read back: the later write wins. A lease that
+ * ends further ahead than its length was written before the clock was set back: it has lapsed.
+ */
+import type { Locks } from './environment.js';
+
+const LEASE = 'chat-bridge:lease:';
+/** A WebView waiting for a lock says so here. */
+const WANT = 'chat-bridge:want:';
+/** A lease lapses this long after its holder last renewed it. */
+const TTL = 4_000;
+const RENEW = 1_000;
+
+/** Chosen at the first call: the Web Locks API, else a lease in localStorage, else none. */
+export function browserLocks(win: Window, storage: () => Storage | undefined): Locks {
+  let chosen: Locks | undefined | null = null;
+  let told = false;
+  const locks = () => (chosen === null ? (chosen = nativeLocks(win) || leaseLocks(win, storage())) : chosen);
+  /** Other WebViews hear of this one once (a `storage` event), and watch for it to go. */
+  const tell = () => {
+    if (told) return;
+    told = true;
+    try {
+      (storage() as Storage).setItem(LEASE, String(Math.random()));
+    } catch {
+      // No localStorage, or full: the others look when an event of their own comes.
+    }
+  };
+  return {
+    request: (name, work, only) => (tell(), locks() ? (locks() as Locks).request(name, work, only) : work()),
+    onChange(listener) {
+      const heard = (event: StorageEvent) => (event.key || '').startsWith(LEASE) && listener();
+      win.addEventListener('storage', heard);
+      return () => win.removeEventListener('storage', heard);
+    },
+    held: async () => (locks() ? (locks() as Locks).held() : []),
+    // Without locks, this rejects: no one waits.
+    waiting: async (name) => (locks() as Locks).waiting!(name),
+  };
+}
+
+function nativeLocks(win: Window): Locks | undefined {
+  const native = win.navigator && win.navigator.locks;
+  const names = async (which: 'held' | 'pending') => ((await native.query())[which] || []).map((lock) => lock.name);
+  return native
+    ? {
+        request: (name, work) => native.request(name, work) as never,
+        held: () => names('held') as Promise<string[]>,
+        waiting: async (name) => (await names('pending')).includes(name),
+      }
+    : undefined;
+}
+
+function leaseLocks(win: Window, storage: Storage | undefined): Locks | undefined {
+  if (!storage) return;
+  const me = Math.random().toString(36).slice(2);
+  /** `key`'s owner while its time has not run out (and is no further ahead than a lease). */
+  const valid = (key: string) => {
+    const [owner, until] = (storage.getItem(key) || '').split(' ');
+    const left = Number(until) - Date.now();
+    return left > 0 && left <= TTL ? owner : undefined;
+  };
+  const claim = (key: string) => storage.setItem(key, `${me} ${Date.now() + TTL}`);
+  /** Removes `key` if it is this WebView's lease. */
+  const drop = (key: string) => (storage.getItem(key) || '').split(' ')[0] === me && storage.removeItem(key);
+  win.addEventListener('pagehide', () => Object.keys(storage).forEach(drop));
+  return {
+    async request(name, work, only) {
+      for (let owner; (owner = valid(LEASE + name)) !== me;) {
+        const wants = valid(WANT + name);
+        try {
+          // Wanted: the holder lets go after its current send. A free lock goes to the WebView that
+          // waited for it, not to its last holder asking again.
+          if (owner || !wants || wants === me) claim(owner ? WANT + name : LEASE + name);
+        } catch {
+          // A full localStorage holds no lease: the work runs unlocked rather than never.
+          return work();
+        }
+        // A page's own lock is held as soon as it is written, so its records can be written at once.
+        if (only) break;
+        // Read back after a pause: of two WebViews that wrote at once, the later write wins.
+        await new Promise((resolve) => win.setTimeout(resolve, 50 + Math.random() * 50));
+      }
+      storage.removeItem(WANT + name);
+      // Renewed while the work runs; a lease another WebView took meanwhile is not written over.
+      const renew = win.setInterval(() => (valid(LEASE + name) || me) === me && claim(LEASE + name), RENEW);
+      try {
+        return await work();
+      } finally {
+        win.clearInterval(renew);
+        drop(LEASE + name);
+      }
+    },
+    held: async () =>
+      Object.keys(storage)
+        .filter((key) => key.startsWith(LEASE) && valid(key))
+        .map((key) => key.slice(LEASE.length)),
+    waiting: async (name) => !!valid(WANT + name),
+  };
+}

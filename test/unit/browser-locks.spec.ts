@@ -1,0 +1,96 @@
+// @vitest-environment happy-dom
+/**
+ * The lease in localStorage that stands in for the Web Locks API (iOS 12.2–15.3), in happy-dom's
+ * window: let go at pagehide, lapsed when its end is further ahead than a lease (a clock set
+ * back), not written over while another WebView holds it, and telling its holder that another
+ * WebView waits. Two WebViews are two `browserLocks` over one localStorage; the Chromium and
+ * WebKit delivery tests run the whole outbox over it.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { browserLocks } from '../../bridge/browser-locks.js';
+
+/** A window without Web Locks whose `pagehide` can be fired. */
+function oldWebView() {
+  const events = new EventTarget();
+  const win = {
+    setTimeout: window.setTimeout.bind(window),
+    setInterval: window.setInterval.bind(window),
+    clearInterval: window.clearInterval.bind(window),
+    addEventListener: events.addEventListener.bind(events),
+    removeEventListener: events.removeEventListener.bind(events),
+    navigator: {},
+  } as unknown as Window;
+  return { win, locks: browserLocks(win, () => localStorage), hide: () => events.dispatchEvent(new Event('pagehide')) };
+}
+
+const holdForever = (locks: ReturnType<typeof browserLocks>, name: string) =>
+  new Promise<void>((granted) => void locks.request(name, () => new Promise<void>(() => granted())));
+
+afterEach(() => localStorage.clear());
+
+describe('the lease that stands in for Web Locks', () => {
+  it('is let go at pagehide, so another WebView takes over at once (a reload, a closed WebView)', async () => {
+    const closing = oldWebView();
+    const other = oldWebView();
+    await holdForever(closing.locks, 'chat-bridge:page:a');
+    expect(await other.locks.held()).toContain('chat-bridge:page:a');
+    closing.hide();
+    expect(await other.locks.held()).not.toContain('chat-bridge:page:a');
+    await expect(other.locks.request('chat-bridge:page:a', async () => 'ran')).resolves.toBe('ran');
+  });
+
+  it("grants a page's own lock (asked for by no other WebView) as it is written, with no pause to read back", async () => {
+    const { locks } = oldWebView();
+    let ran = false;
+    void locks.request('chat-bridge:page:mine', async () => void (ran = true), true);
+    // Granted within the same task's microtasks: a reload right after a message finds its record.
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(ran).toBe(true);
+    expect(await locks.held()).toEqual([]);
+  });
+
+  it('counts as lapsed when it ends further ahead than a lease: written before the clock was set back', async () => {
+    localStorage.setItem('chat-bridge:lease:send', `gone ${Date.now() + 600_000}`);
+    const { locks } = oldWebView();
+    expect(await locks.held()).toEqual([]);
+    await expect(locks.request('send', async () => 'ran')).resolves.toBe('ran');
+  });
+
+  it('tells its holder that another WebView waits, and lets the waiting one in when the work ends', async () => {
+    const first = oldWebView();
+    const second = oldWebView();
+    let release = () => {};
+    const held = first.locks.request('send', () => new Promise<void>((resolve) => (release = resolve)));
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(await first.locks.waiting?.('send')).toBe(false);
+    const later = second.locks.request('send', async () => 'second ran');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(await first.locks.waiting?.('send')).toBe(true);
+    release();
+    await held;
+    await expect(later).resolves.toBe('second ran');
+    expect(await first.locks.waiting?.('send')).toBe(false);
+  });
+
+  it('announces a WebView to the others once, through a storage key they hear of', async () => {
+    const { locks } = oldWebView();
+    await locks.request('a', async () => undefined);
+    const told = localStorage.getItem('chat-bridge:lease:');
+    await locks.request('b', async () => undefined);
+    expect(told).not.toBeNull();
+    expect(localStorage.getItem('chat-bridge:lease:')).toBe(told);
+  });
+
+  it('runs the work unlocked rather than never when localStorage is full', async () => {
+    const full = {
+      getItem: () => null,
+      setItem: () => {
+        throw new DOMException('full', 'QuotaExceededError');
+      },
+      removeItem: () => undefined,
+    } as unknown as Storage;
+    const win = { ...oldWebView().win, setTimeout: window.setTimeout.bind(window) } as Window;
+    await expect(browserLocks(win, () => full).request('send', async () => 'ran')).resolves.toBe('ran');
+  });
+});

@@ -1,0 +1,101 @@
+/**
+ * The delivery issue's WebKit cases (WebKitGTK, the engine of WKWebView), with the Web Locks API
+ * and without it (removed before the bridge runs, as on iOS 12.2–15.3, where the outbox's lease
+ * in localStorage stands in): messages queued before a reload are sent after it, and a closed
+ * WebView's messages are sent by a live one within seconds, with no event. Two views opened in
+ * one web context share storage and locks, as two WKWebViews of one app do.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { WEBSITE_TOKEN, type StoredMessage } from '../helpers/browser-harness.js';
+import { requireWebKit } from '../helpers/webkit.js';
+import { startWebKitHarness, type WebKitHarness, type WebKitPage } from '../helpers/webkit-harness.js';
+
+async function storedContents(backendUrl: string): Promise<string[]> {
+  const { authToken } = (await (await fetch(`${backendUrl}/config?website_token=${WEBSITE_TOKEN}`)).json()) as {
+    authToken: string;
+  };
+  const response = await fetch(`${backendUrl}/conversations`, { headers: { authorization: `Bearer ${authToken}` } });
+  if (response.status === 404) return [];
+  return ((await response.json()) as { messages: StoredMessage[] }).messages.map((message) => message.content);
+}
+
+/** The message ids whose records are in the view's IndexedDB now. */
+const IN_STORAGE = `return await new Promise((resolve) => {
+  const request = indexedDB.open('chat-bridge');
+  request.onsuccess = () => {
+    const db = request.result;
+    if (!db.objectStoreNames.contains('outbox')) return resolve([]);
+    const all = db.transaction('outbox').objectStore('outbox').getAll();
+    all.onsuccess = () => resolve(all.result.map((record) => record.messageId));
+  };
+});`;
+
+describe.skipIf(!requireWebKit())('outbox delivery cases in WebKit', () => {
+  let harness: WebKitHarness;
+  const views: WebKitPage[] = [];
+
+  beforeAll(async () => {
+    harness = await startWebKitHarness();
+  });
+  afterAll(async () => {
+    await harness?.close();
+  });
+  afterEach(async () => {
+    for (const view of views.splice(0)) await view.close();
+    harness.backend.setFault('service-unavailable', false);
+    harness.backend.reset();
+  });
+
+  describe.each([
+    ['Web Locks', false],
+    ['lease, no Web Locks', true],
+  ] as const)('[webkit ios, %s]', (_, noWebLocks) => {
+    const open = async (beside?: WebKitPage) => {
+      const view = await harness.open({ host: 'ios', noWebLocks, ...(beside && { beside }) });
+      views.push(view);
+      // The mode is what it claims: WebKitGTK has Web Locks, and the init script removes them.
+      expect(await view.evaluate('return typeof navigator.locks;')).toBe(noWebLocks ? 'undefined' : 'object');
+      return view;
+    };
+    const send = (view: WebKitPage, content: string) => view.send('sendMessage', { content, messageId: content });
+    const state = (view: WebKitPage, messageId: string, value: string, timeoutMs = 10_000) =>
+      view.waitFor({ type: 'message', messageId, state: value }, { timeoutMs });
+    const stored = async (view: WebKitPage, count: number) =>
+      expect.poll(async () => ((await view.evaluate(IN_STORAGE)) as string[]).length, { timeout: 10_000 }).toBe(count);
+
+    it('sends two messages queued before a reload after it, within seconds, in order, each once', async () => {
+      const view = await open();
+      expect(await view.call('getConversation')).toMatchObject({ ok: true });
+      harness.backend.setFault('service-unavailable', true);
+      await send(view, 'first');
+      await send(view, 'second');
+      await state(view, 'first', 'sending');
+      await stored(view, 2);
+      await view.reload();
+      harness.backend.setFault('service-unavailable', false);
+      const started = Date.now();
+      await state(view, 'first', 'sent', 15_000);
+      await state(view, 'second', 'sent', 15_000);
+      expect(Date.now() - started).toBeLessThan(6_000);
+      expect(await storedContents(harness.backend.url)).toEqual(['first', 'second']);
+    });
+
+    it("sends a closed WebView's messages from a live one within a few seconds, in their order, with no event", async () => {
+      const live = await open();
+      const closing = await open(live);
+      expect(await live.call('getConversation')).toMatchObject({ ok: true });
+      harness.backend.setFault('service-unavailable', true);
+      await send(closing, 'closed1');
+      await send(closing, 'closed2');
+      await state(closing, 'closed1', 'sending');
+      await stored(closing, 2);
+      await closing.close();
+      harness.backend.setFault('service-unavailable', false);
+      const started = Date.now();
+      await state(live, 'closed1', 'sent', 15_000);
+      await state(live, 'closed2', 'sent', 15_000);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(await storedContents(harness.backend.url)).toEqual(['closed1', 'closed2']);
+    });
+  });
+});
