@@ -23,6 +23,7 @@ import type { MessageState, MessageStateMessage, OutboxListing, Outcome } from '
 import { retryDelay } from './retry-timing.js';
 import { byteSize, isRecord, pageOf, recordKey, type OutboxRecord } from './outbox-record.js';
 import { throttledProgress } from './upload-progress.js';
+import { keptRecords } from './kept-records.js';
 
 export interface OutboxSettings extends Timers {
   records?: RecordStore | undefined;
@@ -76,7 +77,9 @@ export const LINGER = 1_000;
 const noop = () => {};
 
 export function createOutbox(s: OutboxSettings): Outbox {
-  const { records, locks, prefix } = s;
+  const { locks, prefix } = s;
+  // Written again when storage comes back; the outbox reports each failed write itself.
+  const records = s.records && keptRecords(s.records, s, s.emit);
   const entries = new Map<string, Entry>();
   /**
    * The inbox lock, kept for LINGER ms after a pass that sent everything: asking the Web Locks
@@ -161,12 +164,10 @@ export function createOutbox(s: OutboxSettings): Outbox {
     // nothing more to send (a message sent right after another would wait for that removal,
     // milliseconds on a busy device; other pages leave this page's records alone while it lives).
     // A record whose removal fails (or a page closed before it) stays behind and is sent once more
-    // under its echo_id.
+    // under its echo_id. Removed even where its write failed: the store may write it again later.
     return (removing = Promise.resolve(entry.written).then(
-      (written): unknown =>
-        records &&
-        written !== false &&
-        records.remove(entry.key).catch(() => storageError(`${entry.record.messageId} stays stored`)),
+      (): unknown =>
+        records && records.remove(entry.key).catch(() => storageError(`${entry.record.messageId} stays stored`)),
     ));
   }
 
