@@ -6,19 +6,15 @@
  *   a call that failed (on a connection that was going away) opens it again and is made once more;
  * - every call has a deadline: an open queued behind a blocked delete, or a transaction that never
  *   settles, rejects instead of holding the outbox's lock. The open goes on, and a later call uses it;
- * - a marker record, written at the first open, tells a wiped store from a new one: missing where
- *   this page saw it before, or where localStorage remembers it (an app's logout that deletes the
- *   database alone), the store was wiped, and `onWiped` says so.
+ * - a database that had to be created where this page opened it before, or where localStorage
+ *   remembers one (an app's logout that deletes the database alone), was wiped: `onWiped` says so.
  * Writes are `strict`: `complete` waits until the record is on disk (Chromium 121+ defaults to
  * relaxed, which may lose the last writes when the app's process is killed).
  */
 
 const STORE = 'outbox';
-/**
- * The marker's key, outside every inbox's key prefix (so `keys(prefix)` never lists it), and the
- * localStorage key that remembers the store had one.
- */
-const MARKER = 'chat-bridge:marker';
+/** Where localStorage remembers that the database existed (it outlives an app's deleting the database alone). */
+const WITNESS = 'chat-bridge:kept';
 /** How long a call may wait for the database to open (a delete that another connection blocks queues an open). */
 export const OPEN_DEADLINE = 3_000;
 /** How long a call may wait for its transaction, a large attachment's write included. */
@@ -30,13 +26,13 @@ const noop = () => {};
 
 type Op = (store: IDBObjectStore) => IDBRequest;
 
-/** A call's deadline passed: another attempt would wait for the same open or transaction. */
+/** A call's deadline passed. */
 const TIMEOUT = new Error('IndexedDB timeout');
 
 export interface IndexedDbRecords {
   /** Runs one operation in one transaction; `fallback` where IndexedDB cannot open at all. */
   run<T>(writes: boolean, op: Op, fallback: () => Promise<T>): Promise<T>;
-  /** The one listener told when the marker is found missing. */
+  /** The one listener told when the database is found wiped. */
   onWiped(listener: () => void): void;
 }
 
@@ -47,7 +43,7 @@ export interface IndexedDbRecords {
  */
 export function indexedDbRecords(win: Window, storage: () => Storage | undefined): IndexedDbRecords {
   let connection: Promise<IDBDatabase | void> | undefined;
-  /** Opened once here, and so saw (or wrote) the marker. */
+  /** Opened once here (or, once a database was created, one existed before). */
   let opened = false;
   /** The pending open missed a deadline (queued behind a blocked delete). */
   let stalled = false;
@@ -55,7 +51,7 @@ export function indexedDbRecords(win: Window, storage: () => Storage | undefined
 
   /** Rejects after `ms` unless `promise` settled (its timer left to run out: a race settles once). */
   const deadline = <T>(promise: Promise<T>, ms: number) =>
-    Promise.race([promise, new Promise<never>((_, reject) => win.setTimeout(() => reject(TIMEOUT), ms))]);
+    Promise.race([promise, new Promise<never>((_, reject) => win.setTimeout(reject, ms, TIMEOUT))]);
 
   const transact = <T>(database: IDBDatabase, writes: boolean, op: Op) =>
     new Promise<T>((resolve, reject) => {
@@ -68,17 +64,22 @@ export function indexedDbRecords(win: Window, storage: () => Storage | undefined
     });
 
   function open(): Promise<IDBDatabase | void> {
+    /** The database did not exist: new, or wiped. */
+    let created = false;
     const opening: Promise<IDBDatabase | void> = new Promise<IDBDatabase>((resolve, reject) => {
       const request = win.indexedDB.open('chat-bridge', 1);
-      request.onupgradeneeded = () => request.result.createObjectStore(STORE);
+      request.onupgradeneeded = () => {
+        created = true;
+        request.result.createObjectStore(STORE);
+      };
       request.onsuccess = () => resolve(request.result);
       request.onerror = reject;
     }).then(
-      async (database) => {
+      (database) => {
         stalled = false;
+        // Let go at once: a delete or an upgrade by another page waits for every open connection.
         // Opened again without waiting for the next call, so that a wipe is found (and what is in
         // memory written again) at once. An open queued behind a delete waits for it.
-        // Let go at once: a delete or an upgrade by another page waits for every open connection.
         database.onversionchange = database.onclose = () => {
           database.close();
           if (connection === opening) {
@@ -87,17 +88,13 @@ export function indexedDbRecords(win: Window, storage: () => Storage | undefined
             win.setTimeout(() => (connection ||= open()).catch(noop), REOPEN);
           }
         };
-        // The marker: `add` fails where it is. Missing where this page saw it or localStorage
-        // remembers it, the store was wiped.
-        if (await transact(database, true, (store) => store.add(1, MARKER)).then(() => 1, noop)) {
-          let remembered = opened;
-          try {
-            const witness = storage() as Storage;
-            remembered ||= !!witness.getItem(MARKER);
-            witness.setItem(MARKER, '1');
-          } catch {}
-          if (remembered) wiped();
-        }
+        // Created where this page opened it before, or where localStorage remembers it: wiped.
+        try {
+          const witness = storage() as Storage;
+          opened ||= created && !!witness.getItem(WITNESS);
+          witness.setItem(WITNESS, '1');
+        } catch {}
+        if (created && opened) wiped();
         opened = true;
         return database;
       },
@@ -105,7 +102,7 @@ export function indexedDbRecords(win: Window, storage: () => Storage | undefined
         stalled = false;
         // Never opened here: IndexedDB is unusable in this WebView, records go to the fallback.
         if (!opened) return;
-        if (connection === opening) connection = undefined;
+        connection = undefined;
         throw error;
       },
     );
@@ -123,17 +120,19 @@ export function indexedDbRecords(win: Window, storage: () => Storage | undefined
     });
     if (!database) return fallback();
     return deadline(transact<T>(database, writes, op), CALL_DEADLINE).catch((error) => {
-      // The connection may be going away (closed by the browser, deleted): the next attempt opens
-      // again. Any failure (a refused Blob, quota) costs a new connection, a millisecond or so.
-      if (connection === opening) connection = undefined;
+      // How a connection going away (closed by the browser, deleted) fails its transactions: the
+      // call is made once more on a new one. Other failures (a refused Blob, quota) leave it be.
+      if (/^(Abort|InvalidState)Error$/.test(error.name) && connection === opening) connection = undefined;
       throw error;
     });
   };
 
   return {
+    // Made once more where the connection went away under it (a passed deadline keeps it: the
+    // open or transaction it waited for goes on).
     run: (writes, op, fallback) =>
       attempt(writes, op, fallback).catch((error) => {
-        if (error === TIMEOUT) throw error;
+        if (connection) throw error;
         return attempt(writes, op, fallback);
       }),
     onWiped: (listener) => (wiped = listener),

@@ -52,7 +52,7 @@ export function keptRecords(store: RecordStore, timers: Timers, emit: (event: Er
     retrying = false;
   }
 
-  /** A call that worked is a sign storage is back. */
+  /** A call that worked is a sign storage is back (a listing: the outbox lists at each pass). */
   const worked = <T>(result: T) => {
     void writeAgain();
     return result;
@@ -67,7 +67,7 @@ export function keptRecords(store: RecordStore, timers: Timers, emit: (event: Er
 
   return {
     keys: (prefix) => store.keys(prefix).then(worked),
-    get: (key) => store.get(key).then(worked),
+    get: (key) => store.get(key),
     put(key, value) {
       live.set(key, value);
       return write(key).then(worked);

@@ -8,23 +8,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { requireChromium } from '../helpers/chromium.js';
+import { RECORD_COUNT_JS } from '../helpers/stored-records.js';
 import { logLines, useBrowserHarness, type BridgePage, type BrowserHarness } from '../helpers/browser-harness.js';
-
-/**
- * How many outbox records the page's IndexedDB holds (-1: no database). Opened without a version
- * and closed at once, so it neither creates the database nor holds up a delete.
- */
-export const RECORD_COUNT_JS = `new Promise((resolve) => {
-  const open = indexedDB.open('chat-bridge');
-  open.onupgradeneeded = () => open.transaction.abort();
-  open.onerror = () => resolve(-1);
-  open.onsuccess = () => {
-    const db = open.result;
-    const keys = db.transaction('outbox').objectStore('outbox').getAllKeys();
-    keys.onsuccess = () => { db.close(); resolve(keys.result.filter((key) => key.includes(':outbox:')).length); };
-    keys.onerror = () => { db.close(); resolve(-1); };
-  };
-})`;
 
 const recordCount = (page: Page) => page.evaluate(RECORD_COUNT_JS) as Promise<number>;
 

@@ -65,6 +65,10 @@ export interface WebKitOpenOptions {
   twoScripts?: boolean;
   /** One more document-start script, after the bridge's: e.g. a widget posting at once. */
   earlyScript?: string;
+  /** Share this open page's data store (a second WebView of the same app). */
+  shareWith?: WebKitPage;
+  /** Inject nothing of the bridge's (the harness's instrumentation only): a page of the app's own. */
+  bare?: boolean;
 }
 
 export interface WebKitPage extends ScenarioPage {
@@ -84,6 +88,8 @@ export interface WebKitPage extends ScenarioPage {
   /** Runs an async function body in the page, as evaluateJavaScript / callAsyncJavaScript does. */
   evaluate(body: string): Promise<unknown>;
   reload(): Promise<void>;
+  /** Clears every kind of website data of the page's data store (IndexedDB, localStorage, ...), as an app's logout does. */
+  clearData(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -129,6 +135,7 @@ export async function startWebKitHarness(): Promise<WebKitHarness> {
     for (const wake of [...waiters]) wake();
   });
   const pages = new Set<WebKitPage>();
+  const viewOf = new WeakMap<WebKitPage, string>();
 
   async function open({
     host,
@@ -137,6 +144,8 @@ export async function startWebKitHarness(): Promise<WebKitHarness> {
     path = '/webkit.html',
     twoScripts = false,
     earlyScript,
+    shareWith,
+    bare = false,
   }: WebKitOpenOptions) {
     if (twoScripts && host === 'flutter') throw new Error('webview_flutter has no document-start injection');
     const view = `view-${++viewCounter}`;
@@ -152,7 +161,9 @@ export async function startWebKitHarness(): Promise<WebKitHarness> {
       hostScript = (source) => rnHost.injectedJavaScript(options as BridgeOptions, source);
       userScripts.push(REACT_NATIVE_WEBVIEW_SCRIPT);
     }
-    if (host === 'flutter') userScripts.push(FLUTTER_CHANNEL_SCRIPT);
+    if (bare) {
+      // Only the instrumentation: no channel script, no bridge.
+    } else if (host === 'flutter') userScripts.push(FLUTTER_CHANNEL_SCRIPT);
     else userScripts.push(hostScript(atStart));
     if (earlyScript !== undefined) userScripts.push(earlyScript);
     if (twoScripts) userScripts.push({ source: hostScript(bundle), at: 'end' });
@@ -160,6 +171,7 @@ export async function startWebKitHarness(): Promise<WebKitHarness> {
     const evaluate = (body: string) => webkit.evaluate(view, body);
     /** webview_flutter has no document-start injection: the app runs the bundle when the page has loaded. */
     const afterLoad = async () => {
+      if (bare) return;
       if (host === 'flutter') await evaluate(`${hostScript(bundle)}\n;return null;`);
       if (path === '/webkit.html') await page.waitFor({ type: 'ready' });
     };
@@ -233,6 +245,7 @@ export async function startWebKitHarness(): Promise<WebKitHarness> {
         await webkit.reload(view);
         await afterLoad();
       },
+      clearData: () => webkit.clearData(view),
       async close() {
         pages.delete(page);
         byView.delete(view);
@@ -240,7 +253,9 @@ export async function startWebKitHarness(): Promise<WebKitHarness> {
       },
     };
     pages.add(page);
-    await webkit.open(view, { url: `${origin}${path}`, handlers: [HANDLER_OF[host]], userScripts });
+    const shared = shareWith ? { shareWith: viewOf.get(shareWith) as string } : {};
+    await webkit.open(view, { url: `${origin}${path}`, handlers: [HANDLER_OF[host]], userScripts, ...shared });
+    viewOf.set(page, view);
     await afterLoad();
     return page;
   }

@@ -53,6 +53,8 @@ export interface OpenViewOptions {
    * `{source, at: 'end'}` once the document has loaded (.atDocumentEnd).
    */
   userScripts: Array<string | { source: string; at: 'end' }>;
+  /** An open view whose data store (storage, caches) this one shares, as two WebViews of one app. */
+  shareWith?: string;
 }
 
 export interface WebKitHost {
@@ -64,6 +66,8 @@ export interface WebKitHost {
   /** Reloads and waits for the load to finish. */
   reload(view: string): Promise<void>;
   closeView(view: string): Promise<void>;
+  /** Clears every kind of website data of the view's data store, as an app's logout does. */
+  clearData(view: string): Promise<void>;
   /** Every handler message from now on; returns the unsubscribe. */
   onMessage(listener: (message: HandlerMessage) => void): () => void;
   close(): Promise<void>;
@@ -159,6 +163,7 @@ export async function startWebKitHost(): Promise<WebKitHost> {
     evaluate: (view, body) => request('eval', { view, body }),
     reload: async (view) => void (await request('reload', { view })),
     closeView: async (view) => void (await request('close', { view })),
+    clearData: async (view) => void (await request('clearData', { view })),
     onMessage(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
