@@ -1,7 +1,7 @@
 /**
  * The WebView's side of the outbox's storage, for `browserEnvironment` (its locks: browser-locks.ts):
  * - records: IndexedDB (one object store; values are structured clones, so attachment bytes stay
- *   ArrayBuffers), or one localStorage key per record where IndexedDB cannot be opened (private
+ *   ArrayBuffers; reopened after a wipe or a delete: indexeddb-records.ts), or one localStorage key per record where IndexedDB cannot be opened (private
  *   modes, old WebViews), with ArrayBuffers written as base64. Attachments sent in chunks are Blobs,
  *   stored as they are where the store keeps Blobs, else read into ArrayBuffers first.
  * Our own few lines instead of `idb`/`idb-keyval`: we need four calls, and a wrapper would cost
@@ -9,8 +9,7 @@
  */
 import type { RecordStore } from './environment.js';
 import { base64, unbase64 } from './bytes.js';
-
-const STORE = 'outbox';
+import { indexedDbRecords } from './indexeddb-records.js';
 
 type Op = (store: IDBObjectStore) => IDBRequest;
 
@@ -22,23 +21,14 @@ type Op = (store: IDBObjectStore) => IDBRequest;
  */
 export function browserRecords(win: Window, storage: () => Storage | undefined): RecordStore {
   let local: RecordStore | undefined;
-  let db: Promise<IDBDatabase | void> | undefined;
-  /** One transaction, settled when it completes (so a write is on disk); localStorage when IndexedDB cannot open. */
+  const database = indexedDbRecords(win, storage);
   const run = (writes: boolean, op: Op, fallback: (store: RecordStore) => Promise<any>) =>
-    (db ||= new Promise<IDBDatabase | void>((resolve) => {
-      const request = win.indexedDB.open('chat-bridge', 1);
-      request.onupgradeneeded = () => request.result.createObjectStore(STORE);
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => resolve();
-    }).catch(() => {})).then((database) =>
-      database
-        ? new Promise((resolve, reject) => {
-            const transaction = database.transaction(STORE, writes ? 'readwrite' : 'readonly');
-            const request = op(transaction.objectStore(STORE));
-            transaction.oncomplete = () => resolve(request.result);
-            transaction.onerror = transaction.onabort = () => reject(transaction.error);
-          })
-        : fallback((local ||= localRecords(storage() as Storage))),
+    database.run(writes, op, () => fallback((local ||= localRecords(storage() as Storage))));
+  const put = (key: string, value: unknown) =>
+    run(
+      true,
+      (store) => store.put(value, key),
+      (l) => l.put(key, value),
     );
   return {
     keys: (prefix) =>
@@ -54,19 +44,11 @@ export function browserRecords(win: Window, storage: () => Storage | undefined):
         (l) => l.get(key),
       ),
     put: (key, value) =>
-      run(
-        true,
-        (store) => store.put(value, key),
-        (l) => l.put(key, value),
-      ).catch(async (error) => {
+      put(key, value).catch(async (error) => {
         // Some WebKits refuse Blobs in IndexedDB (WebKitGTK, ephemeral data stores): their bytes go instead.
         const plain = await withoutBlobs(value);
         if (plain === value) throw error;
-        return run(
-          true,
-          (store) => store.put(plain, key),
-          (l) => l.put(key, plain),
-        );
+        return put(key, plain);
       }),
     remove: (key) =>
       run(
@@ -74,6 +56,7 @@ export function browserRecords(win: Window, storage: () => Storage | undefined):
         (store) => store.delete(key),
         (l) => l.remove(key),
       ),
+    onWiped: database.onWiped,
   };
 }
 

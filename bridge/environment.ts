@@ -41,7 +41,8 @@ export interface Timers {
 /**
  * Where outbox records survive a reload, one record per key, shared by every WebView of the
  * origin: IndexedDB in a browser (binary attachments as ArrayBuffers), localStorage where
- * IndexedDB cannot be opened. Every method may reject (quota, storage disabled, private mode).
+ * IndexedDB cannot be opened. Every method may reject (quota, storage disabled, private mode, a
+ * deadline passed), and none waits without one.
  */
 export interface RecordStore {
   /** The keys that start with `prefix`, in ascending order. */
@@ -50,6 +51,12 @@ export interface RecordStore {
   get(key: string): Promise<unknown>;
   put(key: string, value: unknown): Promise<void>;
   remove(key: string): Promise<void>;
+  /**
+   * Calls back each time the store finds that what it kept is gone (site data cleared, the
+   * database deleted, storage evicted): at start-up where it can tell, or when a live page opens it
+   * again. Stores that cannot tell leave it out.
+   */
+  onWiped?(listener: () => void): void;
 }
 
 /** Exclusive locks shared by every WebView of the origin (the Web Locks API, or a lease in storage). */

@@ -24,6 +24,7 @@ import { parseRetryAfter, retryDelay } from './retry-timing.js';
 import { byteSize, isRecord, pageOf, inQueueOrder, recordKey, type OutboxRecord } from './outbox-record.js';
 import { hold, inboxLock, noop } from './outbox/inbox-lock.js';
 import { throttledProgress } from './upload-progress.js';
+import { keptRecords } from './kept-records.js';
 
 export interface OutboxSettings extends Timers {
   records?: RecordStore | undefined;
@@ -79,7 +80,9 @@ export const ORPHAN_CHECK = 2_000;
 export { LINGER } from './outbox/inbox-lock.js';
 
 export function createOutbox(s: OutboxSettings): Outbox {
-  const { records, locks, prefix } = s;
+  const { locks, prefix } = s;
+  // Written again when storage comes back; the outbox reports each failed write itself.
+  const records = s.records && keptRecords(s.records, s, s.emit);
   const entries = new Map<string, Entry>();
   const lock = inboxLock(locks, s, prefix);
   let counter = 0;
@@ -140,12 +143,10 @@ export function createOutbox(s: OutboxSettings): Outbox {
     // nothing more to send (a message sent right after another would wait for that removal,
     // milliseconds on a busy device; other pages leave this page's records alone while it lives).
     // A record whose removal fails (or a page closed before it) stays behind and is sent once more
-    // under its echo_id.
+    // under its echo_id. Removed even where its write failed: the store may write it again later.
     return (removing = Promise.resolve(entry.written).then(
-      (written): unknown =>
-        records &&
-        written !== false &&
-        records.remove(entry.key).catch(() => storageError(`${entry.record.messageId} stays stored`)),
+      (): unknown =>
+        records && records.remove(entry.key).catch(() => storageError(`${entry.record.messageId} stays stored`)),
     ));
   }
 

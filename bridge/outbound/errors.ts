@@ -38,6 +38,13 @@ export const ErrorCode = {
    * memory and lost if the page closes first. Also: a stored message that was not valid, dropped.
    */
   StorageError: 'storage_error',
+  /**
+   * The outbox's storage was found wiped (site data cleared, the database deleted, storage evicted):
+   * messages queued before it may be gone. Said once; an app re-sends what it still shows as pending.
+   */
+  StorageWiped: 'storage_wiped',
+  /** Not a failure: after `storage_error` or `storage_wiped`, every waiting message is stored again. */
+  StorageRestored: 'storage_restored',
   /** The host cancelled the message (`cancelMessage`) before it was sent. */
   Cancelled: 'cancelled',
   /** A host command's `method` names no command the bridge has. */

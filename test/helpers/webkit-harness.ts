@@ -68,8 +68,10 @@ export interface WebKitOpenOptions {
   earlyScript?: string;
   /** The Web Locks API removed before the bridge runs, as on iOS 12.2–15.3: the outbox's lease stands in. */
   noWebLocks?: boolean;
-  /** Open it beside this page, sharing its storage and locks (a second WebView of the same app). */
-  beside?: WebKitPage;
+  /** Share this open page's data store (a second WebView of the same app). */
+  shareWith?: WebKitPage;
+  /** Inject nothing of the bridge's (the harness's instrumentation only): a page of the app's own. */
+  bare?: boolean;
 }
 
 export interface WebKitPage extends ScenarioPage {
@@ -91,6 +93,8 @@ export interface WebKitPage extends ScenarioPage {
   /** Runs an async function body in the page, as evaluateJavaScript / callAsyncJavaScript does. */
   evaluate(body: string): Promise<unknown>;
   reload(): Promise<void>;
+  /** Clears every kind of website data of the page's data store (IndexedDB, localStorage, ...), as an app's logout does. */
+  clearData(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -145,7 +149,8 @@ export async function startWebKitHarness(): Promise<WebKitHarness> {
     twoScripts = false,
     earlyScript,
     noWebLocks = false,
-    beside,
+    shareWith,
+    bare = false,
   }: WebKitOpenOptions) {
     if (twoScripts && host === 'flutter') throw new Error('webview_flutter has no document-start injection');
     const view = `view-${++viewCounter}`;
@@ -162,7 +167,9 @@ export async function startWebKitHarness(): Promise<WebKitHarness> {
       hostScript = (source) => rnHost.injectedJavaScript(options as BridgeOptions, source);
       userScripts.push(REACT_NATIVE_WEBVIEW_SCRIPT);
     }
-    if (host === 'flutter') userScripts.push(FLUTTER_CHANNEL_SCRIPT);
+    if (bare) {
+      // Only the instrumentation: no channel script, no bridge.
+    } else if (host === 'flutter') userScripts.push(FLUTTER_CHANNEL_SCRIPT);
     else userScripts.push(hostScript(atStart));
     if (earlyScript !== undefined) userScripts.push(earlyScript);
     if (twoScripts) userScripts.push({ source: hostScript(bundle), at: 'end' });
@@ -170,6 +177,7 @@ export async function startWebKitHarness(): Promise<WebKitHarness> {
     const evaluate = (body: string) => webkit.evaluate(view, body);
     /** webview_flutter has no document-start injection: the app runs the bundle when the page has loaded. */
     const afterLoad = async () => {
+      if (bare) return;
       if (host === 'flutter') await evaluate(`${hostScript(bundle)}\n;return null;`);
       if (path === '/webkit.html') await page.waitFor({ type: 'ready' });
     };
@@ -244,6 +252,7 @@ export async function startWebKitHarness(): Promise<WebKitHarness> {
         await webkit.reload(view);
         await afterLoad();
       },
+      clearData: () => webkit.clearData(view),
       async close() {
         pages.delete(page);
         byView.delete(view);
@@ -251,12 +260,8 @@ export async function startWebKitHarness(): Promise<WebKitHarness> {
       },
     };
     pages.add(page);
-    await webkit.open(view, {
-      url: `${origin}${path}`,
-      handlers: [HANDLER_OF[host]],
-      userScripts,
-      ...(beside && { shareWith: beside.view }),
-    });
+    const shared = shareWith ? { shareWith: shareWith.view } : {};
+    await webkit.open(view, { url: `${origin}${path}`, handlers: [HANDLER_OF[host]], userScripts, ...shared });
     await afterLoad();
     return page;
   }

@@ -53,7 +53,7 @@ export interface OpenViewOptions {
    * `{source, at: 'end'}` once the document has loaded (.atDocumentEnd).
    */
   userScripts: Array<string | { source: string; at: 'end' }>;
-  /** Open it in this view's web context: storage and locks shared, as two WKWebViews of one app. */
+  /** An open view whose data store (storage, caches) this one shares, as two WebViews of one app. */
   shareWith?: string;
 }
 
@@ -66,6 +66,8 @@ export interface WebKitHost {
   /** Reloads and waits for the load to finish. */
   reload(view: string): Promise<void>;
   closeView(view: string): Promise<void>;
+  /** Clears every kind of website data of the view's data store, as an app's logout does. */
+  clearData(view: string): Promise<void>;
   /** Every handler message from now on; returns the unsubscribe. */
   onMessage(listener: (message: HandlerMessage) => void): () => void;
   close(): Promise<void>;
@@ -161,6 +163,7 @@ export async function startWebKitHost(): Promise<WebKitHost> {
     evaluate: (view, body) => request('eval', { view, body }),
     reload: async (view) => void (await request('reload', { view })),
     closeView: async (view) => void (await request('close', { view })),
+    clearData: async (view) => void (await request('clearData', { view })),
     onMessage(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

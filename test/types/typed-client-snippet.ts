@@ -44,6 +44,8 @@ export function isWorthRetrying(code: ChatBridgeErrorCode): boolean {
     case 'cancelled':
     case 'unknown_method':
     case 'closed':
+    case 'storage_wiped':
+    case 'storage_restored':
       return false;
     default: {
       const unhandled: never = code;

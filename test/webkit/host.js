@@ -16,6 +16,7 @@
 //                     storage and locks, as two WKWebViews of one app do)}
 //                    {"id": 2, "op": "eval", "view": "a", "body": "return 1"}   (an async function body)
 //                    {"id": 3, "op": "reload", "view": "a"}  {"id": 4, "op": "close", "view": "a"}
+//                    {"id": 5, "op": "clearData", "view": "a"} (all website data of its data store)
 // Answers (fd 3):    {"id": 1, "ok": true, "value": ...} or {"id": 1, "ok": false, "error": "..."}
 // Events (fd 3):     {"event": "message", "view": "a", "handler": "chatBridge", "body": ..., "undefinedAt": []}
 //                    {"event": "started", "webkit": "2.50.6"}
@@ -84,7 +85,7 @@ function toNative(value, path, undefinedAt) {
 function openView(request, done) {
   if (views.has(request.view)) throw new Error(`view ${request.view} is already open`);
   // Its own ephemeral data: storage and the CORS preflight cache are not shared between views,
-  // unless it is opened beside another view (shareWith), in that view's context.
+  // unless `shareWith` names an open view (a second WebView of the same app: shared storage).
   // `dataDir` (the bench): its own data on disk instead, as an app's WKWebView keeps IndexedDB.
   const dataManager = request.dataDir
     ? new WebKit2.WebsiteDataManager({ base_data_directory: request.dataDir, base_cache_directory: request.dataDir })
@@ -175,6 +176,19 @@ function handle(request) {
         const entry = entryOf(request);
         entry.onLoad = (error) => reply(error, null);
         return entry.view.reload();
+      }
+      case 'clearData': {
+        // What an app's logout does on iOS (WKWebsiteDataStore.removeData of every type): the
+        // view's data store loses its IndexedDB, localStorage and the rest, under the open page.
+        const manager = entryOf(request).context.get_website_data_manager();
+        return manager.clear(WebKit2.WebsiteDataTypes.ALL, 0, null, (_manager, result) => {
+          try {
+            manager.clear_finish(result);
+            reply(null, null);
+          } catch (error) {
+            reply(String(error.message || error));
+          }
+        });
       }
       case 'close': {
         const entry = entryOf(request);

@@ -51,7 +51,7 @@ describe.skipIf(!requireWebKit())('outbox delivery cases in WebKit', () => {
     ['lease, no Web Locks', true],
   ] as const)('[webkit ios, %s]', (_, noWebLocks) => {
     const open = async (beside?: WebKitPage) => {
-      const view = await harness.open({ host: 'ios', noWebLocks, ...(beside && { beside }) });
+      const view = await harness.open({ host: 'ios', noWebLocks, ...(beside && { shareWith: beside }) });
       views.push(view);
       // The mode is what it claims: WebKitGTK has Web Locks, and the init script removes them.
       expect(await view.evaluate('return typeof navigator.locks;')).toBe(noWebLocks ? 'undefined' : 'object');

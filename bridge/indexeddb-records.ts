@@ -1,0 +1,140 @@
+/**
+ * Outbox records in IndexedDB, kept usable through what happens to a WebView's storage:
+ * - a connection asked to let go (another page deletes the database: `versionchange`) closes at
+ *   once, so that the delete can proceed, and opens the database again;
+ * - a connection the browser closed (site data cleared, storage evicted: `close`) opens it again;
+ *   a call that failed (on a connection that was going away) opens it again and is made once more;
+ * - every call has a deadline: an open queued behind a blocked delete, or a transaction that never
+ *   settles, rejects instead of holding the outbox's lock. The open goes on, and a later call uses it;
+ * - a database that had to be created where this page opened it before, or where localStorage
+ *   remembers one (an app's logout that deletes the database alone), was wiped: `onWiped` says so.
+ * Writes are `strict`: `complete` waits until the record is on disk (Chromium 121+ defaults to
+ * relaxed, which may lose the last writes when the app's process is killed).
+ */
+
+const STORE = 'outbox';
+/** Where localStorage remembers that the database existed (it outlives an app's deleting the database alone). */
+const WITNESS = 'chat-bridge:kept';
+/** How long a call may wait for the database to open (a delete that another connection blocks queues an open). */
+export const OPEN_DEADLINE = 3_000;
+/** How long a call may wait for its transaction, a large attachment's write included. */
+export const CALL_DEADLINE = 10_000;
+/** How long after losing its connection the store opens again. */
+const REOPEN = 300;
+
+const noop = () => {};
+
+type Op = (store: IDBObjectStore) => IDBRequest;
+
+/** A call's deadline passed. */
+const TIMEOUT = new Error('IndexedDB timeout');
+
+export interface IndexedDbRecords {
+  /** Runs one operation in one transaction; `fallback` where IndexedDB cannot open at all. */
+  run<T>(writes: boolean, op: Op, fallback: () => Promise<T>): Promise<T>;
+  /** The one listener told when the database is found wiped. */
+  onWiped(listener: () => void): void;
+}
+
+/**
+ * `storage` is localStorage (or undefined), where the marker's witness is kept. Until the first
+ * open succeeds, a failed open means IndexedDB is unusable here (private modes, old WebViews) and
+ * `fallback` is used from then on; after one has succeeded, a failed open is a passing state.
+ */
+export function indexedDbRecords(win: Window, storage: () => Storage | undefined): IndexedDbRecords {
+  let connection: Promise<IDBDatabase | void> | undefined;
+  /** Opened once here (or, once a database was created, one existed before). */
+  let opened = false;
+  /** The pending open missed a deadline (queued behind a blocked delete). */
+  let stalled = false;
+  let wiped = noop;
+
+  /** Rejects after `ms` unless `promise` settled (its timer left to run out: a race settles once). */
+  const deadline = <T>(promise: Promise<T>, ms: number) =>
+    Promise.race([promise, new Promise<never>((_, reject) => win.setTimeout(reject, ms, TIMEOUT))]);
+
+  const transact = <T>(database: IDBDatabase, writes: boolean, op: Op) =>
+    new Promise<T>((resolve, reject) => {
+      // Engines without `durability` ignore the option.
+      const transaction = database.transaction(STORE, writes ? 'readwrite' : 'readonly', { durability: 'strict' });
+      const request = op(transaction.objectStore(STORE));
+      transaction.oncomplete = () => resolve(request.result as T);
+      // A failed request aborts its transaction; so does a connection closed under it.
+      transaction.onabort = () => reject(transaction.error);
+    });
+
+  function open(): Promise<IDBDatabase | void> {
+    /** The database did not exist: new, or wiped. */
+    let created = false;
+    const opening: Promise<IDBDatabase | void> = new Promise<IDBDatabase>((resolve, reject) => {
+      const request = win.indexedDB.open('chat-bridge', 1);
+      request.onupgradeneeded = () => {
+        created = true;
+        request.result.createObjectStore(STORE);
+      };
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = reject;
+    }).then(
+      (database) => {
+        stalled = false;
+        // Let go at once: a delete or an upgrade by another page waits for every open connection.
+        // Opened again without waiting for the next call, so that a wipe is found (and what is in
+        // memory written again) at once. An open queued behind a delete waits for it.
+        database.onversionchange = database.onclose = () => {
+          database.close();
+          if (connection === opening) {
+            connection = undefined;
+            // After a pause: an open at once fails while the browser is still clearing.
+            win.setTimeout(() => (connection ||= open()).catch(noop), REOPEN);
+          }
+        };
+        // Created where this page opened it before, or where localStorage remembers it: wiped.
+        try {
+          const witness = storage() as Storage;
+          opened ||= created && !!witness.getItem(WITNESS);
+          witness.setItem(WITNESS, '1');
+        } catch {}
+        if (created && opened) wiped();
+        opened = true;
+        return database;
+      },
+      (error) => {
+        stalled = false;
+        // Never opened here: IndexedDB is unusable in this WebView, records go to the fallback.
+        if (!opened) return;
+        connection = undefined;
+        throw error;
+      },
+    );
+    return opening;
+  }
+
+  const attempt = async <T>(writes: boolean, op: Op, fallback: () => Promise<T>) => {
+    // A missing `indexedDB` throws in `open`: the fallback's case too.
+    const opening = (connection ||= open());
+    // Once an open has missed its deadline, the calls after it fail at once until it settles.
+    if (stalled) throw TIMEOUT;
+    const database = await deadline(opening, OPEN_DEADLINE).catch((error) => {
+      stalled = error === TIMEOUT;
+      throw error;
+    });
+    if (!database) return fallback();
+    return deadline(transact<T>(database, writes, op), CALL_DEADLINE).catch((error) => {
+      // How a connection going away (closed by the browser, deleted) fails its transactions: the
+      // call is made once more on a new one. Other failures (a refused Blob, quota) leave it be.
+      if (/^(Abort|InvalidState)Error$/.test(error.name) && connection === opening) connection = undefined;
+      throw error;
+    });
+  };
+
+  return {
+    // Made once more where the connection went away under it (a passed deadline keeps it: the
+    // open or transaction it waited for goes on).
+    run: (writes, op, fallback) =>
+      attempt(writes, op, fallback).catch((error) => {
+        if (connection) throw error;
+        return attempt(writes, op, fallback);
+      }),
+    onWiped: (listener) => (wiped = listener),
+  };
+}
