@@ -61,16 +61,18 @@ async function buildInjected(entry, file, define = {}, terser = TERSER_OPTIONS) 
  * handover or a web API reads or writes. A name belongs here only if no object crossing any of
  * those boundaries has it: terser renames it everywhere, and a mistake breaks the bundle only
  * (the ES modules and the debug bundle keep every name; test/bundle.spec.ts runs the bundle).
+ * `key` and `pending` stay out: the lease reads `StorageEvent.key` and the outbox reads Web Locks'
+ * `query().pending`, and with `builtins: true` terser would rename those reads too.
  */
 const INTERNAL_PROPERTIES = new RegExp(
   `^(?:${[
     ...['kind', 'command', 'secrets', 'deep', 'conversationToken', 'success', 'issues', 'safeParse'],
     ...['optional', 'path', 'expected', 'timers', 'runner', 'api', 'answer', 'timeoutMs', 'newMessageId'],
     ...['run', 'untimed', 'finish', 'controller', 'timer', 'chunks', 'blobs', 'loose', 'looseBytes'],
-    ...['take', 'settle', 'written', 'encode', 'deliver', 'pending', 'forms', 'scrub', 'onToken'],
+    ...['take', 'settle', 'written', 'encode', 'deliver', 'forms', 'scrub', 'onToken'],
     ...['merged', 'resolved', 'records', 'restored', 'emit', 'page', 'prefix', 'drain', 'enqueue'],
     ...['onVisible', 'onConnectivityChange', 'onMessage', 'isOnline', 'pageOrigin', 'scope', 'apiOrigin'],
-    ...['maxCommandLength', 'form', 'json', 'onProgress', 'delay', 'stop', 'key', 'list', 'cancel', 'clearAll'],
+    ...['maxCommandLength', 'form', 'json', 'onProgress', 'delay', 'stop', 'list', 'cancel', 'clearAll'],
     ...['rawOptions', 'recorder', 'hosts'],
   ].join('|')})$`,
 );
