@@ -1,7 +1,7 @@
 // Builds everything in dist/: the injectable bundle, the ES modules, the CLI and the types.
 import { build } from 'esbuild';
 import { minify } from 'terser';
-import { IIFE_BUILD, TERSER_OPTIONS } from './shared-settings.mjs';
+import { BUNDLE_BUDGET, IIFE_BUILD, TERSER_OPTIONS } from './shared-settings.mjs';
 import { generateValidators, SCHEMAS_PATH } from './generate-validators.mjs';
 import { copyNativeAssets } from './native-assets.mjs';
 import { execFileSync } from 'node:child_process';
@@ -172,7 +172,7 @@ rmSync(old, { recursive: true, force: true });
 copyNativeAssets('.');
 
 const gzipped = (code) => gzipSync(code, { level: 9 }).length;
-console.log(`dist/chat-bridge.js: ${bundle.length} bytes, ${gzipped(bundle)} bytes gzipped (budget 14336)`);
+console.log(`dist/chat-bridge.js: ${bundle.length} bytes, ${gzipped(bundle)} bytes gzipped (budget ${BUNDLE_BUDGET})`);
 console.log(
   `dist/chat-bridge.debug.js: ${debugBundle.length} bytes, ${gzipped(debugBundle)} bytes gzipped (with the recorder; no budget)`,
 );

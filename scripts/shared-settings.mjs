@@ -32,6 +32,13 @@ export const TERSER_OPTIONS = /** @type {const} */ ({
   format: { ecma: 2017, comments: false },
 });
 
+/**
+ * Gzipped bytes the injected script may take: the hard budget (test/bundle.spec.ts fails past it,
+ * the build and the bench print it). Raised from 14,336 B when the outbox's lease, orphan and
+ * storage-recovery paths and the security work landed together; bench/README.md says what it costs.
+ */
+export const BUNDLE_BUDGET = 15_360;
+
 export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 
 /** The flags this machine needs: no sandbox as root, and no background traffic to a closed network. */
