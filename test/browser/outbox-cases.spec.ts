@@ -195,11 +195,13 @@ describe.skipIf(!requireChromium())('delivery cases (real bundle in Chromium, re
       await send(tab, 'cancel me');
       await state(tab, 'slowly', 'sending');
       await reloadAfter(tab, 'cancel me');
+      // Marked before the backend recovers: the new page's retry may start the moment it does.
+      const since = await tab.mark();
       harness.backend.setFault('slow', true, '4000');
       harness.backend.setFault('service-unavailable', false);
       // The new page took both in; an attempt at the first starts now and takes seconds.
-      const since = await tab.mark();
-      await tab.waitFor({ type: 'message', messageId: 'slowly', state: 'sending' }, { since, timeoutMs: 10_000 });
+      // Its next attempt comes at the end of a backoff that the 503s may have stretched to seconds.
+      await tab.waitFor({ type: 'message', messageId: 'slowly', state: 'sending' }, { since, timeoutMs: 20_000 });
       const started = Date.now();
       expect(await tab.call('cancelMessage', { messageId: 'cancel me' })).toMatchObject({
         ok: true,
@@ -210,6 +212,6 @@ describe.skipIf(!requireChromium())('delivery cases (real bundle in Chromium, re
       harness.backend.setFault('slow', false);
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       expect(await contents()).toEqual(['slowly']);
-    });
+    }, 60_000);
   });
 });

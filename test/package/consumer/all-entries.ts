@@ -36,6 +36,8 @@ export function describeCode(code: ChatBridgeErrorCode): string {
     case 'server_error':
     case 'widget_error':
     case 'storage_error':
+    case 'storage_wiped':
+    case 'storage_restored':
     case 'cancelled':
     case 'unknown_method':
     case 'channel_error':
