@@ -58,7 +58,8 @@ describe.skipIf(!requireChromium()).each(LOCK_MODES)(
           (window as unknown as { ChatBridge: { bridge: { stats(): { outbox: number } } } }).ChatBridge.bridge.stats()
             .outbox === n,
         size,
-        { timeout: 10_000 },
+        // After a reload the lease path waits out the old page's lease; a loaded machine adds seconds.
+        { timeout: 20_000 },
       );
 
     it('keeps messages queued offline through a reload, then sends each once, in order, reported by messageId only', async () => {
