@@ -11,6 +11,7 @@ import { requireChromium } from '../helpers/chromium.js';
 import { useBrowserHarness, type BridgePage, type BrowserHarness } from '../helpers/browser-harness.js';
 import type { OutboundMessage } from '../../bridge/outbound/messages.js';
 import { seeded } from '../helpers/seeded.js';
+import { sendMessage as send, messageState as state } from '../helpers/delivery-steps.js';
 
 const LOCK_MODES = [
   ['Web Locks', false],
@@ -34,9 +35,6 @@ describe.skipIf(!requireChromium())('delivery cases (real bundle in Chromium, re
       tabs.push(tab);
       return tab;
     };
-    const send = (tab: BridgePage, content: string) => tab.send('sendMessage', { content, messageId: content });
-    const state = (tab: BridgePage, messageId: string, value: string, timeoutMs = 10_000) =>
-      tab.waitFor({ type: 'message', messageId, state: value }, { timeoutMs });
     const contents = async () => (await harness.storedMessages()).map((message) => message.content);
     /** Waits until the backend holds `count` messages (polled through its own API). */
     const stored = async (count: number, timeout = 20_000) => {

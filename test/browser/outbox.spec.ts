@@ -17,6 +17,7 @@ import {
   type BrowserHarness,
 } from '../helpers/browser-harness.js';
 import type { OutboundMessage } from '../../bridge/outbound/messages.js';
+import { messageState as state } from '../helpers/delivery-steps.js';
 
 /** The whole suite with the Web Locks API and without it (iOS 12.2–15.3: the outbox's lease in localStorage). */
 const LOCK_MODES = [
@@ -44,8 +45,6 @@ describe.skipIf(!requireChromium()).each(LOCK_MODES)(
     const posts = () => logLines(harness.backend).filter((line) => line.startsWith('POST /messages'));
     const send = (tab: BridgePage, content: string, extra: Record<string, unknown> = {}) =>
       tab.send('sendMessage', { content, messageId: content, ...extra });
-    const state = (tab: BridgePage, messageId: string, value: string, timeoutMs = 10_000) =>
-      tab.waitFor({ type: 'message', messageId, state: value }, { timeoutMs });
     const responses = async (tab: BridgePage) =>
       (await tab.messages()).filter(
         (message): message is Extract<OutboundMessage, { type: 'response' }> => message.type === 'response',

@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { requireChromium } from '../helpers/chromium.js';
 import { RECORD_COUNT_JS } from '../helpers/stored-records.js';
 import { logLines, useBrowserHarness, type BridgePage, type BrowserHarness } from '../helpers/browser-harness.js';
+import { sendMessage as send, messageState as state, errorCodes as codes } from '../helpers/delivery-steps.js';
 
 const recordCount = (page: Page) => page.evaluate(RECORD_COUNT_JS) as Promise<number>;
 
@@ -27,11 +28,6 @@ describe.skipIf(!requireChromium())('storage that comes back (real bundle in Chr
     tabs.push(tab);
     return tab;
   };
-  const send = (tab: BridgePage, content: string) => tab.send('sendMessage', { content, messageId: content });
-  const state = (tab: BridgePage, messageId: string, value: string, timeoutMs = 10_000) =>
-    tab.waitFor({ type: 'message', messageId, state: value }, { timeoutMs });
-  const codes = async (tab: BridgePage) =>
-    (await tab.messages()).flatMap((message) => (message.type === 'error' ? [message.code] : []));
   const waitRecords = async (tab: BridgePage, count: number) => {
     const started = Date.now();
     while ((await recordCount(tab.page)) !== count) {

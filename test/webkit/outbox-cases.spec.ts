@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WEBSITE_TOKEN, type StoredMessage } from '../helpers/browser-harness.js';
 import { requireWebKit } from '../helpers/webkit.js';
 import { startWebKitHarness, type WebKitHarness, type WebKitPage } from '../helpers/webkit-harness.js';
+import { sendMessage as send, messageState as state } from '../helpers/delivery-steps.js';
 
 async function storedContents(backendUrl: string): Promise<string[]> {
   const { authToken } = (await (await fetch(`${backendUrl}/config?website_token=${WEBSITE_TOKEN}`)).json()) as {
@@ -57,9 +58,6 @@ describe.skipIf(!requireWebKit())('outbox delivery cases in WebKit', () => {
       expect(await view.evaluate('return typeof navigator.locks;')).toBe(noWebLocks ? 'undefined' : 'object');
       return view;
     };
-    const send = (view: WebKitPage, content: string) => view.send('sendMessage', { content, messageId: content });
-    const state = (view: WebKitPage, messageId: string, value: string, timeoutMs = 10_000) =>
-      view.waitFor({ type: 'message', messageId, state: value }, { timeoutMs });
     const stored = async (view: WebKitPage, count: number) =>
       expect.poll(async () => ((await view.evaluate(IN_STORAGE)) as string[]).length, { timeout: 10_000 }).toBe(count);
 

@@ -10,6 +10,7 @@ import { logLines, WEBSITE_TOKEN, type StoredMessage } from '../helpers/browser-
 import { requireWebKit } from '../helpers/webkit.js';
 import { startWebKitHarness, type WebKitHarness, type WebKitPage } from '../helpers/webkit-harness.js';
 import { RECORD_COUNT_JS } from '../helpers/stored-records.js';
+import { sendMessage as send, messageState as state, errorCodes as codes } from '../helpers/delivery-steps.js';
 
 describe.skipIf(!requireWebKit())('storage that comes back (real bundle in WebKit)', () => {
   let harness: WebKitHarness;
@@ -31,11 +32,6 @@ describe.skipIf(!requireWebKit())('storage that comes back (real bundle in WebKi
     tabs.push(tab);
     return tab;
   };
-  const send = (tab: WebKitPage, content: string) => tab.send('sendMessage', { content, messageId: content });
-  const state = (tab: WebKitPage, messageId: string, value: string, timeoutMs = 10_000) =>
-    tab.waitFor({ type: 'message', messageId, state: value }, { timeoutMs });
-  const codes = async (tab: WebKitPage) =>
-    (await tab.messages()).flatMap((message) => (message.type === 'error' ? [message.code] : []));
   const recordCount = async (tab: WebKitPage) => (await tab.evaluate(`return await ${RECORD_COUNT_JS};`)) as number;
   const waitRecords = async (tab: WebKitPage, count: number) => {
     const started = Date.now();
