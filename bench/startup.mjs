@@ -1,7 +1,7 @@
 /**
  * Start-up: evaluating dist/chat-bridge.js plus `ChatBridge.install()`, and the same for the
  * starter, dist/chat-bridge.start.js, which two-script hosts inject at document start in the
- * bundle's place (bridge/starter.ts), against evaluating penpal's bundle (built by
+ * bundle's place (bridge/startup/starter.ts), against evaluating penpal's bundle (built by
  * bundle-size.mjs with the bridge's own pipeline), in headless Chromium. Each sample gets a
  * fresh browser context, hence a fresh renderer and no compiled code left over from the previous
  * sample. The source is inserted as an inline script, so no
@@ -38,7 +38,7 @@ export function evaluateInPage(
     win.ChatBridge.install({ baseUrl: 'https://chat.example.test/api/v1', websiteToken: 'wt_bench', host: 'browser' });
   const installed = performance.now();
   if (then !== undefined) insert(then);
-  // What install leaves to the task after it (bridge/deferred-start.ts), forced here to time it.
+  // What install leaves to the task after it (bridge/startup/deferred-start.ts), forced here to time it.
   if (install) win.ChatBridge.bridge.stats();
   const built = performance.now();
   return {

@@ -7,10 +7,10 @@ import { createChannel, guardOf, onPageCall } from './outbound/channel.js';
 import { createApi } from './backend/api.js';
 import { createCommandRunner, type CommandRunner } from './dispatch/command-runner.js';
 import { trackedTimers, type Environment, type InboundMessage, type ProgressListener } from './environment.js';
-import { errorEvent, type ErrorEvent } from './outbound/errors.js';
+import { errorEvent, type ErrorEvent } from './protocol/errors.js';
 import { createHttp } from './backend/http.js';
 import { classifyHostData, classifyPosted, type Verdict } from './inbound/classify.js';
-import type { OutboundMessage, Outcome } from './outbound/messages.js';
+import type { OutboundMessage, Outcome } from './protocol/messages.js';
 import { createHostCommands } from './dispatch/host-commands.js';
 import { OptionsError, type HostName, type ResolvedOptions } from './options.js';
 import { createOutbox, type Outbox } from './backend/outbox.js';
@@ -58,7 +58,7 @@ export interface CreateBridgeSettings {
    * bundle and the ES module entry pass `createRecorder`.
    */
   recorder?: RecorderFactory;
-  /** Events and commands a starter dropped over its limits (starter.ts): told after `ready`. */
+  /** Events and commands a starter dropped over its limits (startup/starter.ts): told after `ready`. */
   dropped?: number;
 }
 

@@ -1,7 +1,7 @@
 /**
  * The library entry for TypeScript users. The injected scripts (`dist/chat-bridge.js`, and
- * `dist/chat-bridge.debug.js` with the recorder) are built from `global.ts` and
- * `global.debug.ts`; this entry exposes the same bridge as modules, recorder included, plus the types.
+ * `dist/chat-bridge.debug.js` with the recorder) are built from `startup/global.ts` and
+ * `startup/global.debug.ts`; this entry exposes the same bridge as modules, recorder included, plus the types.
  *
  * Left out on purpose: inbound parsing, the schemas (their inferred types are here), the outbox
  * and retry internals. They are implementation, free to change; the wire format (docs/reference.md) and
@@ -10,10 +10,10 @@
  * entry (`chat-bridge/client`).
  */
 // With the recorder: `record: true` works here as in the debug bundle (dist/chat-bridge.debug.js).
-export { createBridge, createGlobal } from './recording/with-recorder.js';
+export { createBridge, createGlobal } from './startup/with-recorder.js';
 export { VERSION } from './bridge.js';
 export type { Bridge, CreateBridgeSettings } from './bridge.js';
-export type { ChatBridgeGlobal, GlobalPlugins } from './install.js';
+export type { ChatBridgeGlobal, GlobalPlugins } from './startup/install.js';
 export { createRecorder } from './recording/recorder.js';
 export type { Recorder, RecorderFactory, RecorderSetup } from './recording/plug-in.js';
 export { browserEnvironment } from './environment.js';
@@ -30,8 +30,8 @@ export type {
   Timers,
   Upload,
 } from './environment.js';
-export { ErrorCode } from './outbound/errors.js';
-export type { ErrorEvent, FieldErrors } from './outbound/errors.js';
+export { ErrorCode } from './protocol/errors.js';
+export type { ErrorEvent, FieldErrors } from './protocol/errors.js';
 export type {
   BackendObject,
   ChatMessage,
@@ -44,9 +44,9 @@ export type {
   WidgetMessage,
   ReadyMessage,
   UploadProgress,
-} from './outbound/messages.js';
+} from './protocol/messages.js';
 export type { CommandName, CommandResults, Conversation } from './dispatch/command-results.js';
-export type { Attachment, Contact, SendMessageParams } from './inbound/schemas.js';
+export type { Attachment, Contact, SendMessageParams } from './protocol/schemas.js';
 export { DEFAULTS, HOST_NAMES, MIN_TOKEN_LENGTH, normalizeOptions, OptionsError } from './options.js';
 export type { BridgeOptions, HostName, ResolvedOptions, ChannelNames } from './options.js';
 export type { RetryPolicy } from './backend/retry-timing.js';
@@ -57,5 +57,5 @@ export type { Redactor } from './outbound/redact.js';
 // For the Node tools (the doctor reads backend answers exactly as the bridge does): reading a
 // backend body and JSON text that cannot pollute prototypes.
 export { authTokenOf, errorMessageOf } from './backend/backend-bodies.js';
-export { parseJson } from './inbound/safe-json.js';
+export { parseJson } from './protocol/safe-json.js';
 export type { HostAdapter } from './outbound/channel.js';

@@ -3,7 +3,7 @@
  * naming the option, so a misconfigured host fails at install and not on the first message.
  */
 import type { RetryPolicy } from './backend/retry-timing.js';
-import { MAX_FILES } from './dispatch/service-rules.js';
+import { MAX_FILES } from './protocol/service-rules.js';
 
 export const HOST_NAMES = ['react-native', 'android', 'ios', 'flutter', 'browser'] as const;
 export type HostName = (typeof HOST_NAMES)[number];

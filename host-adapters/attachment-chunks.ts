@@ -4,7 +4,7 @@
  * the WebView never parses one huge command (a long task that freezes the page); smaller ones,
  * and data that is not base64 (the bridge refuses it, with its usual message), go inline.
  */
-import { CHUNK_MAX } from '../bridge/inbound/limits.js';
+import { CHUNK_MAX } from '../bridge/protocol/limits.js';
 
 const WHITESPACE = /[\t\n\f\r ]/g;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;

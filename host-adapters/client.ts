@@ -11,18 +11,18 @@
  * Over 250 lines because one call's life (checks, hold, send, deadline, response or message
  * state, page loss, close) reads best in one place.
  */
-import { ErrorCode, type ErrorEvent } from '../bridge/outbound/errors.js';
-import type { ChatMessage, MessageStateMessage, UploadProgress } from '../bridge/outbound/messages.js';
+import { ErrorCode, type ErrorEvent } from '../bridge/protocol/errors.js';
+import type { ChatMessage, MessageStateMessage, UploadProgress } from '../bridge/protocol/messages.js';
 import type { CommandName, CommandResults, Conversation } from '../bridge/dispatch/command-results.js';
-import type { Contact, SendMessageParams } from '../bridge/inbound/schemas.js';
-import { NAME_MAX } from '../bridge/inbound/limits.js';
+import type { Contact, SendMessageParams } from '../bridge/protocol/schemas.js';
+import { NAME_MAX } from '../bridge/protocol/limits.js';
 import { DEFAULTS } from '../bridge/options.js';
 import { chunkedBase64, chunksOf } from './attachment-chunks.js';
 
 // What a host handles, from this entry alone: the events (`OutboundMessage`, a union on `type`),
 // the error codes (a union, and the object naming them), each command's params and result.
 export { ErrorCode };
-export type { ErrorEvent, FieldErrors } from '../bridge/outbound/errors.js';
+export type { ErrorEvent, FieldErrors } from '../bridge/protocol/errors.js';
 export type {
   BackendObject,
   ChatMessage,
@@ -34,9 +34,9 @@ export type {
   ResponseMessage,
   UploadProgress,
   WidgetMessage,
-} from '../bridge/outbound/messages.js';
+} from '../bridge/protocol/messages.js';
 export type { CommandName, CommandResults, Conversation, OutboxListing } from '../bridge/dispatch/command-results.js';
-export type { Attachment, Contact, SendMessageParams } from '../bridge/inbound/schemas.js';
+export type { Attachment, Contact, SendMessageParams } from '../bridge/protocol/schemas.js';
 
 /** One host command as the bridge receives it. */
 export interface ClientCommand {

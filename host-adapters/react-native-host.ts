@@ -15,14 +15,14 @@
  * Nothing here throws into react-native-webview: a bad payload becomes a `parse_error` event,
  * an unmounted WebView keeps the commands for the next page, and every call settles (see client.ts).
  */
-import type { ErrorEvent } from '../bridge/outbound/errors.js';
-import type { OutboundMessage } from '../bridge/outbound/messages.js';
+import type { ErrorEvent } from '../bridge/protocol/errors.js';
+import type { OutboundMessage } from '../bridge/protocol/messages.js';
 import type { BridgeOptions } from '../bridge/options.js';
 import { createClient, type ChatClient, type ClientOptions } from './client.js';
 
 // The types this entry's API names, so a React Native host can type its handlers from here alone.
 export type { ChatClient, ClientOptions } from './client.js';
-export type { OutboundMessage } from '../bridge/outbound/messages.js';
+export type { OutboundMessage } from '../bridge/protocol/messages.js';
 export type { BridgeOptions } from '../bridge/options.js';
 
 /**

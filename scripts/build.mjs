@@ -16,14 +16,14 @@ mkdirSync(`${out}/esm`, { recursive: true });
 
 /**
  * The injected scripts carry validators generated from the zod schemas instead of zod itself
- * (scripts/generate-validators.mjs says why and how): bridge/inbound/schemas.ts is swapped for
+ * (scripts/generate-validators.mjs says why and how): bridge/protocol/schemas.ts is swapped for
  * the generated module, which has the same exports.
  */
 const generated = generateValidators();
 const validatorsForZod = {
   name: 'validators-for-zod',
   setup(builder) {
-    builder.onLoad({ filter: /[\\/]bridge[\\/]inbound[\\/]schemas\.ts$/ }, async (args) => {
+    builder.onLoad({ filter: /[\\/]bridge[\\/]protocol[\\/]schemas\.ts$/ }, async (args) => {
       if (args.path !== SCHEMAS_PATH) throw new Error(`unexpected schemas module ${args.path}`);
       return { contents: await generated, loader: 'js' };
     });
@@ -79,14 +79,14 @@ const INTERNAL_PROPERTIES = new RegExp(
 
 // Without a recorder, the bridge's recording hooks are dead code (bridge/bridge.ts says how).
 const bundle = await buildInjected(
-  'bridge/global.ts',
+  'bridge/startup/global.ts',
   'chat-bridge.js',
   { CHAT_BRIDGE_WITHOUT_RECORDER: 'true' },
   { ...TERSER_OPTIONS, mangle: { properties: { regex: INTERNAL_PROPERTIES, builtins: true } } },
 );
-const debugBundle = await buildInjected('bridge/global.debug.ts', 'chat-bridge.debug.js');
-// The starter, for hosts that inject it at document start and the bundle after load (bridge/starter.ts).
-const starter = await buildInjected('bridge/global.start.ts', 'chat-bridge.start.js');
+const debugBundle = await buildInjected('bridge/startup/global.debug.ts', 'chat-bridge.debug.js');
+// The starter, for hosts that inject it at document start and the bundle after load (bridge/startup/starter.ts).
+const starter = await buildInjected('bridge/startup/global.start.ts', 'chat-bridge.start.js');
 
 // ES modules for TypeScript users and Node (replay); dependencies stay imports.
 await build({

@@ -292,7 +292,7 @@ describe('dist/chat-bridge.debug.js (the bundle with the recorder)', () => {
   });
 });
 
-describe('dist/chat-bridge.start.js (the starter, bridge/starter.ts)', () => {
+describe('dist/chat-bridge.start.js (the starter, bridge/startup/starter.ts)', () => {
   it(`is one strict-mode IIFE without eval, gzipped to at most ${STARTER_BUDGET} bytes, with none of the bridge in it`, () => {
     expect(starterSource.trim()).toMatch(/^(?:"use strict";)?\(\(\)=>\{[\s\S]*\}\)\(\);$/);
     expect(starterSource).not.toMatch(/\beval\s*\(|\bnew\s+Function\b|\bFunction\s*\(/);

@@ -7,12 +7,12 @@
  * identifier printed in every page's widget snippet. The auth token travels as
  * `Authorization: Bearer <token>`, a header the contract's CORS list admits, and never in a URL.
  */
-import { bridgeError } from '../outbound/errors.js';
+import { bridgeError } from '../protocol/errors.js';
 import { route, type ApiRequest, type ApiResponse, type Http } from './http.js';
 import type { ProgressListener } from '../environment.js';
-import { httpError } from '../outbound/http-errors.js';
+import { httpError } from './http-errors.js';
 import { authTokenOf } from './backend-bodies.js';
-import type { Contact } from '../inbound/schemas.js';
+import type { Contact } from '../protocol/schemas.js';
 import type { OutboxRecord } from './outbox-record.js';
 
 export interface Api {
@@ -132,7 +132,7 @@ export function createApi(http: Http, settings: ApiSettings): Api {
     return lookupInFlight;
   }
 
-  // The contact was checked against the service's rules by the host command (dispatch/service-rules.ts),
+  // The contact was checked against the service's rules by the host command (protocol/service-rules.ts),
   // once: a 404 recovery that creates the conversation does not check it again.
   async function createConversation(contact: Contact, signal?: AbortSignal): Promise<unknown> {
     // Absent fields are undefined and JSON leaves them out.

@@ -3,9 +3,9 @@
  * come from our own backend, are read leniently (any proxy may answer instead), and each
  * needs one or two fields, so a schema would cost bundle bytes and say nothing more.
  */
-import type { FieldErrors } from '../outbound/errors.js';
+import type { FieldErrors } from '../protocol/errors.js';
 import { MIN_TOKEN_LENGTH } from '../outbound/redact.js';
-import { isObject } from '../inbound/safe-json.js';
+import { isObject } from '../protocol/safe-json.js';
 
 /**
  * The `authToken` of a `GET /config` answer, when it has a usable one: a string of at least

@@ -8,11 +8,11 @@
  * therefore never refuses a preflight.
  */
 import type { Environment, HttpRequest, ProgressListener } from '../environment.js';
-import { bridgeError } from '../outbound/errors.js';
+import { bridgeError } from '../protocol/errors.js';
 import type { ResolvedOptions } from '../options.js';
 import { retryDelay } from './retry-timing.js';
 import { errorMessageOf } from './backend-bodies.js';
-import { parseJson } from '../inbound/safe-json.js';
+import { parseJson } from '../protocol/safe-json.js';
 
 type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 

@@ -8,7 +8,7 @@
  * (`storage_restored`). The outbox goes on reporting each failed write itself (`storage_error`).
  */
 import type { RecordStore, Timers } from '../environment.js';
-import { errorEvent, type ErrorEvent } from '../outbound/errors.js';
+import { errorEvent, type ErrorEvent } from '../protocol/errors.js';
 
 /** How long after a failed write it is tried again (a failure is quick: a deadline passed, or a refusal). */
 const RETRY = 2_000;

@@ -3,9 +3,9 @@
  * time it was queued and the page that queued it, so records sort in queue order, every
  * WebView sees every other's, and a record is only ever sent with its own inbox's credentials.
  */
-import type { Contact } from '../inbound/schemas.js';
-import { isObject } from '../inbound/safe-json.js';
-import { ACCEPTED_TYPES, MAX_FILES } from '../dispatch/service-rules.js';
+import type { Contact } from '../protocol/schemas.js';
+import { isObject } from '../protocol/safe-json.js';
+import { ACCEPTED_TYPES, MAX_FILES } from '../protocol/service-rules.js';
 
 /** An attachment: its bytes (a Blob when it came in chunks), or (fixtures) only its size. */
 export interface OutboxFile {

@@ -18,8 +18,8 @@
  * same entries and lock; split apart, each would need the others' invariants restated.
  */
 import type { Locks, ProgressListener, RecordStore, Timers } from '../environment.js';
-import { BridgeError, errorEvent, isBridgeError, toErrorEvent, type ErrorEvent } from '../outbound/errors.js';
-import type { MessageState, MessageStateMessage, OutboxListing, Outcome } from '../outbound/messages.js';
+import { BridgeError, errorEvent, isBridgeError, toErrorEvent, type ErrorEvent } from '../protocol/errors.js';
+import type { MessageState, MessageStateMessage, OutboxListing, Outcome } from '../protocol/messages.js';
 import { parseRetryAfter, retryDelay } from './retry-timing.js';
 import { byteSize, isRecord, pageOf, inQueueOrder, recordKey, type OutboxRecord } from './outbox-record.js';
 import { hold, inboxLock, noop } from './outbox/inbox-lock.js';

@@ -5,7 +5,7 @@
  * an upload that stalls reports nothing until it moves again.
  */
 import type { ProgressListener } from '../environment.js';
-import type { UploadProgress } from '../outbound/messages.js';
+import type { UploadProgress } from '../protocol/messages.js';
 
 export function throttledProgress(now: () => number, report: (progress: UploadProgress) => void): ProgressListener {
   let at = -Infinity;

@@ -4,11 +4,11 @@
  * response, plus the error event for a failure).
  */
 import type * as z from 'zod/mini';
-import { errorEvent, toErrorEvent, type ErrorEvent } from '../outbound/errors.js';
+import { errorEvent, toErrorEvent, type ErrorEvent } from '../protocol/errors.js';
 import type { Timers } from '../environment.js';
-import type { Outcome } from '../outbound/messages.js';
+import type { Outcome } from '../protocol/messages.js';
 import { describeIssues } from '../inbound/describe-issues.js';
-import type { HostCommand } from '../inbound/schemas.js';
+import type { HostCommand } from '../protocol/schemas.js';
 
 export interface CommandContext {
   readonly id: string;

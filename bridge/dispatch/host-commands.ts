@@ -14,8 +14,8 @@ import {
   type AppendAttachmentParams,
   type Contact,
   type SendMessageParams,
-} from '../inbound/schemas.js';
-import { validateContact, validateMessage } from './service-rules.js';
+} from '../protocol/schemas.js';
+import { validateContact, validateMessage } from '../protocol/service-rules.js';
 import { unbase64 } from '../bytes.js';
 import { createUploads } from './uploads.js';
 import type { Timers } from '../environment.js';

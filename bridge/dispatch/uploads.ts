@@ -14,8 +14,8 @@
  * MAX_CHUNKS pieces each.
  */
 import type { Timers } from '../environment.js';
-import { BridgeError, bridgeError } from '../outbound/errors.js';
-import { base64Text, fileTooLarge, notBase64 } from './service-rules.js';
+import { BridgeError, bridgeError } from '../protocol/errors.js';
+import { base64Text, fileTooLarge, notBase64 } from '../protocol/service-rules.js';
 import { unbase64 } from '../bytes.js';
 
 /** Unused this long (ms), an upload is dropped. */

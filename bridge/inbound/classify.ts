@@ -11,14 +11,14 @@
  * - anything handed to `ChatBridge.receive`, which exists for host commands only.
  * Everything else (dev tools, video players, other SDKs) is ignored without a word.
  */
-import { errorEvent, type ErrorEvent } from '../outbound/errors.js';
+import { errorEvent, type ErrorEvent } from '../protocol/errors.js';
 import type { ResolvedOptions } from '../options.js';
 import { refuseOversized } from './oversize.js';
-import { isObject, parseJson, toJsonText } from './safe-json.js';
-import { MAX_DEPTH } from './limits.js';
+import { isObject, parseJson, toJsonText } from '../protocol/safe-json.js';
+import { MAX_DEPTH } from '../protocol/limits.js';
 import { fromAllowedOrigin } from './origin.js';
 import { describeIssues } from './describe-issues.js';
-import { HostCommandSchema, idString, WidgetMessageSchema, type HostCommand } from './schemas.js';
+import { HostCommandSchema, idString, WidgetMessageSchema, type HostCommand } from '../protocol/schemas.js';
 import type { InboundMessage } from '../environment.js';
 
 const COMMAND_PREFIX = 'chat-bridge:';
@@ -29,7 +29,7 @@ export type Verdict =
   | { kind: 'invalid'; error: ErrorEvent; id?: string }
   | { kind: 'command'; command: HostCommand }
   /**
-   * `data` without credential fields (safe-json.ts); `secrets`: their string values, for the
+   * `data` without credential fields (protocol/safe-json.ts); `secrets`: their string values, for the
    * redactor; `conversationToken`: the widget's conversation token, when this event carries one.
    */
   | {

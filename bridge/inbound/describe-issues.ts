@@ -1,6 +1,6 @@
 /**
  * A readable account of why input failed its schema: the path and what was expected, never the
- * value. Apart from schemas.ts so that it reads zod's issues and the generated validators'
+ * value. Apart from protocol/schemas.ts so that it reads zod's issues and the generated validators'
  * (scripts/generate-validators.mjs, which the injected bundle carries instead of zod) alike.
  */
 

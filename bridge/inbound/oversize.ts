@@ -6,10 +6,10 @@
  * file over `maxFileSize`, measured where it lies (what is really wrong, worded as the server
  * words it), else the cap's own parse_error.
  */
-import type { ErrorEvent } from '../outbound/errors.js';
-import { attachmentSize, fileTooLarge } from '../dispatch/service-rules.js';
-import { isObject as isRecord, parseJson } from './safe-json.js';
-import { idString } from './schemas.js';
+import type { ErrorEvent } from '../protocol/errors.js';
+import { attachmentSize, fileTooLarge } from '../protocol/service-rules.js';
+import { isObject as isRecord, parseJson } from '../protocol/safe-json.js';
+import { idString } from '../protocol/schemas.js';
 
 /** Strings longer than this are measured where they lie, not copied or parsed. */
 const SHORT = 1024;

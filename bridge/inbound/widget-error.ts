@@ -4,7 +4,7 @@
  * the wild are often empty (`{}` or a bare event name), so the host gets the type and the reason
  * where there are any, and a message that says what to check where there are none.
  */
-import { errorEvent, type ErrorEvent } from '../outbound/errors.js';
+import { errorEvent, type ErrorEvent } from '../protocol/errors.js';
 
 export function widgetErrorEvent(data: Record<string, unknown>): ErrorEvent {
   const nested = (data['data'] || {}) as Record<string, unknown>;

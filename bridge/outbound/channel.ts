@@ -11,8 +11,8 @@
  * `channel_error`). From then on each new event tries the channel once, without a timer.
  */
 import type { HostScope, TimerHandle, Timers } from '../environment.js';
-import type { OutboundMessage } from './messages.js';
-import { errorEvent } from './errors.js';
+import type { OutboundMessage } from '../protocol/messages.js';
+import { errorEvent } from '../protocol/errors.js';
 import type { ChannelNames, HostName } from '../options.js';
 
 /** Sends one encoded payload through the platform's native API. */

@@ -14,11 +14,11 @@
  * overlap, the whole stretch becomes one placeholder: the longest wins and no fragment is left.
  *
  * It never throws. Whatever the bridge parses is cut at MAX_DEPTH where it is parsed
- * (inbound/safe-json.ts); a value that JSON cannot write (a cycle, or nesting past the engine's
+ * (protocol/safe-json.ts); a value that JSON cannot write (a cycle, or nesting past the engine's
  * stack: an object a host handed in) is copied here with the parts past MAX_DEPTH withheld.
  */
 import { MIN_TOKEN_LENGTH } from '../options.js';
-import { MAX_DEPTH } from '../inbound/limits.js';
+import { MAX_DEPTH } from '../protocol/limits.js';
 
 export const REDACTED = '<redacted>';
 

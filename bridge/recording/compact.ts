@@ -4,8 +4,8 @@
  * contents a user sent are not kept. Only valid commands are compacted; anything else is
  * recorded exactly as it came, so its parse error replays too.
  */
-import type { HostCommand } from '../inbound/schemas.js';
-import { attachmentSize } from '../dispatch/service-rules.js';
+import type { HostCommand } from '../protocol/schemas.js';
+import { attachmentSize } from '../protocol/service-rules.js';
 
 export function compactCommand(command: HostCommand): HostCommand {
   const attachments = command.params?.['attachments'];

@@ -1,7 +1,7 @@
 /**
  * The one point where a recorder plugs into a bridge. Types only: the injected bundle
  * (`dist/chat-bridge.js`) carries no recorder, so `record: true` costs its users nothing; the
- * debug bundle (`dist/chat-bridge.debug.js`, entry `global.debug.ts`) and the ES module entry
+ * debug bundle (`dist/chat-bridge.debug.js`, entry `startup/global.debug.ts`) and the ES module entry
  * (`index.ts`) pass `createRecorder` in through `CreateBridgeSettings.recorder`.
  */
 import type { Environment, InboundMessage } from '../environment.js';

@@ -17,7 +17,7 @@
  */
 import type { HttpResponse } from '../environment.js';
 import { REDACTED } from '../outbound/redact.js';
-import { CREDENTIAL_NAME, parseJson } from '../inbound/safe-json.js';
+import { CREDENTIAL_NAME, parseJson } from '../protocol/safe-json.js';
 import { compactCommand } from './compact.js';
 import type { Recorder, RecorderFactory } from './plug-in.js';
 

@@ -9,7 +9,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { requireChromium } from '../helpers/chromium.js';
 import { logLines, useBrowserHarness, type BridgePage } from '../helpers/browser-harness.js';
-import { CHUNK_MAX } from '../../bridge/inbound/limits.js';
+import { CHUNK_MAX } from '../../bridge/protocol/limits.js';
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 

@@ -9,7 +9,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ErrorCode } from '../../bridge/outbound/errors.js';
+import { ErrorCode } from '../../bridge/protocol/errors.js';
 import { requireChromium } from '../helpers/chromium.js';
 import { switchFaultInBar } from '../helpers/demo-controls.js';
 import { useDemoInChromium } from '../helpers/demo-in-chromium.js';

@@ -1,9 +1,9 @@
 /**
- * The bridge is built in the task after install (bridge/deferred-start.ts). In real Chromium,
+ * The bridge is built in the task after install (bridge/startup/deferred-start.ts). In real Chromium,
  * with the injected settings and the bundle in the page's head as a native host injects them:
  * window messages and connectivity events that come before the bridge exists are kept and
  * handled once it is, in order, after `ready`; and nothing of the bridge has run before the
- * page's own next script. And with two scripts (bridge/starter.ts), as a native host injects them:
+ * page's own next script. And with two scripts (bridge/startup/starter.ts), as a native host injects them:
  * the starter in the head at document start, the bundle once the page has loaded: what comes in
  * between is kept by the starter and handled by the bundle, each once and in order, after `ready`.
  */

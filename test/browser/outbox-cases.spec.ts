@@ -9,7 +9,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { requireChromium } from '../helpers/chromium.js';
 import { useBrowserHarness, type BridgePage, type BrowserHarness } from '../helpers/browser-harness.js';
-import type { OutboundMessage } from '../../bridge/outbound/messages.js';
+import type { OutboundMessage } from '../../bridge/protocol/messages.js';
 import { seeded } from '../helpers/seeded.js';
 import { sendMessage as send, messageState as state } from '../helpers/delivery-steps.js';
 

@@ -16,7 +16,7 @@ import {
   type BridgePage,
   type BrowserHarness,
 } from '../helpers/browser-harness.js';
-import type { OutboundMessage } from '../../bridge/outbound/messages.js';
+import type { OutboundMessage } from '../../bridge/protocol/messages.js';
 import { messageState as state } from '../helpers/delivery-steps.js';
 
 /** The whole suite with the Web Locks API and without it (iOS 12.2–15.3: the outbox's lease in localStorage). */

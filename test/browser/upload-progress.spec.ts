@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { requireChromium } from '../helpers/chromium.js';
 import { useBrowserHarness, type BridgePage, type BrowserHarness } from '../helpers/browser-harness.js';
-import type { MessageStateMessage } from '../../bridge/outbound/messages.js';
+import type { MessageStateMessage } from '../../bridge/protocol/messages.js';
 
 const MiB = 1024 * 1024;
 

@@ -1,7 +1,7 @@
 // @vitest-environment node
 /**
  * docs/reference.md's tables cannot drift from the code: every error code of
- * bridge/outbound/errors.ts has a row and every row is a code; the same for the options
+ * bridge/protocol/errors.ts has a row and every row is a code; the same for the options
  * (the `BridgeOptions` and `ChannelNames` interfaces of bridge/options.ts) and the host
  * commands (the table `createHostCommands` builds). docs/typed-client.md's table names every code
  * of the client's own (`ClientErrorCode`).
@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createHostCommands } from '../../bridge/dispatch/host-commands.js';
 import { DEFAULTS } from '../../bridge/options.js';
-import { ErrorCode } from '../../bridge/outbound/errors.js';
+import { ErrorCode } from '../../bridge/protocol/errors.js';
 import { ClientErrorCode } from '../../host-adapters/client.js';
 
 const read = (path: string) => readFileSync(fileURLToPath(new URL(`../../${path}`, import.meta.url)), 'utf8');
@@ -37,7 +37,7 @@ function interfaceMembers(name: string): string[] {
 const sorted = (names: Iterable<string>) => [...new Set(names)].sort();
 
 describe('docs/reference.md', () => {
-  it('has one row per error code of bridge/outbound/errors.ts, and no other', () => {
+  it('has one row per error code of bridge/protocol/errors.ts, and no other', () => {
     expect(sorted(firstColumn('Error codes'))).toEqual(sorted(Object.values(ErrorCode)));
   });
 

@@ -2,7 +2,7 @@
  * The steps the delivery specs take on a page of either engine (a Chromium tab or a WebKit view):
  * send a message under its own id, wait for one of its states, read the error codes it was told.
  */
-import type { OutboundMessage } from '../../bridge/outbound/messages.js';
+import type { OutboundMessage } from '../../bridge/protocol/messages.js';
 import type { ScenarioPage } from './scenario-page.js';
 
 /** What both harnesses' pages offer beyond a scenario page: a command sent without waiting, and every message so far. */

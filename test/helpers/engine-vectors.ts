@@ -7,7 +7,7 @@
  * actually deliver, not to what Node produced. Used by test/webkit/ and test/browser/.
  */
 import { readFileSync } from 'node:fs';
-import type { OutboundMessage } from '../../bridge/outbound/messages.js';
+import type { OutboundMessage } from '../../bridge/protocol/messages.js';
 import type { HostName } from '../../bridge/options.js';
 
 export interface EncodedVector {

@@ -4,8 +4,8 @@
  * (test/browser/error-codes.spec.ts) and in WebKit for the three WebKit hosts (test/webkit/).
  */
 import { expect } from 'vitest';
-import type { ErrorCode, ErrorEvent } from '../../bridge/outbound/errors.js';
-import type { ResponseMessage } from '../../bridge/outbound/messages.js';
+import type { ErrorCode, ErrorEvent } from '../../bridge/protocol/errors.js';
+import type { ResponseMessage } from '../../bridge/protocol/messages.js';
 import type { HostName } from '../../bridge/options.js';
 import { STRING_HOSTS, WEBSITE_TOKEN, decodePayload } from './browser-harness.js';
 import type { ScenarioPage } from './scenario-page.js';

@@ -1,4 +1,4 @@
-import { isBridgeError, type ErrorEvent } from '../../bridge/outbound/errors.js';
+import { isBridgeError, type ErrorEvent } from '../../bridge/protocol/errors.js';
 
 /** The error event a promise rejects with, as a BridgeError; anything else (or a fulfilment) fails the test. */
 export async function failure(promise: Promise<unknown>): Promise<ErrorEvent> {

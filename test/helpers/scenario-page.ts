@@ -3,7 +3,7 @@
  * (browser-harness.ts, playwright) or WebKit (webkit-harness.ts, the GJS host). Scenarios written
  * against this run in both.
  */
-import type { OutboundMessage, ResponseMessage } from '../../bridge/outbound/messages.js';
+import type { OutboundMessage, ResponseMessage } from '../../bridge/protocol/messages.js';
 import type { HostName } from '../../bridge/options.js';
 
 export interface ScenarioPage {

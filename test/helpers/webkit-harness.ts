@@ -10,7 +10,7 @@
  * - flutter: webview_flutter's channel, `window.ChatBridgeFlutter = webkit.messageHandlers.ChatBridgeFlutter`
  *   at document start, and the bundle run with `runJavaScript` once the page has loaded (docs/flutter.md).
  * - `twoScripts` (ios, react-native): the starter in the bundle's place at document start, and the
- *   bundle, the same way, once the document has loaded (bridge/starter.ts, docs/concepts.md).
+ *   bundle, the same way, once the document has loaded (bridge/startup/starter.ts, docs/concepts.md).
  *
  * Commands go in as text through `ChatBridge.receive`, as evaluateJavaScript hands them over.
  * Each handler message is kept on this side exactly as the native side received it. One more
@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startReferenceBackend } from '../../demo-page/backend/server.mjs';
 import { startStaticServer } from '../../demo-page/static-server.mjs';
-import type { OutboundMessage, ResponseMessage } from '../../bridge/outbound/messages.js';
+import type { OutboundMessage, ResponseMessage } from '../../bridge/protocol/messages.js';
 import type { BridgeOptions, HostName } from '../../bridge/options.js';
 import { createReactNativeHost } from '../../host-adapters/react-native-host.js';
 import {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceBackend } from '../../demo-page/backend/server.mjs';
 import { createBridge, type Bridge } from '../../bridge/index.js';
 import type { HttpRequest, HttpResponse } from '../../bridge/environment.js';
-import type { OutboundMessage } from '../../bridge/outbound/messages.js';
+import type { OutboundMessage } from '../../bridge/protocol/messages.js';
 import { normalizeOptions } from '../../bridge/options.js';
 import { parseFixture, replay } from '../../tools/replay/index.js';
 import { createInMemoryEnvironment, type InMemoryEnvironment } from '../../tools/testing/in-memory-environment.js';

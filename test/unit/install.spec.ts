@@ -9,10 +9,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ChatBridgeGlobal } from '../../bridge/install.js';
-import type { OutboundMessage } from '../../bridge/outbound/messages.js';
-import { EARLY_COMMAND_LIMIT } from '../../bridge/early-input.js';
-import { STARTER_EVENT_LIMIT, STARTER_TEXT_LIMIT, type StarterHandover } from '../../bridge/starter.js';
+import type { ChatBridgeGlobal } from '../../bridge/startup/install.js';
+import type { OutboundMessage } from '../../bridge/protocol/messages.js';
+import { EARLY_COMMAND_LIMIT } from '../../bridge/startup/early-input.js';
+import { STARTER_EVENT_LIMIT, STARTER_TEXT_LIMIT, type StarterHandover } from '../../bridge/startup/starter.js';
 // Only the host side (no zod inside), so this file adds nothing to `window` itself.
 import { createReactNativeHost } from '../../host-adapters/react-native-host.js';
 
@@ -58,7 +58,7 @@ const responsesTo = (id: string) => delivered.filter((message) => message.type =
 const post = (data: unknown, target: EventTarget = win, init: MessageEventInit = {}) =>
   target.dispatchEvent(new MessageEvent('message', { data, bubbles: true, ...init }));
 /**
- * The bridge is built in the task after install (bridge/deferred-start.ts); window messages that
+ * The bridge is built in the task after install (bridge/startup/deferred-start.ts); window messages that
  * come before are kept and handled then. A real postMessage is a task of its own anyway.
  */
 const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));

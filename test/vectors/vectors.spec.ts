@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createBridge } from '../../bridge/bridge.js';
-import type { MessageState, OutboundMessage } from '../../bridge/outbound/messages.js';
+import type { MessageState, OutboundMessage } from '../../bridge/protocol/messages.js';
 import { HOST_NAMES, normalizeOptions, type HostName } from '../../bridge/options.js';
 import { adapters } from '../../bridge/outbound/adapters/index.js';
 import { decodeMessage } from '../../host-adapters/react-native-host.js';

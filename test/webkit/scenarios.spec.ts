@@ -7,8 +7,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CHUNK_MAX } from '../../bridge/inbound/limits.js';
-import type { OutboundMessage } from '../../bridge/outbound/messages.js';
+import { CHUNK_MAX } from '../../bridge/protocol/limits.js';
+import type { OutboundMessage } from '../../bridge/protocol/messages.js';
 import { ChatBridgeError } from '../../host-adapters/client.js';
 import { createReactNativeHost } from '../../host-adapters/react-native-host.js';
 import { logLines, WEBSITE_TOKEN, type StoredMessage } from '../helpers/browser-harness.js';

@@ -2,7 +2,7 @@
  * The typed client sends large attachments in chunks on its own (host-adapters/attachment-chunks.ts).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CHUNK_MAX } from '../../../bridge/inbound/limits.js';
+import { CHUNK_MAX } from '../../../bridge/protocol/limits.js';
 import { createClient, type ChatClient, type ClientCommand } from '../../../host-adapters/client.js';
 
 /** A bridge on the other side of an asynchronous channel: answers each command a tick later, as `answer` says. */

@@ -2,8 +2,8 @@
  * The host-side typed client: one command per call, settled by the response with its id.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ErrorEvent } from '../../../bridge/outbound/errors.js';
-import { NAME_MAX } from '../../../bridge/inbound/limits.js';
+import type { ErrorEvent } from '../../../bridge/protocol/errors.js';
+import { NAME_MAX } from '../../../bridge/protocol/limits.js';
 import {
   ChatBridgeError,
   createClient,

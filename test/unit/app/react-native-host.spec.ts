@@ -7,8 +7,8 @@
  */
 import { runInNewContext } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ErrorEvent } from '../../../bridge/outbound/errors.js';
-import type { OutboundMessage } from '../../../bridge/outbound/messages.js';
+import type { ErrorEvent } from '../../../bridge/protocol/errors.js';
+import type { OutboundMessage } from '../../../bridge/protocol/messages.js';
 import { ChatBridgeError } from '../../../host-adapters/client.js';
 import {
   createReactNativeHost,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bridgeError, type ErrorEvent } from '../../../bridge/outbound/errors.js';
-import type { MessageStateMessage } from '../../../bridge/outbound/messages.js';
+import { bridgeError, type ErrorEvent } from '../../../bridge/protocol/errors.js';
+import type { MessageStateMessage } from '../../../bridge/protocol/messages.js';
 import { createOutbox, LINGER, ORPHAN_CHECK, type OutboxSettings } from '../../../bridge/backend/outbox.js';
 import { inboxPrefix, recordKey, type OutboxRecord } from '../../../bridge/backend/outbox-record.js';
 import type { Locks, ProgressListener, RecordStore } from '../../../bridge/environment.js';

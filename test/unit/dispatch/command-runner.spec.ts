@@ -5,8 +5,8 @@ import {
   type CommandContext,
   type CommandTable,
 } from '../../../bridge/dispatch/command-runner.js';
-import { bridgeError, type ErrorEvent } from '../../../bridge/outbound/errors.js';
-import type { ResponseMessage } from '../../../bridge/outbound/messages.js';
+import { bridgeError, type ErrorEvent } from '../../../bridge/protocol/errors.js';
+import type { ResponseMessage } from '../../../bridge/protocol/messages.js';
 import { createVirtualClock } from '../../../tools/testing/virtual-clock.js';
 
 const TIMEOUT = 50_000;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createUploads, MAX_CHUNKS, MAX_UPLOADS, UPLOAD_IDLE_MS } from '../../../bridge/dispatch/uploads.js';
-import { isBridgeError, type ErrorEvent } from '../../../bridge/outbound/errors.js';
+import { isBridgeError, type ErrorEvent } from '../../../bridge/protocol/errors.js';
 import { createVirtualClock } from '../../../tools/testing/virtual-clock.js';
 
 const MAX = 1000;

@@ -6,7 +6,7 @@ import {
   HostCommandSchema,
   SendMessageSchema,
   WidgetMessageSchema,
-} from '../../../bridge/inbound/schemas.js';
+} from '../../../bridge/protocol/schemas.js';
 
 const issuesOf = (result: { success: boolean; error?: unknown }) =>
   result.success ? 'accepted' : describeIssues(result.error as Parameters<typeof describeIssues>[0]);
@@ -36,7 +36,7 @@ describe('host command envelope', () => {
 describe('command params', () => {
   it('accepts an empty contact and one with name, e-mail and identifier; shape only, not the rules', () => {
     expect(ContactSchema.safeParse({}).success).toBe(true);
-    // An invalid e-mail is the service's rule (dispatch/service-rules.ts), not the shape's.
+    // An invalid e-mail is the service's rule (protocol/service-rules.ts), not the shape's.
     expect(ContactSchema.safeParse({ name: 'Ada', email: 'not-an-email', identifier: 'u1' }).success).toBe(true);
     expect(issuesOf(ContactSchema.safeParse({ email: 5 }))).toBe('email: expected string');
   });

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { HostScope } from '../../../bridge/environment.js';
-import type { OutboundMessage } from '../../../bridge/outbound/messages.js';
+import type { OutboundMessage } from '../../../bridge/protocol/messages.js';
 import { DEFAULTS, type ChannelNames } from '../../../bridge/options.js';
 import {
   CHANNEL_POLL_MS,

@@ -4,6 +4,6 @@
  * every page load pays for, since only a developer reproducing a bug records.
  */
 import { exposeGlobal } from './install.js';
-import { createRecorder } from './recording/recorder.js';
+import { createRecorder } from '../recording/recorder.js';
 
 exposeGlobal({ recorder: createRecorder });

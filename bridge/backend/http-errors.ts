@@ -2,9 +2,9 @@
  * HTTP answers that are failures, turned into the one error event shape with the code of the
  * docs/reference.md's table and the server's own `message` where it gave one.
  */
-import { errorEvent, BridgeError, type ErrorCode, type ErrorEvent } from './errors.js';
-import { route, type ApiRequest, type ApiResponse } from '../backend/http.js';
-import { errorMessageOf, fieldErrorsOf } from '../backend/backend-bodies.js';
+import { errorEvent, BridgeError, type ErrorCode, type ErrorEvent } from '../protocol/errors.js';
+import { route, type ApiRequest, type ApiResponse } from './http.js';
+import { errorMessageOf, fieldErrorsOf } from './backend-bodies.js';
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'bad request',

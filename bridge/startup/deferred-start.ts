@@ -9,8 +9,8 @@
  * before the bridge exists are kept, in order, and handed to it as soon as it is built, ahead of
  * anything later. `ready` is sent when it is built, so it still comes before any other message.
  */
-import { VERSION, type Bridge } from './bridge.js';
-import { browserEnvironment, inboundMessage, type Environment, type InboundMessage } from './environment.js';
+import { VERSION, type Bridge } from '../bridge.js';
+import { browserEnvironment, inboundMessage, type Environment, type InboundMessage } from '../environment.js';
 import { keepWindowEvents } from './early-input.js';
 
 /**

@@ -2,9 +2,9 @@
  * `ChatBridge.install` / `receive`: fills the environment from the real WebView and keeps at
  * most one bridge running per window.
  */
-import { checkRecorder, createBridge, VERSION, type Bridge, type CreateBridgeSettings } from './bridge.js';
+import { checkRecorder, createBridge, VERSION, type Bridge, type CreateBridgeSettings } from '../bridge.js';
 import { deferredBridge } from './deferred-start.js';
-import type { BridgeOptions } from './options.js';
+import type { BridgeOptions } from '../options.js';
 import { defineGlobal, EARLY_COMMAND_LIMIT, installInjected, installOptions } from './early-input.js';
 import { TAKE_OVER, type StarterHandover } from './starter.js';
 

@@ -17,8 +17,8 @@
  * how many in one `channel_error` right after `ready`.
  */
 import { defineGlobal, EARLY_COMMAND_LIMIT, installInjected, installOptions, keepWindowEvents } from './early-input.js';
-import { fromAllowedOrigin } from './inbound/origin.js';
-import { toJsonText } from './inbound/safe-json.js';
+import { fromAllowedOrigin } from '../inbound/origin.js';
+import { toJsonText } from '../protocol/safe-json.js';
 
 /** What a starter hands the bundle: the options it was installed with (if any), and what it kept. */
 export interface StarterHandover {

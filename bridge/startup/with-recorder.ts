@@ -6,9 +6,9 @@
  */
 import { createBridge as createPlainBridge, type Bridge, type CreateBridgeSettings } from '../bridge.js';
 import type { Environment } from '../environment.js';
-import { createGlobal as createPlainGlobal, type ChatBridgeGlobal, type GlobalPlugins } from '../install.js';
+import { createGlobal as createPlainGlobal, type ChatBridgeGlobal, type GlobalPlugins } from './install.js';
 import type { ResolvedOptions } from '../options.js';
-import { createRecorder } from './recorder.js';
+import { createRecorder } from '../recording/recorder.js';
 
 /** One running bridge; `record: true` records unless `settings.recorder` says otherwise. */
 export function createBridge(options: ResolvedOptions, env: Environment, settings: CreateBridgeSettings = {}): Bridge {

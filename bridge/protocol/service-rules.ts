@@ -3,10 +3,10 @@
  * e-mail, identifier. Each is checked once per command, by its host command before any request
  * (the backend calls do not check them again), and refused with the status the server would
  * have given, so a host learns the same thing whether or not the request was made. Envelope and
- * size caps are the inbound edge's (inbound/classify.ts), shapes the schemas' (inbound/schemas.ts).
+ * size caps are the inbound edge's (inbound/classify.ts), shapes the schemas' (schemas.ts).
  */
-import { BridgeError, bridgeError, errorEvent, type ErrorEvent, type FieldErrors } from '../outbound/errors.js';
-import type { Attachment, Contact, SendMessageParams } from '../inbound/schemas.js';
+import { BridgeError, bridgeError, errorEvent, type ErrorEvent, type FieldErrors } from './errors.js';
+import type { Attachment, Contact, SendMessageParams } from './schemas.js';
 
 /** The MIME types the service accepts. */
 export const ACCEPTED_TYPES = /^(image|audio|video|text)\/[^\s/]+$|^application\/pdf$/i;

@@ -4,7 +4,7 @@
  * global itself, the options merge and its check, and the install a native host asks for by
  * injecting settings.
  */
-import { normalizeOptions } from './options.js';
+import { normalizeOptions } from '../options.js';
 
 /** Host commands kept at most before `install` (the bundle) or before the bundle comes (the starter). */
 export const EARLY_COMMAND_LIMIT = 100;
