@@ -6,7 +6,7 @@
  * schema's `_zod.def` and emits a module with the same exports, each with a `safeParse` that gives
  * the same verdict, the same output and the same issues (code, path, expected or message, order)
  * as zod's, so every parse_error message stays byte-identical. The ES modules and the tests keep
- * real zod; test/unit/inbound/generated-validators.spec.ts holds the two to each other.
+ * real zod; test/unit/scripts/generate-validators.spec.ts holds the two to each other.
  *
  * Known: z.string() (with length refinements that state `params: {minLength, maxLength}`),
  * z.number(), z.object(), z.looseObject(), z.optional(), z.array(). Anything else, and any export

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { widgetErrorEvent } from '../../../bridge/inbound/widget-error.js';
+import { widgetErrorEvent } from '../../../../bridge/inbound/widget-error.js';
 
 describe('widget error events', () => {
   it.each([

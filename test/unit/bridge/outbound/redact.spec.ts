@@ -6,7 +6,7 @@ import {
   MIN_TOKEN_LENGTH,
   REDACTED,
   TOKEN_MAX_AGE_MS,
-} from '../../../bridge/outbound/redact.js';
+} from '../../../../bridge/outbound/redact.js';
 
 const WEBSITE = 'wt_live_9f8e7d6c';
 const AUTH = 'at_secret_0123456789';

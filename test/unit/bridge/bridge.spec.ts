@@ -1,12 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createBridge, type Bridge } from '../../bridge/bridge.js';
-import type { Environment, HttpRequest, HttpResponse } from '../../bridge/environment.js';
-import { normalizeOptions } from '../../bridge/options.js';
-import { createVirtualClock, withVirtualClock } from '../../tools/testing/virtual-clock.js';
-import { createInMemoryEnvironment, type InMemoryEnvironment } from '../../tools/testing/in-memory-environment.js';
-import { createRecorder } from '../../bridge/recording/recorder.js';
+import { createBridge, type Bridge } from '../../../bridge/bridge.js';
+import type { Environment, HttpRequest, HttpResponse } from '../../../bridge/environment.js';
+import { normalizeOptions } from '../../../bridge/options.js';
+import { createVirtualClock, withVirtualClock } from '../../../tools/testing/virtual-clock.js';
+import { createInMemoryEnvironment, type InMemoryEnvironment } from '../../../tools/testing/in-memory-environment.js';
+import { createRecorder } from '../../../bridge/recording/recorder.js';
 
 const BASE = 'https://chat.example.test/api/v1';
 const WEBSITE_TOKEN = 'wt_unit_7c1f0a9b';

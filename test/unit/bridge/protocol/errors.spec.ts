@@ -6,7 +6,7 @@ import {
   errorEvent,
   isBridgeError,
   toErrorEvent,
-} from '../../../bridge/protocol/errors.js';
+} from '../../../../bridge/protocol/errors.js';
 
 describe('error codes', () => {
   it('are the snake_case values docs/reference.md documents, one per name, never repeated', () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { Api } from '../../../bridge/backend/api.js';
-import type { Outbox } from '../../../bridge/backend/outbox.js';
-import type { OutboxRecord } from '../../../bridge/backend/outbox-record.js';
-import type { CommandContext } from '../../../bridge/dispatch/command-runner.js';
-import { createHostCommands } from '../../../bridge/dispatch/host-commands.js';
-import { failure } from '../../helpers/failure.js';
+import type { Api } from '../../../../bridge/backend/api.js';
+import type { Outbox } from '../../../../bridge/backend/outbox.js';
+import type { OutboxRecord } from '../../../../bridge/backend/outbox-record.js';
+import type { CommandContext } from '../../../../bridge/dispatch/command-runner.js';
+import { createHostCommands } from '../../../../bridge/dispatch/host-commands.js';
+import { failure } from '../../../helpers/failure.js';
 
 /** An Api that records its calls and answers each with what it was called with. */
 function recordingApi() {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { classifyHostData, classifyPosted, type Verdict } from '../../../bridge/inbound/classify.js';
-import { normalizeOptions, type ResolvedOptions } from '../../../bridge/options.js';
+import { classifyHostData, classifyPosted, type Verdict } from '../../../../bridge/inbound/classify.js';
+import { normalizeOptions, type ResolvedOptions } from '../../../../bridge/options.js';
 
 const PAGE = 'https://app.example.test';
 const API = 'https://chat.example.test';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createUploads, MAX_CHUNKS, MAX_UPLOADS, UPLOAD_IDLE_MS } from '../../../bridge/dispatch/uploads.js';
-import { isBridgeError, type ErrorEvent } from '../../../bridge/protocol/errors.js';
-import { createVirtualClock } from '../../../tools/testing/virtual-clock.js';
+import { createUploads, MAX_CHUNKS, MAX_UPLOADS, UPLOAD_IDLE_MS } from '../../../../bridge/dispatch/uploads.js';
+import { isBridgeError, type ErrorEvent } from '../../../../bridge/protocol/errors.js';
+import { createVirtualClock } from '../../../../tools/testing/virtual-clock.js';
 
 const MAX = 1000;
 const bytes = (length: number, seed = 1) => Buffer.from(Array.from({ length }, (_, i) => (i * 31 + seed) & 255));

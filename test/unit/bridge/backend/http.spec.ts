@@ -6,9 +6,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHttp, type Http } from '../../../bridge/backend/http.js';
-import type { HttpRequest, HttpResponse, Upload } from '../../../bridge/environment.js';
-import { failure } from '../../helpers/failure.js';
+import { createHttp, type Http } from '../../../../bridge/backend/http.js';
+import type { HttpRequest, HttpResponse, Upload } from '../../../../bridge/environment.js';
+import { failure } from '../../../helpers/failure.js';
 
 interface Seen {
   method: string;

@@ -6,9 +6,12 @@
  * go out unchanged; what is not the bridge's goes on to the channel.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createBridge, type Bridge } from '../../../bridge/bridge.js';
-import { DEFAULTS, normalizeOptions, type HostName } from '../../../bridge/options.js';
-import { createInMemoryEnvironment, type InMemoryEnvironment } from '../../../tools/testing/in-memory-environment.js';
+import { createBridge, type Bridge } from '../../../../bridge/bridge.js';
+import { DEFAULTS, normalizeOptions, type HostName } from '../../../../bridge/options.js';
+import {
+  createInMemoryEnvironment,
+  type InMemoryEnvironment,
+} from '../../../../tools/testing/in-memory-environment.js';
 
 const WEBSITE_TOKEN = 'wt_page_calls_token_9f';
 const CONVERSATION_TOKEN = 'cw_conversation_jwt_page_call';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiResponse } from '../../../bridge/backend/http.js';
-import { codeForStatus, httpError, httpErrorEvent } from '../../../bridge/backend/http-errors.js';
+import type { ApiResponse } from '../../../../bridge/backend/http.js';
+import { codeForStatus, httpError, httpErrorEvent } from '../../../../bridge/backend/http-errors.js';
 
 const POST_MESSAGES = { method: 'POST', path: '/messages' } as const;
 const GET_CONFIG = { method: 'GET', path: '/config' } as const;

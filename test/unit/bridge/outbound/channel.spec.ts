@@ -3,18 +3,18 @@
  * go out once it appears; a channel that throws keeps the payload for the next try.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { HostScope } from '../../../bridge/environment.js';
-import type { OutboundMessage } from '../../../bridge/protocol/messages.js';
-import { DEFAULTS, type ChannelNames } from '../../../bridge/options.js';
+import type { HostScope } from '../../../../bridge/environment.js';
+import type { OutboundMessage } from '../../../../bridge/protocol/messages.js';
+import { DEFAULTS, type ChannelNames } from '../../../../bridge/options.js';
 import {
   CHANNEL_POLL_MS,
   CHANNEL_QUEUE_LIMIT,
   CHANNEL_WAIT_MS,
   createChannel,
-} from '../../../bridge/outbound/channel.js';
-import type { Timers } from '../../../bridge/environment.js';
-import { adapters } from '../../../bridge/outbound/adapters/index.js';
-import { createVirtualClock, type VirtualClock } from '../../../tools/testing/virtual-clock.js';
+} from '../../../../bridge/outbound/channel.js';
+import type { Timers } from '../../../../bridge/environment.js';
+import { adapters } from '../../../../bridge/outbound/adapters/index.js';
+import { createVirtualClock, type VirtualClock } from '../../../../tools/testing/virtual-clock.js';
 
 const names: ChannelNames = {
   androidChannel: DEFAULTS.androidChannel,

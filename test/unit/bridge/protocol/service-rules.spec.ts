@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ErrorEvent } from '../../../bridge/protocol/errors.js';
-import type { Attachment, SendMessageParams } from '../../../bridge/protocol/schemas.js';
-import { attachmentSize, validateContact, validateMessage } from '../../../bridge/protocol/service-rules.js';
+import type { ErrorEvent } from '../../../../bridge/protocol/errors.js';
+import type { Attachment, SendMessageParams } from '../../../../bridge/protocol/schemas.js';
+import { attachmentSize, validateContact, validateMessage } from '../../../../bridge/protocol/service-rules.js';
 
 const LIMIT = 5 * 1024 * 1024;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJson, toJsonText } from '../../../bridge/protocol/safe-json.js';
+import { parseJson, toJsonText } from '../../../../bridge/protocol/safe-json.js';
 
 const valueOf = (text: string): unknown => {
   const result = parseJson(text);

@@ -3,11 +3,11 @@
  * what the native API is called with (string or object), on which object, with which `this`.
  */
 import { describe, expect, it } from 'vitest';
-import type { HostScope } from '../../../bridge/environment.js';
-import type { MessageStateMessage, OutboundMessage } from '../../../bridge/protocol/messages.js';
-import { DEFAULTS, type ChannelNames, type HostName } from '../../../bridge/options.js';
-import type { HostAdapter } from '../../../bridge/outbound/channel.js';
-import { adapters, detectHost } from '../../../bridge/outbound/adapters/index.js';
+import type { HostScope } from '../../../../../bridge/environment.js';
+import type { MessageStateMessage, OutboundMessage } from '../../../../../bridge/protocol/messages.js';
+import { DEFAULTS, type ChannelNames, type HostName } from '../../../../../bridge/options.js';
+import type { HostAdapter } from '../../../../../bridge/outbound/channel.js';
+import { adapters, detectHost } from '../../../../../bridge/outbound/adapters/index.js';
 
 const names: ChannelNames = {
   androidChannel: DEFAULTS.androidChannel,

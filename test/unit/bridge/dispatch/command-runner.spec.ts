@@ -4,10 +4,10 @@ import {
   createCommandRunner,
   type CommandContext,
   type CommandTable,
-} from '../../../bridge/dispatch/command-runner.js';
-import { bridgeError, type ErrorEvent } from '../../../bridge/protocol/errors.js';
-import type { ResponseMessage } from '../../../bridge/protocol/messages.js';
-import { createVirtualClock } from '../../../tools/testing/virtual-clock.js';
+} from '../../../../bridge/dispatch/command-runner.js';
+import { bridgeError, type ErrorEvent } from '../../../../bridge/protocol/errors.js';
+import type { ResponseMessage } from '../../../../bridge/protocol/messages.js';
+import { createVirtualClock } from '../../../../tools/testing/virtual-clock.js';
 
 const TIMEOUT = 50_000;
 

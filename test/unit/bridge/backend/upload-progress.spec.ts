@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { throttledProgress } from '../../../bridge/backend/upload-progress.js';
-import type { UploadProgress } from '../../../bridge/protocol/messages.js';
-import { createVirtualClock } from '../../../tools/testing/virtual-clock.js';
+import { throttledProgress } from '../../../../bridge/backend/upload-progress.js';
+import type { UploadProgress } from '../../../../bridge/protocol/messages.js';
+import { createVirtualClock } from '../../../../tools/testing/virtual-clock.js';
 
 const MiB = 1024 * 1024;
 

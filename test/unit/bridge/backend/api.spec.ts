@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createApi } from '../../../bridge/backend/api.js';
-import type { ApiRequest, ApiResponse, Http } from '../../../bridge/backend/http.js';
-import { failure } from '../../helpers/failure.js';
+import { createApi } from '../../../../bridge/backend/api.js';
+import type { ApiRequest, ApiResponse, Http } from '../../../../bridge/backend/http.js';
+import { failure } from '../../../helpers/failure.js';
 
 /**
  * The API over a scripted `Http` (the interface api.ts is written against): each request is

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compactCommand } from '../../../bridge/recording/compact.js';
-import type { HostCommand } from '../../../bridge/protocol/schemas.js';
+import { compactCommand } from '../../../../bridge/recording/compact.js';
+import type { HostCommand } from '../../../../bridge/protocol/schemas.js';
 
 describe('compactCommand', () => {
   it('replaces attachment data with its decoded size, keeping name and type', () => {

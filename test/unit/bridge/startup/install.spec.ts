@@ -9,15 +9,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ChatBridgeGlobal } from '../../bridge/startup/install.js';
-import type { OutboundMessage } from '../../bridge/protocol/messages.js';
-import { EARLY_COMMAND_LIMIT } from '../../bridge/startup/early-input.js';
-import { STARTER_EVENT_LIMIT, STARTER_TEXT_LIMIT, type StarterHandover } from '../../bridge/startup/starter.js';
+import type { ChatBridgeGlobal } from '../../../../bridge/startup/install.js';
+import type { OutboundMessage } from '../../../../bridge/protocol/messages.js';
+import { EARLY_COMMAND_LIMIT } from '../../../../bridge/startup/early-input.js';
+import { STARTER_EVENT_LIMIT, STARTER_TEXT_LIMIT, type StarterHandover } from '../../../../bridge/startup/starter.js';
 // Only the host side (no zod inside), so this file adds nothing to `window` itself.
-import { createReactNativeHost } from '../../host-adapters/react-native-host.js';
+import { createReactNativeHost } from '../../../../host-adapters/react-native-host.js';
 
 // Paths from the file's own location (happy-dom replaces the global URL, so no `new URL(..., import.meta.url)`).
-const root = resolve(fileURLToPath(import.meta.url), '../../..');
+const root = resolve(fileURLToPath(import.meta.url), '../../../../..');
 const bundlePath = resolve(root, 'dist/chat-bridge.js');
 const debugBundlePath = resolve(root, 'dist/chat-bridge.debug.js');
 const starterPath = resolve(root, 'dist/chat-bridge.start.js');

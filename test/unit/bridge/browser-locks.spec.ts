@@ -7,7 +7,7 @@
  * WebKit delivery tests run the whole outbox over it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { browserLocks } from '../../bridge/browser-locks.js';
+import { browserLocks } from '../../../bridge/browser-locks.js';
 
 /** A window without Web Locks whose `pagehide` can be fired. */
 function oldWebView() {

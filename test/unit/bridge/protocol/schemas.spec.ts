@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { describeIssues } from '../../../bridge/inbound/describe-issues.js';
+import { describeIssues } from '../../../../bridge/inbound/describe-issues.js';
 import {
   ContactSchema,
   EmptyParamsSchema,
   HostCommandSchema,
   SendMessageSchema,
   WidgetMessageSchema,
-} from '../../../bridge/protocol/schemas.js';
+} from '../../../../bridge/protocol/schemas.js';
 
 const issuesOf = (result: { success: boolean; error?: unknown }) =>
   result.success ? 'accepted' : describeIssues(result.error as Parameters<typeof describeIssues>[0]);

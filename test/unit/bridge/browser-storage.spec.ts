@@ -5,8 +5,8 @@
  * the Web Locks API. IndexedDB and navigator.locks themselves run in the Chromium tests.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { browserRecords } from '../../bridge/browser-storage.js';
-import { browserLocks } from '../../bridge/browser-locks.js';
+import { browserRecords } from '../../../bridge/browser-storage.js';
+import { browserLocks } from '../../../bridge/browser-locks.js';
 
 /** A window without IndexedDB or Web Locks: an old or locked-down WebView. */
 const oldWebView = () =>
