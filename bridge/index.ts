@@ -45,7 +45,7 @@ export type {
   ReadyMessage,
   UploadProgress,
 } from './protocol/messages.js';
-export type { CommandName, CommandResults, Conversation } from './dispatch/command-results.js';
+export type { CommandName, CommandResults, Conversation } from './protocol/command-results.js';
 export type { Attachment, Contact, SendMessageParams } from './protocol/schemas.js';
 export { DEFAULTS, HOST_NAMES, MIN_TOKEN_LENGTH, normalizeOptions, OptionsError } from './options.js';
 export type { BridgeOptions, HostName, ResolvedOptions, ChannelNames } from './options.js';

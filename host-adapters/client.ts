@@ -13,7 +13,7 @@
  */
 import { ErrorCode, type ErrorEvent } from '../bridge/protocol/errors.js';
 import type { ChatMessage, MessageStateMessage, UploadProgress } from '../bridge/protocol/messages.js';
-import type { CommandName, CommandResults, Conversation } from '../bridge/dispatch/command-results.js';
+import type { CommandName, CommandResults, Conversation } from '../bridge/protocol/command-results.js';
 import type { Contact, SendMessageParams } from '../bridge/protocol/schemas.js';
 import { NAME_MAX } from '../bridge/protocol/limits.js';
 import { DEFAULTS } from '../bridge/options.js';
@@ -35,7 +35,7 @@ export type {
   UploadProgress,
   WidgetMessage,
 } from '../bridge/protocol/messages.js';
-export type { CommandName, CommandResults, Conversation, OutboxListing } from '../bridge/dispatch/command-results.js';
+export type { CommandName, CommandResults, Conversation, OutboxListing } from '../bridge/protocol/command-results.js';
 export type { Attachment, Contact, SendMessageParams } from '../bridge/protocol/schemas.js';
 
 /** One host command as the bridge receives it. */

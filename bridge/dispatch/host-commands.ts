@@ -3,7 +3,7 @@
  */
 import type { Api } from '../backend/api.js';
 import type { CommandSpec, CommandTable } from './command-runner.js';
-import type { CommandResults } from './command-results.js';
+import type { CommandResults } from '../protocol/command-results.js';
 import type { Outbox } from '../backend/outbox.js';
 import {
   AppendAttachmentSchema,

@@ -2,7 +2,7 @@
  * What each host command answers with (README "Messages"): the typed client resolves each call
  * with its own, and the commands the bridge answers itself are typed against these.
  */
-import type { BackendObject, ChatMessage, OutboxListing } from '../protocol/messages.js';
+import type { BackendObject, ChatMessage, OutboxListing } from './messages.js';
 
 export type { OutboxListing };
 
