@@ -16,7 +16,7 @@ export type { Bridge, CreateBridgeSettings } from './bridge.js';
 export type { ChatBridgeGlobal, GlobalPlugins } from './startup/install.js';
 export { createRecorder } from './recording/recorder.js';
 export type { Recorder, RecorderFactory, RecorderSetup } from './recording/plug-in.js';
-export { browserEnvironment } from './environment.js';
+export { browserEnvironment } from './browser-environment.js';
 export type {
   Environment,
   HttpRequest,
@@ -47,12 +47,14 @@ export type {
 } from './protocol/messages.js';
 export type { CommandName, CommandResults, Conversation } from './protocol/command-results.js';
 export type { Attachment, Contact, SendMessageParams } from './protocol/schemas.js';
-export { DEFAULTS, HOST_NAMES, MIN_TOKEN_LENGTH, normalizeOptions, OptionsError } from './options.js';
-export type { BridgeOptions, HostName, ResolvedOptions, ChannelNames } from './options.js';
-export type { RetryPolicy } from './backend/retry-timing.js';
+export { MIN_TOKEN_LENGTH, normalizeOptions, OptionsError } from './options.js';
+export { DEFAULTS, HOST_NAMES } from './protocol/bridge-options.js';
+export type { ResolvedOptions } from './options.js';
+export type { BridgeOptions, HostName, ChannelNames, RetryPolicy } from './protocol/bridge-options.js';
 export { retryDelay, parseRetryAfter } from './backend/retry-timing.js';
 export { adapters } from './outbound/adapters/index.js';
-export { createRedactor, REDACTED } from './outbound/redact.js';
+export { createRedactor } from './outbound/redact.js';
+export { REDACTED } from './protocol/limits.js';
 export type { Redactor } from './outbound/redact.js';
 // For the Node tools (the doctor reads backend answers exactly as the bridge does): reading a
 // backend body and JSON text that cannot pollute prototypes.

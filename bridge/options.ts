@@ -1,58 +1,17 @@
 /**
- * Bridge options: one defaults object and one `normalizeOptions` that rejects bad input early,
- * naming the option, so a misconfigured host fails at install and not on the first message.
+ * The options' check: one `normalizeOptions` that rejects bad input early, naming the option, so a
+ * misconfigured host fails at install and not on the first message. The options themselves and
+ * their defaults are the install side of the contract: protocol/bridge-options.ts.
  */
-import type { RetryPolicy } from './backend/retry-timing.js';
+import {
+  DEFAULTS,
+  HOST_NAMES,
+  type BridgeOptions,
+  type ChannelNames,
+  type HostName,
+  type RetryPolicy,
+} from './protocol/bridge-options.js';
 import { MAX_FILES } from './protocol/service-rules.js';
-
-export const HOST_NAMES = ['react-native', 'android', 'ios', 'flutter', 'browser'] as const;
-export type HostName = (typeof HOST_NAMES)[number];
-
-/** Names under which each platform's native channel is found on `window`. */
-export interface ChannelNames {
-  /** `window.<name>.postMessage(string)`, the Android `@JavascriptInterface` object. @default "ChatBridgeAndroid" */
-  androidChannel: string;
-  /** `window.webkit.messageHandlers.<name>`, the iOS `WKScriptMessageHandler`. @default "chatBridge" */
-  iosHandler: string;
-  /** `window.<name>.postMessage(string)`, the webview_flutter `JavaScriptChannel`. @default "ChatBridgeFlutter" */
-  flutterChannel: string;
-  /** The `CustomEvent` type dispatched on `window` for browser pages. @default "chatbridge" */
-  browserEvent: string;
-}
-
-export interface BridgeOptions extends Partial<ChannelNames> {
-  /** Absolute URL of the API root, e.g. `https://chat.example.com/api/v1`. Required. */
-  baseUrl: string;
-  /**
-   * The widget inbox's website token, at least 6 characters (a shorter one is refused: it could
-   * not be scrubbed from text safely). Without it, commands fail with `auth_failed` and send nothing.
-   */
-  websiteToken?: string;
-  /** The native platform. @default detected from the globals present, else "browser" */
-  host?: HostName;
-  /** Origins whose posted messages are accepted. @default [origin of baseUrl, the page's origin] */
-  allowedOrigins?: string[] | '*';
-  /** Largest attachment accepted, in bytes. @default 5242880 (5 MiB, the widget's limit) */
-  maxFileSize?: number;
-  /** Prefix of the widget's string protocol, `'<prefix>:' + JSON`. @default "chatwoot-widget" */
-  widgetPrefix?: string;
-  /** Widget and other posted messages longer than this many characters are refused. @default 1048576 */
-  maxMessageLength?: number;
-  /** Each HTTP request is aborted after this many ms and reported as `network_error`. @default 15000 */
-  requestTimeout?: number;
-  /** A host command that has not finished after this many ms is answered with `network_error`. @default 50000 */
-  commandTimeout?: number;
-  /** Retries of 429 answers. @default {limit: 4, baseDelay: 1000, maxDelay: 10000} */
-  retry?: Partial<RetryPolicy>;
-  /** Keep the traffic in the fixture format, for `ChatBridge.recording()`. @default false */
-  record?: boolean;
-  /**
-   * Send the widget's conversation token (its `loaded` event's `config.authToken`) to the host
-   * in one `{type: "conversationToken", token}` event, for hosts that resume the conversation
-   * with it (`cw_conversation` in the widget URL). Without it the token never leaves. @default false
-   */
-  forwardConversationToken?: boolean;
-}
 
 export interface ResolvedOptions extends ChannelNames {
   baseUrl: string;
@@ -78,18 +37,6 @@ export interface ResolvedOptions extends ChannelNames {
  * being learned (scrubbing a 3-letter "token" would blank ordinary words).
  */
 export const MIN_TOKEN_LENGTH = 6;
-export const DEFAULTS = {
-  maxFileSize: 5 * 1024 * 1024,
-  widgetPrefix: 'chatwoot-widget',
-  maxMessageLength: 1024 * 1024,
-  requestTimeout: 15_000,
-  commandTimeout: 50_000,
-  retry: { limit: 4, baseDelay: 1_000, maxDelay: 10_000 },
-  androidChannel: 'ChatBridgeAndroid',
-  iosHandler: 'chatBridge',
-  flutterChannel: 'ChatBridgeFlutter',
-  browserEvent: 'chatbridge',
-} as const;
 
 export class OptionsError extends Error {
   /** The option's name and what is wrong with it, for callers that word the message their own way. */

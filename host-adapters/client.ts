@@ -16,7 +16,7 @@ import type { ChatMessage, MessageStateMessage, UploadProgress } from '../bridge
 import type { CommandName, CommandResults, Conversation } from '../bridge/protocol/command-results.js';
 import type { Contact, SendMessageParams } from '../bridge/protocol/schemas.js';
 import { NAME_MAX } from '../bridge/protocol/limits.js';
-import { DEFAULTS } from '../bridge/options.js';
+import { DEFAULTS } from '../bridge/protocol/bridge-options.js';
 import { chunkedBase64, chunksOf } from './attachment-chunks.js';
 
 // What a host handles, from this entry alone: the events (`OutboundMessage`, a union on `type`),

@@ -17,13 +17,13 @@
  */
 import type { ErrorEvent } from '../bridge/protocol/errors.js';
 import type { OutboundMessage } from '../bridge/protocol/messages.js';
-import type { BridgeOptions } from '../bridge/options.js';
+import type { BridgeOptions } from '../bridge/protocol/bridge-options.js';
 import { createClient, type ChatClient, type ClientOptions } from './client.js';
 
 // The types this entry's API names, so a React Native host can type its handlers from here alone.
 export type { ChatClient, ClientOptions } from './client.js';
 export type { OutboundMessage } from '../bridge/protocol/messages.js';
-export type { BridgeOptions } from '../bridge/options.js';
+export type { BridgeOptions } from '../bridge/protocol/bridge-options.js';
 
 /**
  * What react-native-webview passes to `onMessage`: the part of its `WebViewMessageEvent` read here

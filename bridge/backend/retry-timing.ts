@@ -3,15 +3,10 @@
  * timing is testable without a clock and reproducible in replays (jitter comes from the
  * caller's random source, which the replay seeds).
  */
+import type { RetryPolicy } from '../protocol/bridge-options.js';
 
-export interface RetryPolicy {
-  /** Retries after the first attempt. */
-  limit: number;
-  /** Delay before the first retry when the server gives no Retry-After, in ms. */
-  baseDelay: number;
-  /** No single wait is longer; a Retry-After beyond it ends the retries. */
-  maxDelay: number;
-}
+// The policy is an option, defined with the others (protocol/bridge-options.ts), which import nothing from backend/.
+export type { RetryPolicy };
 
 export type RetryDecision = { retry: true; delay: number } | { retry: false; reason: string };
 

@@ -13,7 +13,7 @@
 import type { HostScope, TimerHandle, Timers } from '../environment.js';
 import type { OutboundMessage } from '../protocol/messages.js';
 import { errorEvent } from '../protocol/errors.js';
-import type { ChannelNames, HostName } from '../options.js';
+import type { ChannelNames, HostName } from '../protocol/bridge-options.js';
 
 /** Sends one encoded payload through the platform's native API. */
 export type Poster = (payload: unknown) => void;

@@ -18,9 +18,7 @@
  * stack: an object a host handed in) is copied here with the parts past MAX_DEPTH withheld.
  */
 import { MIN_TOKEN_LENGTH } from '../options.js';
-import { MAX_DEPTH } from '../protocol/limits.js';
-
-export const REDACTED = '<redacted>';
+import { MAX_DEPTH, REDACTED } from '../protocol/limits.js';
 
 export { MIN_TOKEN_LENGTH };
 

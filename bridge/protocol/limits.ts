@@ -16,3 +16,6 @@ export const CHUNK_MAX = 524_288;
  * refused (input) or withheld (bodies and output) at the edge.
  */
 export const MAX_DEPTH = 64;
+
+/** What stands in, in anything the host or a recording gets, for a token or a part withheld past MAX_DEPTH. */
+export const REDACTED = '<redacted>';

@@ -8,8 +8,7 @@
  * is mostly one long string (a 512 KiB attachment chunk), which four `includes` scans cost
  * about 0.7 ms a chunk in Chromium, while its parsed keys are a handful.
  */
-import { REDACTED } from '../outbound/redact.js';
-import { MAX_DEPTH } from './limits.js';
+import { MAX_DEPTH, REDACTED } from './limits.js';
 
 const FORBIDDEN_KEYS = ['__proto__', 'constructor', 'prototype'];
 /** Field names that say their value is a credential. */

@@ -16,7 +16,7 @@
  * (as a `//` note: the fixture format cannot say "offline, yet answered").
  */
 import type { HttpResponse } from '../environment.js';
-import { REDACTED } from '../outbound/redact.js';
+import { REDACTED } from '../protocol/limits.js';
 import { CREDENTIAL_NAME, parseJson } from '../protocol/safe-json.js';
 import { compactCommand } from './compact.js';
 import type { Recorder, RecorderFactory } from './plug-in.js';

@@ -10,7 +10,8 @@
  * anything later. `ready` is sent when it is built, so it still comes before any other message.
  */
 import { VERSION, type Bridge } from '../bridge.js';
-import { browserEnvironment, inboundMessage, type Environment, type InboundMessage } from '../environment.js';
+import { browserEnvironment, inboundMessage } from '../browser-environment.js';
+import type { Environment, InboundMessage } from '../environment.js';
 import { keepWindowEvents } from './early-input.js';
 
 /**

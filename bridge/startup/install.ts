@@ -4,7 +4,7 @@
  */
 import { checkRecorder, createBridge, VERSION, type Bridge, type CreateBridgeSettings } from '../bridge.js';
 import { deferredBridge } from './deferred-start.js';
-import type { BridgeOptions } from '../options.js';
+import type { BridgeOptions } from '../protocol/bridge-options.js';
 import { defineGlobal, EARLY_COMMAND_LIMIT, installInjected, installOptions } from './early-input.js';
 import { TAKE_OVER, type StarterHandover } from './starter.js';
 

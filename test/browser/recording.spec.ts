@@ -5,7 +5,7 @@
  * order (same codes, same texts) as it received live, and use up every answer they recorded.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { HostName } from '../../bridge/options.js';
+import type { HostName } from '../../bridge/protocol/bridge-options.js';
 import { parseFixture, replay } from '../../tools/replay/index.js';
 import { requireChromium } from '../helpers/chromium.js';
 import { useBrowserHarness, WEBSITE_TOKEN, type BridgePage } from '../helpers/browser-harness.js';

@@ -2,7 +2,7 @@
 /**
  * docs/reference.md's tables cannot drift from the code: every error code of
  * bridge/protocol/errors.ts has a row and every row is a code; the same for the options
- * (the `BridgeOptions` and `ChannelNames` interfaces of bridge/options.ts) and the host
+ * (the `BridgeOptions` and `ChannelNames` interfaces of bridge/protocol/bridge-options.ts) and the host
  * commands (the table `createHostCommands` builds). docs/typed-client.md's table names every code
  * of the client's own (`ClientErrorCode`).
  */
@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createHostCommands } from '../../bridge/dispatch/host-commands.js';
-import { DEFAULTS } from '../../bridge/options.js';
+import { DEFAULTS } from '../../bridge/protocol/bridge-options.js';
 import { ErrorCode } from '../../bridge/protocol/errors.js';
 import { ClientErrorCode } from '../../host-adapters/client.js';
 
@@ -26,11 +26,11 @@ function firstColumn(heading: string, page = 'docs/reference.md'): string[] {
   return rows.slice(1).flatMap((row) => [...(row.split(' | ')[0] ?? '').matchAll(/`(\w+)`/g)].map((m) => m[1] ?? ''));
 }
 
-/** The members of `interface name` in bridge/options.ts. */
+/** The members of `interface name` in bridge/protocol/bridge-options.ts. */
 function interfaceMembers(name: string): string[] {
-  const source = read('bridge/options.ts');
+  const source = read('bridge/protocol/bridge-options.ts');
   const body = new RegExp(`export interface ${name}\\b[^{]*\\{([\\s\\S]*?)\\n\\}`).exec(source)?.[1];
-  if (body === undefined) throw new Error(`bridge/options.ts has no interface ${name}`);
+  if (body === undefined) throw new Error(`bridge/protocol/bridge-options.ts has no interface ${name}`);
   return [...body.matchAll(/^ {2}(\w+)\??:/gm)].map((match) => match[1] ?? '');
 }
 

@@ -28,7 +28,7 @@ import { startReferenceBackend } from '../../demo-page/backend/server.mjs';
 import { startStaticServer } from '../../demo-page/static-server.mjs';
 import type { Bridge } from '../../bridge/bridge.js';
 import type { OutboundMessage, ResponseMessage } from '../../bridge/protocol/messages.js';
-import type { HostName } from '../../bridge/options.js';
+import type { HostName } from '../../bridge/protocol/bridge-options.js';
 import { launchChromium, type LaunchedBrowser } from './chromium.js';
 import { offlineStandInJs } from './offline-stand-in.js';
 import type { ScenarioPage } from './scenario-page.js';

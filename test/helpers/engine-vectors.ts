@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { OutboundMessage } from '../../bridge/protocol/messages.js';
-import type { HostName } from '../../bridge/options.js';
+import type { HostName } from '../../bridge/protocol/bridge-options.js';
 
 export interface EncodedVector {
   name: string;

@@ -6,7 +6,7 @@
 import { expect } from 'vitest';
 import type { ErrorCode, ErrorEvent } from '../../bridge/protocol/errors.js';
 import type { ResponseMessage } from '../../bridge/protocol/messages.js';
-import type { HostName } from '../../bridge/options.js';
+import type { HostName } from '../../bridge/protocol/bridge-options.js';
 import { STRING_HOSTS, WEBSITE_TOKEN, decodePayload } from './browser-harness.js';
 import type { ScenarioPage } from './scenario-page.js';
 

@@ -4,7 +4,7 @@
  * against this run in both.
  */
 import type { OutboundMessage, ResponseMessage } from '../../bridge/protocol/messages.js';
-import type { HostName } from '../../bridge/options.js';
+import type { HostName } from '../../bridge/protocol/bridge-options.js';
 
 export interface ScenarioPage {
   readonly host: HostName;

@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { startReferenceBackend } from '../../demo-page/backend/server.mjs';
 import { startStaticServer } from '../../demo-page/static-server.mjs';
 import type { OutboundMessage, ResponseMessage } from '../../bridge/protocol/messages.js';
-import type { BridgeOptions, HostName } from '../../bridge/options.js';
+import type { BridgeOptions, HostName } from '../../bridge/protocol/bridge-options.js';
 import { createReactNativeHost } from '../../host-adapters/react-native-host.js';
 import {
   BUNDLE_PATH,

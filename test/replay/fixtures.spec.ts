@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { HOST_NAMES, type HostName } from '../../bridge/options.js';
+import { HOST_NAMES, type HostName } from '../../bridge/protocol/bridge-options.js';
 import { lineDiff } from '../../tools/replay/diff.js';
 import { replay } from '../../tools/replay/index.js';
 

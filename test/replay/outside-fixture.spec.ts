@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { HOST_NAMES } from '../../bridge/options.js';
+import { HOST_NAMES } from '../../bridge/protocol/bridge-options.js';
 import { replay } from '../../tools/replay/index.js';
 
 const FIXTURE = join(

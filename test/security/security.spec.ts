@@ -7,9 +7,9 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createBridge } from '../../bridge/index.js';
-import type { HostName } from '../../bridge/options.js';
+import type { HostName } from '../../bridge/protocol/bridge-options.js';
 import { normalizeOptions } from '../../bridge/options.js';
-import { REDACTED } from '../../bridge/outbound/redact.js';
+import { REDACTED } from '../../bridge/protocol/limits.js';
 import { startReferenceBackend } from '../../demo-page/backend/server.mjs';
 import { createInMemoryEnvironment, type InMemoryEnvironment } from '../../tools/testing/in-memory-environment.js';
 

@@ -16,7 +16,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createBridge } from '../../bridge/index.js';
 import type { HttpRequest, HttpResponse } from '../../bridge/environment.js';
 import { normalizeOptions, OptionsError } from '../../bridge/options.js';
-import { MIN_TOKEN_LENGTH, REDACTED } from '../../bridge/outbound/redact.js';
+import { MIN_TOKEN_LENGTH } from '../../bridge/outbound/redact.js';
+import { REDACTED } from '../../bridge/protocol/limits.js';
 import { createInMemoryEnvironment } from '../../tools/testing/in-memory-environment.js';
 
 const BASE = 'https://chat.example.test';

@@ -1,6 +1,6 @@
 /** The adapter registry and host detection. */
 import type { HostScope } from '../../environment.js';
-import type { ChannelNames, HostName } from '../../options.js';
+import type { ChannelNames, HostName } from '../../protocol/bridge-options.js';
 import { androidAdapter } from './android.js';
 import { browserAdapter } from './browser.js';
 import type { HostAdapter } from '../channel.js';

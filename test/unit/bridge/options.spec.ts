@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULTS, normalizeOptions, OptionsError } from '../../../bridge/options.js';
+import { normalizeOptions, OptionsError } from '../../../bridge/options.js';
+import { DEFAULTS } from '../../../bridge/protocol/bridge-options.js';
 
 const PAGE = 'https://app.example.test';
 const BASE = 'https://chat.example.test/api/v1';

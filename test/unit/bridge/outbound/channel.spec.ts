@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { HostScope } from '../../../../bridge/environment.js';
 import type { OutboundMessage } from '../../../../bridge/protocol/messages.js';
-import { DEFAULTS, type ChannelNames } from '../../../../bridge/options.js';
+import { DEFAULTS, type ChannelNames } from '../../../../bridge/protocol/bridge-options.js';
 import {
   CHANNEL_POLL_MS,
   CHANNEL_QUEUE_LIMIT,

@@ -7,7 +7,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createBridge, type Bridge } from '../../../../bridge/bridge.js';
-import { DEFAULTS, normalizeOptions, type HostName } from '../../../../bridge/options.js';
+import { normalizeOptions } from '../../../../bridge/options.js';
+import { DEFAULTS, type HostName } from '../../../../bridge/protocol/bridge-options.js';
 import {
   createInMemoryEnvironment,
   type InMemoryEnvironment,

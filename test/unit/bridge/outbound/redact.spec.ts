@@ -4,9 +4,9 @@ import {
   formsOf,
   MAX_TOKENS,
   MIN_TOKEN_LENGTH,
-  REDACTED,
   TOKEN_MAX_AGE_MS,
 } from '../../../../bridge/outbound/redact.js';
+import { REDACTED } from '../../../../bridge/protocol/limits.js';
 
 const WEBSITE = 'wt_live_9f8e7d6c';
 const AUTH = 'at_secret_0123456789';

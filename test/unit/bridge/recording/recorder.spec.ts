@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { HttpResponse } from '../../../../bridge/environment.js';
 import { normalizeOptions } from '../../../../bridge/options.js';
-import { createRedactor, REDACTED } from '../../../../bridge/outbound/redact.js';
+import { createRedactor } from '../../../../bridge/outbound/redact.js';
+import { REDACTED } from '../../../../bridge/protocol/limits.js';
 import { createRecorder } from '../../../../bridge/recording/recorder.js';
 import { createInMemoryEnvironment } from '../../../../tools/testing/in-memory-environment.js';
 import { createVirtualClock } from '../../../../tools/testing/virtual-clock.js';

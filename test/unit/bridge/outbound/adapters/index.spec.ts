@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HostScope } from '../../../../../bridge/environment.js';
 import type { MessageStateMessage, OutboundMessage } from '../../../../../bridge/protocol/messages.js';
-import { DEFAULTS, type ChannelNames, type HostName } from '../../../../../bridge/options.js';
+import { DEFAULTS, type ChannelNames, type HostName } from '../../../../../bridge/protocol/bridge-options.js';
 import type { HostAdapter } from '../../../../../bridge/outbound/channel.js';
 import { adapters, detectHost } from '../../../../../bridge/outbound/adapters/index.js';
 

@@ -1,0 +1,74 @@
+/**
+ * The environment (environment.ts) as a real WebView fills it: its window, fetch, timers,
+ * storage (browser-storage.ts), locks (browser-locks.ts) and uploads with progress (xhr-upload.ts).
+ */
+import { browserLocks } from './browser-locks.js';
+import { browserRecords } from './browser-storage.js';
+import type { Environment, HostScope, InboundMessage } from './environment.js';
+import { xhrUpload } from './xhr-upload.js';
+
+/** Fills the environment from a real browser window (the WebView). */
+export function browserEnvironment(win: Window & typeof globalThis): Environment {
+  let storage: Storage | undefined | null = null;
+  const lazyStorage = () => (storage === null ? (storage = usableStorage(win)) : storage);
+  return {
+    records: browserRecords(win, lazyStorage),
+    locks: browserLocks(win, lazyStorage),
+    onVisible(listener) {
+      const visible = () => win.document.visibilityState === 'visible' && listener();
+      win.document.addEventListener('visibilitychange', visible);
+      return () => win.document.removeEventListener('visibilitychange', visible);
+    },
+    // Bound: some WebViews throw "Illegal invocation" for a detached fetch.
+    fetch: (url, request) => win.fetch(url, request),
+    upload: xhrUpload(win),
+    now: () => Date.now(),
+    setTimeout: (callback, ms) => win.setTimeout(callback, ms),
+    clearTimeout: (handle) => win.clearTimeout(handle as number),
+    random: () => Math.random(),
+    isOnline: () => win.navigator.onLine !== false,
+    onConnectivityChange(listener) {
+      const online = () => listener(true);
+      const offline = () => listener(false);
+      win.addEventListener('online', online);
+      win.addEventListener('offline', offline);
+      return () => {
+        win.removeEventListener('online', online);
+        win.removeEventListener('offline', offline);
+      };
+    },
+    onMessage(listener) {
+      // react-native-webview dispatches host messages on `document` on Android and on
+      // `window` on iOS; a bubbling event may pass both, so each event is handled once.
+      const seen = new WeakSet<Event>();
+      const handle = (event: Event) => {
+        if (seen.has(event)) return;
+        seen.add(event);
+        listener(inboundMessage(event));
+      };
+      win.addEventListener('message', handle);
+      win.document.addEventListener('message', handle);
+      return () => {
+        win.removeEventListener('message', handle);
+        win.document.removeEventListener('message', handle);
+      };
+    },
+    pageOrigin: win.location.origin,
+    scope: win as unknown as HostScope,
+  };
+}
+
+/** A window or document `message` event as the bridge sees it. */
+export function inboundMessage(event: Event): InboundMessage {
+  const message = event as MessageEvent;
+  return { data: message.data, origin: typeof message.origin === 'string' ? message.origin : '' };
+}
+
+/** Reading `localStorage` throws in some sandboxed WebViews; writes over quota are handled by the outbox. */
+function usableStorage(win: Window): Storage | undefined {
+  try {
+    return win.localStorage || undefined;
+  } catch {
+    return undefined;
+  }
+}
