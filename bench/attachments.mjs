@@ -25,7 +25,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/shared-settings.mjs';
-import { startReferenceBackend } from '../demo-page/backend/server.mjs';
+import { startReferenceBackend } from '../reference-backend/server.mjs';
 import { startStaticServer } from '../demo-page/static-server.mjs';
 import { ROOT } from './deps.mjs';
 import { median } from './stats.mjs';

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { startReferenceBackend } from '../demo-page/backend/server.mjs';
+import { startReferenceBackend } from '../reference-backend/server.mjs';
 import { startStaticServer } from '../demo-page/static-server.mjs';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/shared-settings.mjs';
 

@@ -9,7 +9,7 @@
  * enqueues with the first 1,000.
  */
 import { join } from 'node:path';
-import { startReferenceBackend } from '../demo-page/backend/server.mjs';
+import { startReferenceBackend } from '../reference-backend/server.mjs';
 import { startStaticServer } from '../demo-page/static-server.mjs';
 import { ROOT } from './deps.mjs';
 

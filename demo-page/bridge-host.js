@@ -13,7 +13,7 @@ const HOST_KEY = 'chat-bridge-demo:host';
 
 /**
  * @typedef {import('./platform-forms.js').Host} Host
- * @typedef {import('./stand-in-channels.js').StandIns} StandIns
+ * @typedef {import('./native-side.js').NativeSide} NativeSide
  * @typedef {import('./event-log.js').EventLog} EventLog
  */
 
@@ -21,10 +21,10 @@ const HOST_KEY = 'chat-bridge-demo:host';
 export const savedHost = () => localStorage.getItem(HOST_KEY);
 
 /**
- * @param {{standIns: StandIns, log: EventLog, watch?: import('./command-watch.js').CommandWatch}} deps
+ * @param {{nativeSide: NativeSide, log: EventLog, watch?: import('./command-watch.js').CommandWatch}} deps
  * `watch` sees each command sent and each message received (the outbox and timeline panels).
  */
-export function createBridgeHost({ standIns, log, watch }) {
+export function createBridgeHost({ nativeSide, log, watch }) {
   /** @type {Host} */
   let currentHost = 'react-native';
   /** @type {import('../host-adapters/client.js').ChatClient | undefined} */
@@ -86,7 +86,7 @@ export function createBridgeHost({ standIns, log, watch }) {
       byId('platform-tab').textContent = PLATFORMS[currentHost].label;
       byId('platform-hint').textContent = PLATFORMS[currentHost].hint;
       const picked = currentHost;
-      standIns.use(picked, (payload) => received(picked, payload));
+      nativeSide.use(picked, (payload) => received(picked, payload));
       client?.close();
       watch?.reset();
       // Unique per page load: a message resent from a previous page's outbox answers its old id.

@@ -22,18 +22,18 @@ import { createFaultsPanel } from './faults-panel.js';
 import { createOutboxPanel } from './outbox-panel.js';
 import { wireLayout } from './page-layout.js';
 import { isHost } from './platform-forms.js';
-import { createRequestLog } from './request-log.js';
+import { createRequestsColumn } from './requests-column.js';
 import { observeRequests } from './request-observer.js';
-import { installStandIns } from './stand-in-channels.js';
+import { installNativeSide } from './native-side.js';
 import { createTimeline } from './timeline-model.js';
 import { createTimelineView } from './timeline-view.js';
 
 async function main() {
   wireLayout();
   // First, before the bridge can be injected: its channels and its fetch are the stand-ins'.
-  const standIns = installStandIns();
+  const nativeSide = installNativeSide();
   let backendUrl = '';
-  const admin = createAdmin(standIns.realFetch, () => backendUrl);
+  const admin = createAdmin(nativeSide.realFetch, () => backendUrl);
   const log = createEventLog(byId('events'), createEventStore(localStorage));
   // The rows' buttons send host commands as a chat UI's would (`host` is made just below).
   const outbox = createOutboxPanel(byId('outbox'), {
@@ -45,9 +45,9 @@ async function main() {
   const timelineView = createTimelineView(byId('timeline'), timeline);
   // Also before the bridge: every request it makes goes through the observer.
   observeRequests(timeline, watch.laneOf, timelineView.changed);
-  const host = createBridgeHost({ standIns, log, watch });
+  const host = createBridgeHost({ nativeSide, log, watch });
   const faults = createFaultsPanel(byId('faults'), byId('faults-on'), admin);
-  const requests = createRequestLog(byId('requests'), admin, {
+  const requests = createRequestsColumn(byId('requests'), admin, {
     down: () => setStatus(backendDownMessage(backendUrl), navigator.onLine === false ? 'info' : 'error'),
     back: () => host.describeInstall(),
   });
@@ -70,7 +70,7 @@ async function main() {
   const showOffline = () =>
     document.body.classList.toggle('is-offline', input('offline').checked || navigator.onLine === false);
   input('offline').addEventListener('change', () => {
-    standIns.setOffline(input('offline').checked);
+    nativeSide.setOffline(input('offline').checked);
     showOffline();
   });
   window.addEventListener('offline', showOffline);
@@ -82,7 +82,7 @@ async function main() {
   onClick('clear-timeline', () => timelineView.clear());
 
   try {
-    backendUrl = await findBackend(standIns.realFetch);
+    backendUrl = await findBackend(nativeSide.realFetch);
   } catch (error) {
     setStatus(messageOf(error), 'error');
     return;

@@ -13,7 +13,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { startReferenceBackend } from './backend/server.mjs';
+import { startReferenceBackend } from '../reference-backend/server.mjs';
 import { startStaticServer } from './static-server.mjs';
 
 export const DEFAULT_BACKEND_PORT = 8787;
@@ -26,7 +26,7 @@ const DIST_DIR = fileURLToPath(new URL('../dist/', import.meta.url));
  * Starts both servers. A port of 0 picks a free one; any other port that is taken falls back
  * to a free one.
  * @param {{ backendPort?: number, pagePort?: number }} [ports]
- * @returns {Promise<{ backend: import('./backend/server.mjs').ReferenceBackend, backendUrl: string,
+ * @returns {Promise<{ backend: import('../reference-backend/server.mjs').ReferenceBackend, backendUrl: string,
  *   pageUrl: string, close(): Promise<void> }>} pageUrl already names the backend in its query.
  */
 export async function startDemo({ backendPort = DEFAULT_BACKEND_PORT, pagePort = DEFAULT_PAGE_PORT } = {}) {

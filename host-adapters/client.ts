@@ -8,9 +8,11 @@
  * only, and the bridge's responses already carry ids. This is the part of comlink the bridge
  * needs, without the ~1.6 KB it would add to the injected bundle (it lives only host-side).
  *
- * Over 250 lines because one call's life (checks, hold, send, deadline, response or message
- * state, page loss, close) reads best in one place.
+ * The calls in flight are client-calls.ts, the chunked upload attachment-chunks.ts, the following
+ * of a sent message message-following.ts, the errors client-errors.ts; this file is the public
+ * surface and puts them together.
  */
+<<<<<<< HEAD
 import { ErrorCode, type ErrorEvent } from '../bridge/protocol/errors.js';
 import type { ChatMessage, MessageStateMessage, UploadProgress } from '../bridge/protocol/messages.js';
 import type { CommandName, CommandResults, Conversation } from '../bridge/protocol/command-results.js';
@@ -18,6 +20,17 @@ import type { Contact, SendMessageParams } from '../bridge/protocol/schemas.js';
 import { NAME_MAX } from '../bridge/protocol/limits.js';
 import { DEFAULTS } from '../bridge/protocol/bridge-options.js';
 import { chunkedBase64, chunksOf } from './attachment-chunks.js';
+=======
+import { ErrorCode } from '../bridge/outbound/errors.js';
+import type { ChatMessage, MessageStateMessage, UploadProgress } from '../bridge/outbound/messages.js';
+import type { CommandName, CommandResults, Conversation } from '../bridge/dispatch/command-results.js';
+import type { Contact, SendMessageParams } from '../bridge/inbound/schemas.js';
+import { DEFAULTS } from '../bridge/options.js';
+import { createChunkedUploads } from './attachment-chunks.js';
+import { createCalls, type ClientTransport } from './client-calls.js';
+import { bridgeCodeError, ChatBridgeError, errorOf, isObject } from './client-errors.js';
+import { createMessageFollowing } from './message-following.js';
+>>>>>>> tests
 
 // What a host handles, from this entry alone: the events (`OutboundMessage`, a union on `type`),
 // the error codes (a union, and the object naming them), each command's params and result.
@@ -38,59 +51,9 @@ export type {
 export type { CommandName, CommandResults, Conversation, OutboxListing } from '../bridge/protocol/command-results.js';
 export type { Attachment, Contact, SendMessageParams } from '../bridge/protocol/schemas.js';
 
-/** One host command as the bridge receives it. */
-export interface ClientCommand {
-  id: string;
-  method: string;
-  params?: object;
-}
-
-export interface ClientTransport {
-  /**
-   * Hands a command to the bridge: `ChatBridge.receive`, `injectJavaScript`, `postMessage`...
-   * `json` is the command as JSON text, already checked to serialise. Return `false` when the
-   * bridge cannot take it now (the WebView is not mounted): the client keeps it, and every later
-   * call, until `release()`. A throw rejects the call with `network_error`.
-   */
-  send(command: ClientCommand, json: string): boolean | void;
-}
-
-/** Codes of failures the client sees itself; the bridge's codes are in `ErrorCode`. */
-export const ClientErrorCode = {
-  /** `close()` was called: the call is dropped, and was never sent if it was still waiting to be. */
-  Closed: 'closed',
-  /** The page that took the command went away (a new page loaded) before answering. */
-  PageGone: 'page_gone',
-  /** No answer within the client's `timeout`. */
-  Timeout: 'timeout',
-} as const;
-export type ClientErrorCode = (typeof ClientErrorCode)[keyof typeof ClientErrorCode];
-
-/** Every code a call can reject with: the bridge's and the client's own. */
-export type ChatBridgeErrorCode = ErrorCode | ClientErrorCode;
-
-/** The error event of a failure the client saw itself. */
-export interface ClientErrorEvent {
-  type: 'error';
-  code: ClientErrorCode;
-  message: string;
-  status?: undefined;
-  errors?: undefined;
-}
-
-/** A rejected call: `catch (e) { if (e instanceof ChatBridgeError) e.code }` (across realms, check `e.name`). */
-export class ChatBridgeError extends Error {
-  override readonly name = 'ChatBridgeError';
-  readonly code: ChatBridgeErrorCode;
-  readonly status: number | undefined;
-  readonly errors: Record<string, string[]> | undefined;
-  constructor(readonly event: ErrorEvent | ClientErrorEvent) {
-    super(event.message);
-    this.code = event.code;
-    this.status = event.status;
-    this.errors = event.errors;
-  }
-}
+export type { ClientCommand, ClientTransport } from './client-calls.js';
+export { ChatBridgeError, ClientErrorCode } from './client-errors.js';
+export type { ChatBridgeErrorCode, ClientErrorEvent } from './client-errors.js';
 
 export interface ClientOptions {
   /** Starts every command id, so two clients on one bridge never collide. @default "c" */
@@ -158,26 +121,6 @@ export interface ChatClient {
   close(): void;
 }
 
-interface Call {
-  command: ClientCommand;
-  json: string;
-  resolve(value: unknown): void;
-  reject(error: Error): void;
-  /** Handed to the transport (else held). */
-  sent: boolean;
-  timer: ReturnType<typeof setTimeout> | undefined;
-  /** A `sendMessage`'s message id, by which message-state events settle it. */
-  messageId?: string;
-  onProgress?: SendMessageOptions['onProgress'];
-  /** The message-state events say the message waits in an outbox: no deadline. */
-  queued?: boolean;
-}
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
-
-const clientError = (code: ClientErrorCode, message: string) => new ChatBridgeError({ type: 'error', code, message });
-const bridgeError = (code: ErrorCode, message: string) => new ChatBridgeError({ type: 'error', code, message });
-
 /**
  * @param options the client's options, or its `idPrefix` alone.
  */
@@ -187,198 +130,19 @@ export function createClient(transport: ClientTransport, options: ClientOptions 
     timeout = DEFAULT_CLIENT_TIMEOUT,
     random = Math.random,
   } = typeof options === 'string' ? { idPrefix: options } : options;
-  const waiting = new Map<string, Call>();
   // Ids stay unique across reloads (as Capacitor's random callback start does): a response the
   // bridge sends for a command of an earlier page can never match a call of this one.
   const session = Math.floor(random() * 36 ** 6).toString(36);
   let counter = 0;
-  let held = false;
-  let closed = false;
-
-  const settle = (call: Call, outcome: { ok: true; result: unknown } | { ok: false; error: Error }) => {
-    if (waiting.get(call.command.id) !== call) return;
-    waiting.delete(call.command.id);
-    if (call.timer !== undefined) clearTimeout(call.timer);
-    if (outcome.ok) call.resolve(outcome.result);
-    else call.reject(outcome.error);
-  };
-  const fail = (call: Call, error: Error) => settle(call, { ok: false, error });
-
-  const startDeadline = (call: Call) => {
-    if (call.timer !== undefined) clearTimeout(call.timer);
-    call.timer = undefined;
-    if (!Number.isFinite(timeout)) return;
-    call.timer = setTimeout(
-      () => fail(call, clientError('timeout', `[${call.command.method}] no answer within ${timeout} ms`)),
-      timeout,
-    );
-  };
-
-  /** Hands one call to the transport; false when the transport could not take it now. */
-  const transmit = (call: Call): boolean => {
-    // Marked first: a transport may deliver the answer before `send` returns (a browser page's
-    // `ChatBridge.receive` answers an unknown method at once, through a synchronous event).
-    call.sent = true;
-    let taken: boolean | void;
-    try {
-      taken = transport.send(call.command, call.json);
-    } catch (thrown) {
-      const detail = thrown instanceof Error ? thrown.message : String(thrown);
-      fail(call, bridgeError('network_error', `[${call.command.method}] could not be handed to the bridge: ${detail}`));
-      return true;
-    }
-    if (taken !== false) return true;
-    call.sent = false;
-    return false;
-  };
-
-  const release = () => {
-    held = false;
-    for (const call of [...waiting.values()]) {
-      if (call.sent || waiting.get(call.command.id) !== call) continue;
-      if (!transmit(call)) {
-        held = true;
-        return;
-      }
-    }
-  };
-
-  const call = (
-    method: string,
-    params?: object,
-    messageId?: string,
-    onProgress?: Call['onProgress'],
-  ): Promise<unknown> =>
-    new Promise((resolve, reject) => {
-      if (closed) return reject(clientError('closed', `[${method}] the chat-bridge client is closed`));
-      const id = `${idPrefix}${++counter}.${session}`;
-      // Refused here, since the bridge could not answer them under their id.
-      if (id.length > NAME_MAX) {
-        return reject(
-          bridgeError(
-            'parse_error',
-            `[${method}] command id is ${id.length} characters, over the bridge's ${NAME_MAX}: use a shorter idPrefix`,
-          ),
-        );
-      }
-      const command: ClientCommand = params === undefined ? { id, method } : { id, method, params };
-      let json: string;
-      try {
-        json = JSON.stringify(command);
-      } catch (thrown) {
-        const detail = thrown instanceof Error ? thrown.message : String(thrown);
-        return reject(bridgeError('parse_error', `[${method}] params cannot be serialised as JSON: ${detail}`));
-      }
-      const entry: Call = { command, json, resolve, reject, sent: false, timer: undefined };
-      if (messageId !== undefined) entry.messageId = messageId;
-      if (onProgress) entry.onProgress = onProgress;
-      waiting.set(id, entry);
-      startDeadline(entry);
-      if (!held && !transmit(entry)) held = true;
-    });
-
-  /** Messages with chunked attachments, in order: each later message waits for the one before to be handed over. */
-  let uploads: Promise<unknown> = Promise.resolve();
-  let uploading = 0;
   let uploadCounter = 0;
-  const uploaded = () => void uploading--;
-
-  /** Sends the message's large attachments as chunks, one awaited at a time; resolves with the message naming its uploads. */
-  const upload = async (message: SendMessageParams): Promise<SendMessageParams> => {
-    const attachments = [];
-    for (const file of message.attachments ?? []) {
-      const text = chunkedBase64(file.data);
-      if (text === undefined) {
-        attachments.push(file);
-        continue;
-      }
-      const uploadId = `${idPrefix}u${++uploadCounter}.${session}`;
-      const chunks = chunksOf(text);
-      for (let index = 0; index < chunks.length; index++) {
-        // Answered within this task (microtasks only): the bridge runs on this thread, as in a
-        // browser page. Then a timer before the next chunk gives the page its turn, so the upload is
-        // many short tasks, not one long one. A native channel answers in a later task: no wait.
-        let sameTask = true;
-        setTimeout(() => (sameTask = false), 0);
-        await call('appendAttachment', { uploadId, index, data: chunks[index] });
-        if (sameTask) await new Promise<void>((resolve) => setTimeout(() => resolve(), 0));
-      }
-      const { data: _, ...named } = file;
-      attachments.push({ ...named, uploadId });
-    }
-    return { ...message, attachments };
-  };
+  const calls = createCalls(transport, () => `${idPrefix}${++counter}.${session}`, timeout);
+  const { waiting, call, settle, fail } = calls;
+  const uploads = createChunkedUploads(call, () => `${idPrefix}u${++uploadCounter}.${session}`);
+  const following = createMessageFollowing(calls);
 
   let messageCounter = 0;
   const newMessageId = () =>
     `m-${Date.now().toString(36)}-${Math.floor(random() * 36 ** 6).toString(36)}-${(messageCounter++).toString(36)}`;
-
-  /**
-   * Ids of live calls settled by their message's final state: the bridge still answers each with a
-   * response, which is theirs to consume, not an event for the app. Bounded; forgotten with the page.
-   */
-  const settledByState = new Set<string>();
-  const rememberSettledByState = (id: string) => {
-    settledByState.add(id);
-    if (settledByState.size > 1000) settledByState.delete(settledByState.values().next().value as string);
-  };
-
-  /**
-   * An app callback that throws is reported as an uncaught error in a task of its own (as
-   * EventTarget does), and `handle` goes on: the message still settles.
-   */
-  const report = (onProgress: (progress: UploadProgress) => void, progress: UploadProgress) => {
-    try {
-      onProgress(progress);
-    } catch (error) {
-      setTimeout(() => {
-        throw error;
-      }, 0);
-    }
-  };
-
-  /** Settles the `sendMessage` calls following `messageId` from a message-state event. */
-  const follow = (event: MessageStateMessage) => {
-    for (const entry of [...waiting.values()]) {
-      if (entry.messageId !== event.messageId) continue;
-      if (event.progress && entry.onProgress) report(entry.onProgress, event.progress);
-      const final = event.state === 'sent' || event.state === 'failed';
-      if (final && entry.sent) rememberSettledByState(entry.command.id);
-      if (event.state === 'sent') settle(entry, { ok: true, result: event.result });
-      else if (event.state === 'failed') fail(entry, new ChatBridgeError(errorOf(event.error, 'sendMessage')));
-      else if (!entry.queued) {
-        // In an outbox, which retries on its own and reports every change: no deadline.
-        entry.queued = true;
-        if (entry.timer !== undefined) clearTimeout(entry.timer);
-        entry.timer = undefined;
-      }
-    }
-  };
-
-  /** After a page loss, asks the next page which followed messages its outbox still holds. */
-  const checkOutbox = () => {
-    const followed = [...waiting.values()].filter((entry) => entry.sent && entry.messageId !== undefined);
-    if (followed.length === 0) return;
-    call('listOutbox').then(
-      (result) => {
-        const listed = new Set(outboxIds(result));
-        for (const entry of followed) {
-          if (listed.has(entry.messageId as string))
-            follow({ type: 'message', messageId: entry.messageId as string, state: 'queued', attempt: 0 });
-          else
-            fail(
-              entry,
-              clientError(
-                'page_gone',
-                `[sendMessage] the page that took message ${entry.messageId} went away and its outbox does not hold it: it may have been sent; resend with the same messageId to be sure (the backend drops duplicates)`,
-              ),
-            );
-        }
-      },
-      // An older bridge without listOutbox: the deadline decides, as for any call.
-      () => undefined,
-    );
-  };
 
   /** A command whose answer is that command's result (the bridge's command table says so). */
   const command = <Name extends CommandName>(method: Name, params?: object) =>
@@ -390,15 +154,10 @@ export function createClient(transport: ClientTransport, options: ClientOptions 
     createConversation: (contact) => command('createConversation', contact),
     sendMessage(params, options = {}) {
       const message = { ...params, messageId: params.messageId ?? newMessageId() };
-      const send = (ready: SendMessageParams) =>
-        call('sendMessage', ready, message.messageId, options.onProgress) as Promise<ChatMessage | null>;
-      // The common case stays synchronous: nothing to upload, and no earlier message still uploading.
-      if (uploading === 0 && !params.attachments?.some((file) => chunkedBase64(file.data))) return send(message);
-      uploading++;
-      // Wrapped, so that the next message waits for this one to be handed over, not answered.
-      const handedOver = uploads.then(() => upload(message)).then((ready) => [send(ready)] as const);
-      uploads = handedOver.then(uploaded, uploaded);
-      return handedOver.then(([sent]) => sent);
+      return uploads.send(
+        message,
+        (ready) => call('sendMessage', ready, message.messageId, options.onProgress) as Promise<ChatMessage | null>,
+      );
     },
     listOutbox: () => command('listOutbox'),
     cancelMessage: (params) => command('cancelMessage', params),
@@ -406,72 +165,29 @@ export function createClient(transport: ClientTransport, options: ClientOptions 
     handle(message) {
       if (!isObject(message)) return false;
       if (message['type'] === 'message') {
-        if (typeof message['messageId'] === 'string') follow(message as unknown as MessageStateMessage);
+        if (typeof message['messageId'] === 'string') following.follow(message as unknown as MessageStateMessage);
         return false;
       }
       if (message['type'] !== 'response' || typeof message['id'] !== 'string') return false;
-      if (settledByState.delete(message['id'])) return true;
+      if (following.consumeResponse(message['id'])) return true;
       const entry = waiting.get(message['id']);
       if (entry === undefined || !entry.sent) return false;
       if (message['ok'] === true) settle(entry, { ok: true, result: message['result'] });
       else if (message['ok'] === false)
         fail(entry, new ChatBridgeError(errorOf(message['error'], entry.command.method)));
-      else fail(entry, bridgeError('parse_error', `[${entry.command.method}] the bridge's response has no "ok" field`));
+      else
+        fail(
+          entry,
+          bridgeCodeError('parse_error', `[${entry.command.method}] the bridge's response has no "ok" field`),
+        );
       return true;
     },
     get pending() {
       return waiting.size;
     },
-    hold() {
-      held = true;
-    },
-    release,
-    pageGone() {
-      settledByState.clear();
-      for (const entry of [...waiting.values()]) {
-        if (!entry.sent) continue;
-        if (entry.messageId === undefined) {
-          fail(
-            entry,
-            clientError('page_gone', `[${entry.command.method}] the page that took it went away before answering`),
-          );
-        } else {
-          // Followed: the next page reports its message. Until it says the message is queued, the deadline runs again.
-          entry.queued = false;
-          startDeadline(entry);
-        }
-      }
-      checkOutbox();
-    },
-    close() {
-      closed = true;
-      for (const entry of [...waiting.values()]) {
-        fail(entry, clientError('closed', `[${entry.command.method}] the chat-bridge client was closed`));
-      }
-    },
+    hold: calls.hold,
+    release: calls.release,
+    pageGone: following.pageGone,
+    close: calls.close,
   };
-}
-
-/** The bridge's error event, or a `parse_error` saying it was missing or malformed. */
-function errorOf(value: unknown, method: string): ErrorEvent {
-  if (isObject(value) && typeof value['code'] === 'string' && typeof value['message'] === 'string') {
-    return { ...(value as unknown as ErrorEvent), type: 'error' };
-  }
-  return {
-    type: 'error',
-    code: 'parse_error',
-    message: `[${method}] the bridge's answer carries no valid error event`,
-  };
-}
-
-/** The message ids in a `listOutbox` result: an array of `{messageId}` or `{messages: [...]}`. */
-function outboxIds(result: unknown): string[] {
-  const list = Array.isArray(result)
-    ? result
-    : isObject(result) && Array.isArray(result['messages'])
-      ? result['messages']
-      : [];
-  return list.flatMap((item: unknown) =>
-    isObject(item) && typeof item['messageId'] === 'string' ? [item['messageId']] : [],
-  );
 }

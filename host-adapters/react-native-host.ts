@@ -19,11 +19,18 @@ import type { ErrorEvent } from '../bridge/protocol/errors.js';
 import type { OutboundMessage } from '../bridge/protocol/messages.js';
 import type { BridgeOptions } from '../bridge/protocol/bridge-options.js';
 import { createClient, type ChatClient, type ClientOptions } from './client.js';
+import { createLoadProbe, type ProbeAnswer } from './load-probe.js';
 
 // The types this entry's API names, so a React Native host can type its handlers from here alone.
 export type { ChatClient, ClientOptions } from './client.js';
+<<<<<<< HEAD
 export type { OutboundMessage } from '../bridge/protocol/messages.js';
 export type { BridgeOptions } from '../bridge/protocol/bridge-options.js';
+=======
+export type { OutboundMessage } from '../bridge/outbound/messages.js';
+export type { BridgeOptions } from '../bridge/options.js';
+export { PROBE_ATTEMPTS, PROBE_RETRY_MS } from './load-probe.js';
+>>>>>>> tests
 
 /**
  * What react-native-webview passes to `onMessage`: the part of its `WebViewMessageEvent` read here
@@ -61,25 +68,6 @@ export interface ReactNativeHost {
   injectedJavaScript(options: BridgeOptions, bundleSource: string): string;
 }
 
-/** How often, and how many times, a page that still shows the old URL is asked again after `onLoadStart`. */
-export const PROBE_RETRY_MS = 1_000;
-export const PROBE_ATTEMPTS = 5;
-
-/** The question asked after `onLoadStart`: is this page's bridge still there, at the URL loading? */
-interface Probe {
-  token: string;
-  url: string | undefined;
-  attempt: number;
-  timer: ReturnType<typeof setTimeout> | undefined;
-}
-
-/** A probe's answer: posted by the probe script itself (not the bridge) when a running bridge is there. */
-interface ProbeAnswer {
-  type: 'ready';
-  probe: string;
-  href: string;
-}
-
 export function createReactNativeHost({
   onEvent,
   webView,
@@ -106,37 +94,12 @@ export function createReactNativeHost({
   // the bridge's `ready`.
   client.hold();
 
-  let probe: Probe | undefined;
-  let probes = 0;
-  const stopProbing = () => {
-    if (probe?.timer !== undefined) clearTimeout(probe.timer);
-    probe = undefined;
-  };
-  const ask = () => {
-    if (probe === undefined) return;
-    probe.timer = undefined;
-    const token = JSON.stringify(probe.token);
-    inject(
-      `(function(){var b=window.ChatBridge,w=window.ReactNativeWebView;` +
-        `if(b&&b.bridge&&w)w.postMessage(JSON.stringify({type:"ready",probe:${token},href:location.href}))})();true;`,
-    );
-  };
+  const probe = createLoadProbe(inject, () => client.release());
 
   /** The page's own bridge said `ready`: a new bridge, so what the previous one took is gone. */
   const fresh = () => {
-    stopProbing();
+    probe.stop();
     client.pageGone();
-    client.release();
-  };
-  const probeAnswered = (answer: ProbeAnswer) => {
-    if (probe === undefined || answer.probe !== probe.token) return; // a stale probe
-    // The page answering still shows another URL than the one loading: the old document, about
-    // to go. Ask again; after a few tries, believe it (the new page's ready settles the rest).
-    if (probe.url !== undefined && answer.href !== probe.url && ++probe.attempt < PROBE_ATTEMPTS) {
-      probe.timer = setTimeout(ask, PROBE_RETRY_MS);
-      return;
-    }
-    stopProbing();
     client.release();
   };
 
@@ -147,7 +110,7 @@ export function createReactNativeHost({
         const message = decodeMessage(event?.nativeEvent?.data);
         if (message.type === 'ready') {
           const probeToken = (message as Partial<ProbeAnswer>).probe;
-          if (typeof probeToken === 'string') return probeAnswered(message as ProbeAnswer);
+          if (typeof probeToken === 'string') return probe.answered(message as ProbeAnswer);
           fresh();
         }
         if (client.handle(message)) return;
@@ -159,15 +122,8 @@ export function createReactNativeHost({
     onLoadStart(event) {
       try {
         client.hold();
-        stopProbing();
         const url = event?.nativeEvent?.url;
-        probe = {
-          token: `p${++probes}.${Math.random().toString(36).slice(2, 8)}`,
-          url: typeof url === 'string' ? url : undefined,
-          attempt: 0,
-          timer: undefined,
-        };
-        ask();
+        probe.start(typeof url === 'string' ? url : undefined);
       } catch (error) {
         report(error);
       }

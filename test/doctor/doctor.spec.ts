@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../tools/cli/main.js';
-import { startReferenceBackend } from '../../demo-page/backend/server.mjs';
+import { startReferenceBackend } from '../../reference-backend/server.mjs';
 
 type Backend = Awaited<ReturnType<typeof startReferenceBackend>>;
 

@@ -19,7 +19,7 @@ import type {
   OutboundMessage,
   ResponseMessage,
 } from '../../dist/types/bridge/index.js';
-import { startReferenceBackend } from '../../demo-page/backend/server.mjs';
+import { startReferenceBackend } from '../../reference-backend/server.mjs';
 import { createInMemoryEnvironment, type InMemoryEnvironment } from '../../tools/testing/in-memory-environment.js';
 
 // dist/esm ships no declarations next to it; its types are dist/types (what package.json exports).

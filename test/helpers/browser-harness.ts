@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { startReferenceBackend } from '../../demo-page/backend/server.mjs';
+import { startReferenceBackend } from '../../reference-backend/server.mjs';
 import { startStaticServer } from '../../demo-page/static-server.mjs';
 import type { Bridge } from '../../bridge/bridge.js';
 import type { OutboundMessage, ResponseMessage } from '../../bridge/protocol/messages.js';

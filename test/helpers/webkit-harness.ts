@@ -21,7 +21,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startReferenceBackend } from '../../demo-page/backend/server.mjs';
+import { startReferenceBackend } from '../../reference-backend/server.mjs';
 import { startStaticServer } from '../../demo-page/static-server.mjs';
 import type { OutboundMessage, ResponseMessage } from '../../bridge/protocol/messages.js';
 import type { BridgeOptions, HostName } from '../../bridge/protocol/bridge-options.js';

@@ -12,7 +12,7 @@ import {
   useReferenceBackend,
   type BridgeHarness,
 } from '../helpers/bridge-harness.js';
-import { startReferenceBackend } from '../../demo-page/backend/server.mjs';
+import { startReferenceBackend } from '../../reference-backend/server.mjs';
 
 const suite = useReferenceBackend();
 

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, it, expect, beforeAll, afterAll, beforeEach } from 'vitest';
 import { createHash } from 'node:crypto';
-import { startReferenceBackend } from '../../demo-page/backend/server.mjs';
+import { startReferenceBackend } from '../../reference-backend/server.mjs';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 

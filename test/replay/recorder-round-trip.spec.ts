@@ -7,7 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReferenceBackend } from '../../demo-page/backend/server.mjs';
+import { startReferenceBackend } from '../../reference-backend/server.mjs';
 import { createBridge, type Bridge } from '../../bridge/index.js';
 import type { HttpRequest, HttpResponse } from '../../bridge/environment.js';
 import type { OutboundMessage } from '../../bridge/protocol/messages.js';

@@ -10,7 +10,7 @@ import { createBridge } from '../../bridge/index.js';
 import type { HostName } from '../../bridge/protocol/bridge-options.js';
 import { normalizeOptions } from '../../bridge/options.js';
 import { REDACTED } from '../../bridge/protocol/limits.js';
-import { startReferenceBackend } from '../../demo-page/backend/server.mjs';
+import { startReferenceBackend } from '../../reference-backend/server.mjs';
 import { createInMemoryEnvironment, type InMemoryEnvironment } from '../../tools/testing/in-memory-environment.js';
 
 type Backend = Awaited<ReturnType<typeof startReferenceBackend>>;

@@ -13,26 +13,8 @@ import {
   messagesPreflightCheck,
 } from './preflight-checks.js';
 import { exposeRetryAfterCheck, responseCorsCheck } from './response-checks.js';
-import { createProbe, type DoctorTarget, type Probe } from './probe.js';
-
-export type CheckStatus = 'pass' | 'warn' | 'fail' | 'skip';
-
-export interface CheckResult {
-  name: string;
-  status: CheckStatus;
-  /** What was seen; never a token value. */
-  detail: string;
-  /** What to change on the backend, for `fail` and `warn`. */
-  fix?: string;
-}
-
-/** A check's result before naming; `cause` marks a request that got no answer or a redirect. */
-export type CheckOutcome = Omit<CheckResult, 'name'> & { cause?: string };
-
-export interface Check {
-  name: string;
-  run(probe: Probe): Promise<CheckOutcome>;
-}
+import type { Check, CheckResult } from './check.js';
+import { createProbe, type DoctorTarget } from './probe.js';
 
 /** Every check, in the order the bridge meets the problems; the preflight it never sends comes last. */
 const DOCTOR_CHECKS: readonly Check[] = [

@@ -5,7 +5,7 @@
  * app `auth_failed`).
  */
 import { authTokenOf, errorMessageOf } from '../../bridge/index.js';
-import type { Check } from './checks.js';
+import type { Check } from './check.js';
 import { isRedirect, notChecked, ownerVerdict, type Answered } from './gates.js';
 
 const ERROR_BODY_FIX =

@@ -5,7 +5,7 @@
  * other check reading it says it was not checked and why, instead of a remedy for a header it
  * never saw.
  */
-import type { CheckOutcome } from './checks.js';
+import type { CheckOutcome } from './check.js';
 import type { Exchange } from './probe.js';
 import { withoutQuerySecrets } from './printable.js';
 

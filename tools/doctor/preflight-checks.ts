@@ -13,7 +13,7 @@ import {
   REQUIRED_METHODS,
   variesByOrigin,
 } from './cors.js';
-import type { Check, CheckOutcome } from './checks.js';
+import type { Check, CheckOutcome } from './check.js';
 import {
   isRedirect,
   notChecked,

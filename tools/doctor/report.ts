@@ -6,7 +6,8 @@
  * taken out (printable.ts).
  */
 import { createRedactor } from '../../bridge/index.js';
-import type { CheckResult, CheckStatus, DoctorRun } from './checks.js';
+import type { CheckResult, CheckStatus } from './check.js';
+import type { DoctorRun } from './checks.js';
 import { printable } from './printable.js';
 
 const MARKERS: Record<CheckStatus, string> = { pass: 'PASS', warn: 'WARN', fail: 'FAIL', skip: 'SKIP' };

@@ -4,7 +4,7 @@
  * breaks the bridge; without `Retry-After` exposed the bridge still works, on its own backoff.
  */
 import { allowOriginFix, allowOriginProblem, exposesRetryAfter } from './cors.js';
-import type { Check, CheckOutcome } from './checks.js';
+import type { Check, CheckOutcome } from './check.js';
 import { notChecked, notCheckedOn as notOn, skippedFor, unusable, type Answered, type Skipped } from './gates.js';
 import { messagesPreflight, type Probe } from './probe.js';
 

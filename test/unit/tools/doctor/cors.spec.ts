@@ -9,7 +9,7 @@ import {
   missingMethods,
   missingRequestHeaders,
   variesByOrigin,
-} from '../../tools/doctor/cors.js';
+} from '../../../../tools/doctor/cors.js';
 
 const ORIGIN = 'https://app.example.com';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { adapters, createBridge, HOST_NAMES, normalizeOptions, type HostName } from '../../bridge/index.js';
-import { installStandIns } from '../../tools/testing/stand-in-channels.js';
-import { createInMemoryEnvironment } from '../../tools/testing/in-memory-environment.js';
+import { adapters, createBridge, HOST_NAMES, normalizeOptions, type HostName } from '../../../../bridge/index.js';
+import { installStandIns } from '../../../../tools/testing/stand-in-channels.js';
+import { createInMemoryEnvironment } from '../../../../tools/testing/in-memory-environment.js';
 
 const NAMES = {
   androidChannel: 'MyAndroid',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createVirtualClock } from '../../tools/testing/virtual-clock.js';
+import { createVirtualClock } from '../../../../tools/testing/virtual-clock.js';
 
 describe('virtual clock', () => {
   it('runs nothing until time is moved past a timer, then runs it at its own time', () => {

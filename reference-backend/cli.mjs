@@ -2,13 +2,13 @@
 // @ts-check
 /**
  * Starts the reference backend for the demo page:
- *   node demo-page/backend/cli.mjs --port 8787 [--website-token wt_demo]...
+ *   node reference-backend/cli.mjs --port 8787 [--website-token wt_demo]...
  * Listens on 127.0.0.1 only; Ctrl-C stops it.
  */
 import { parseArgs } from 'node:util';
 import { startReferenceBackend } from './server.mjs';
 
-const USAGE = 'Usage: node demo-page/backend/cli.mjs [--port 8787] [--website-token wt_demo]...';
+const USAGE = 'Usage: node reference-backend/cli.mjs [--port 8787] [--website-token wt_demo]...';
 
 /** @type {ReturnType<typeof parseArgs<{options: {port: {type: 'string'}, 'website-token': {type: 'string', multiple: true}, help: {type: 'boolean'}}}>>['values']} */
 let values;

@@ -16,7 +16,7 @@ const SHOWN = 100;
  * @param {import('./backend-admin.js').Admin} admin
  * @param {{down(): void, back(): void}} backend told once when the backend stops answering, and once when it answers again
  */
-export function createRequestLog(list, admin, backend) {
+export function createRequestsColumn(list, admin, backend) {
   let signature = '';
   let down = false;
 

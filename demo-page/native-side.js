@@ -1,10 +1,10 @@
 // @ts-check
 /**
- * Stand-ins for the native side of each platform's channel, and the page's offline switch.
+ * The page's stand-in for the native app: the picked platform's channel, and the offline switch.
  * Both go in before the bridge is injected: the bridge looks for its channel on `window`
- * and calls `window.fetch`, so what the stand-ins get is exactly what the native side would
- * get, and the switch sees every request the bridge makes. The stand-ins themselves are the
- * ones the replay and the tests use (tools/testing/stand-in-channels.ts, built into dist/esm).
+ * and calls `window.fetch`, so what the stand-in gets is exactly what the native side would
+ * get, and the switch sees every request the bridge makes. The channel stand-ins themselves are
+ * the ones the replay and the tests use (tools/testing/stand-in-channels.ts, built into dist/esm).
  */
 // @ts-expect-error -- a URL: the page server maps /dist/ to dist/; the types are tools/testing/stand-in-channels.ts.
 import { installStandIns as installChannelStandIn } from '/dist/esm/stand-in-channels.js';
@@ -15,7 +15,7 @@ import { installStandIns as installChannelStandIn } from '/dist/esm/stand-in-cha
  * Wraps `window.fetch` and `window.XMLHttpRequest` (the bridge's uploads) with the offline switch.
  * Call once, before the bridge is injected.
  */
-export function installStandIns() {
+export function installNativeSide() {
   // The page's own admin calls use the real fetch; the bridge (and anything else) gets the switch.
   const realFetch = window.fetch.bind(window);
   let offline = false;
@@ -64,4 +64,4 @@ export function installStandIns() {
   };
 }
 
-/** @typedef {ReturnType<typeof installStandIns>} StandIns */
+/** @typedef {ReturnType<typeof installNativeSide>} NativeSide */

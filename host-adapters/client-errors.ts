@@ -1,0 +1,67 @@
+/**
+ * How a typed client's call fails: `ChatBridgeError`, carrying the bridge's error event or one the
+ * client made itself (`closed`, `page_gone`, `timeout`), and the reading of the bridge's error events.
+ */
+import type { ErrorCode, ErrorEvent } from '../bridge/outbound/errors.js';
+
+/** Codes of failures the client sees itself; the bridge's codes are in `ErrorCode`. */
+export const ClientErrorCode = {
+  /** `close()` was called: the call is dropped, and was never sent if it was still waiting to be. */
+  Closed: 'closed',
+  /** The page that took the command went away (a new page loaded) before answering. */
+  PageGone: 'page_gone',
+  /** No answer within the client's `timeout`. */
+  Timeout: 'timeout',
+} as const;
+export type ClientErrorCode = (typeof ClientErrorCode)[keyof typeof ClientErrorCode];
+
+/** Every code a call can reject with: the bridge's and the client's own. */
+export type ChatBridgeErrorCode = ErrorCode | ClientErrorCode;
+
+/** The error event of a failure the client saw itself. */
+export interface ClientErrorEvent {
+  type: 'error';
+  code: ClientErrorCode;
+  message: string;
+  status?: undefined;
+  errors?: undefined;
+}
+
+/** A rejected call: `catch (e) { if (e instanceof ChatBridgeError) e.code }` (across realms, check `e.name`). */
+export class ChatBridgeError extends Error {
+  override readonly name = 'ChatBridgeError';
+  readonly code: ChatBridgeErrorCode;
+  readonly status: number | undefined;
+  readonly errors: Record<string, string[]> | undefined;
+  constructor(readonly event: ErrorEvent | ClientErrorEvent) {
+    super(event.message);
+    this.code = event.code;
+    this.status = event.status;
+    this.errors = event.errors;
+  }
+}
+
+export const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
+
+/** A failure the client saw itself, under one of its own codes. */
+export const clientError = (code: ClientErrorCode, message: string) =>
+  new ChatBridgeError({ type: 'error', code, message });
+/**
+ * A failure the client saw itself under one of the bridge's codes (a command it cannot send, an
+ * answer it cannot read). Not the bridge's own `bridgeError`, which makes a `BridgeError` inside the bridge.
+ */
+export const bridgeCodeError = (code: ErrorCode, message: string) =>
+  new ChatBridgeError({ type: 'error', code, message });
+
+/** The bridge's error event, or a `parse_error` saying it was missing or malformed. */
+export function errorOf(value: unknown, method: string): ErrorEvent {
+  if (isObject(value) && typeof value['code'] === 'string' && typeof value['message'] === 'string') {
+    return { ...(value as unknown as ErrorEvent), type: 'error' };
+  }
+  return {
+    type: 'error',
+    code: 'parse_error',
+    message: `[${method}] the bridge's answer carries no valid error event`,
+  };
+}
