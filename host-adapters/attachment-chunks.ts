@@ -5,12 +5,8 @@
  * huge command (a long task that freezes the page); smaller ones, and data that is not base64 (the
  * bridge refuses it, with its usual message), go inline.
  */
-<<<<<<< HEAD
+import type { SendMessageParams } from '../bridge/protocol/schemas.js';
 import { CHUNK_MAX } from '../bridge/protocol/limits.js';
-=======
-import type { SendMessageParams } from '../bridge/inbound/schemas.js';
-import { CHUNK_MAX } from '../bridge/inbound/limits.js';
->>>>>>> tests
 
 const WHITESPACE = /[\t\n\f\r ]/g;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;

@@ -4,8 +4,8 @@
  * (client.ts) builds its methods on this; the chunked upload (attachment-chunks.ts) and the
  * message following (message-following.ts) use it to send and to settle.
  */
-import type { UploadProgress } from '../bridge/outbound/messages.js';
-import { NAME_MAX } from '../bridge/inbound/limits.js';
+import type { UploadProgress } from '../bridge/protocol/messages.js';
+import { NAME_MAX } from '../bridge/protocol/limits.js';
 import { bridgeCodeError, clientError } from './client-errors.js';
 
 /** One host command as the bridge receives it. */

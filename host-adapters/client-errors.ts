@@ -2,7 +2,7 @@
  * How a typed client's call fails: `ChatBridgeError`, carrying the bridge's error event or one the
  * client made itself (`closed`, `page_gone`, `timeout`), and the reading of the bridge's error events.
  */
-import type { ErrorCode, ErrorEvent } from '../bridge/outbound/errors.js';
+import type { ErrorCode, ErrorEvent } from '../bridge/protocol/errors.js';
 
 /** Codes of failures the client sees itself; the bridge's codes are in `ErrorCode`. */
 export const ClientErrorCode = {

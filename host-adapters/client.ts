@@ -12,25 +12,15 @@
  * of a sent message message-following.ts, the errors client-errors.ts; this file is the public
  * surface and puts them together.
  */
-<<<<<<< HEAD
-import { ErrorCode, type ErrorEvent } from '../bridge/protocol/errors.js';
+import { ErrorCode } from '../bridge/protocol/errors.js';
 import type { ChatMessage, MessageStateMessage, UploadProgress } from '../bridge/protocol/messages.js';
 import type { CommandName, CommandResults, Conversation } from '../bridge/protocol/command-results.js';
 import type { Contact, SendMessageParams } from '../bridge/protocol/schemas.js';
-import { NAME_MAX } from '../bridge/protocol/limits.js';
 import { DEFAULTS } from '../bridge/protocol/bridge-options.js';
-import { chunkedBase64, chunksOf } from './attachment-chunks.js';
-=======
-import { ErrorCode } from '../bridge/outbound/errors.js';
-import type { ChatMessage, MessageStateMessage, UploadProgress } from '../bridge/outbound/messages.js';
-import type { CommandName, CommandResults, Conversation } from '../bridge/dispatch/command-results.js';
-import type { Contact, SendMessageParams } from '../bridge/inbound/schemas.js';
-import { DEFAULTS } from '../bridge/options.js';
 import { createChunkedUploads } from './attachment-chunks.js';
 import { createCalls, type ClientTransport } from './client-calls.js';
 import { bridgeCodeError, ChatBridgeError, errorOf, isObject } from './client-errors.js';
 import { createMessageFollowing } from './message-following.js';
->>>>>>> tests
 
 // What a host handles, from this entry alone: the events (`OutboundMessage`, a union on `type`),
 // the error codes (a union, and the object naming them), each command's params and result.

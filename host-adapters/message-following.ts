@@ -4,7 +4,7 @@
  * (the next page's outbox reports the message). A call settled by its final state has its late
  * response consumed here, so the app never sees it as an event.
  */
-import type { MessageStateMessage, UploadProgress } from '../bridge/outbound/messages.js';
+import type { MessageStateMessage, UploadProgress } from '../bridge/protocol/messages.js';
 import type { Calls } from './client-calls.js';
 import { ChatBridgeError, clientError, errorOf, isObject } from './client-errors.js';
 

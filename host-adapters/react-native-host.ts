@@ -23,14 +23,9 @@ import { createLoadProbe, type ProbeAnswer } from './load-probe.js';
 
 // The types this entry's API names, so a React Native host can type its handlers from here alone.
 export type { ChatClient, ClientOptions } from './client.js';
-<<<<<<< HEAD
 export type { OutboundMessage } from '../bridge/protocol/messages.js';
 export type { BridgeOptions } from '../bridge/protocol/bridge-options.js';
-=======
-export type { OutboundMessage } from '../bridge/outbound/messages.js';
-export type { BridgeOptions } from '../bridge/options.js';
 export { PROBE_ATTEMPTS, PROBE_RETRY_MS } from './load-probe.js';
->>>>>>> tests
 
 /**
  * What react-native-webview passes to `onMessage`: the part of its `WebViewMessageEvent` read here
