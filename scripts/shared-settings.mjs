@@ -23,11 +23,15 @@ export const IIFE_BUILD = /** @type {const} */ ({
  * terser over esbuild's ES2017 IIFE: multi-pass compression for the size budget. `unsafe_arrows`
  * turns function expressions that use neither `this` nor `arguments` into arrows; it is unsafe
  * only for a function called with `new` or read for its `prototype`, which bridge/ never does
- * (its constructors are classes).
+ * (its constructors are classes). `unsafe_regexp` puts a regular expression held in a constant
+ * where it is used: a fresh literal for each use, so a `g` expression's `lastIndex` is never
+ * shared (safer, not less safe). `unsafe_proto` reads `{}.hasOwnProperty` for
+ * `Object.prototype.hasOwnProperty`: the same function. `inline: 1` inlines only functions without
+ * parameters: inlining the others into their one caller made the bundle larger gzipped.
  */
 export const TERSER_OPTIONS = /** @type {const} */ ({
   ecma: 2017,
-  compress: { passes: 3, pure_getters: true, unsafe_arrows: true },
+  compress: { passes: 3, pure_getters: true, unsafe_arrows: true, unsafe_regexp: true, unsafe_proto: true, inline: 1 },
   mangle: true,
   format: { ecma: 2017, comments: false },
 });
