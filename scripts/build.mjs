@@ -62,7 +62,9 @@ async function buildInjected(entry, file, define = {}, terser = TERSER_OPTIONS) 
  * those boundaries has it: terser renames it everywhere, and a mistake breaks the bundle only
  * (the ES modules and the debug bundle keep every name; test/bundle.spec.ts runs the bundle).
  * `key` and `pending` stay out: the lease reads `StorageEvent.key` and the outbox reads Web Locks'
- * `query().pending`, and with `builtins: true` terser would rename those reads too.
+ * `query().pending`, and with `builtins: true` terser would rename those reads too. So do `held`
+ * (Web Locks' `query().held`) and `waiting` (a service worker registration's), though the outbox's
+ * lock adapters use both names for their own methods.
  */
 const INTERNAL_PROPERTIES = new RegExp(
   `^(?:${[
@@ -73,7 +75,7 @@ const INTERNAL_PROPERTIES = new RegExp(
     ...['merged', 'resolved', 'records', 'restored', 'emit', 'page', 'prefix', 'drain', 'enqueue'],
     ...['onVisible', 'onConnectivityChange', 'onMessage', 'isOnline', 'pageOrigin', 'scope', 'apiOrigin'],
     ...['maxCommandLength', 'form', 'json', 'onProgress', 'delay', 'stop', 'list', 'cancel', 'clearAll'],
-    ...['rawOptions', 'recorder', 'hosts'],
+    ...['rawOptions', 'recorder', 'hosts', 'firm', 'wanted', 'keep', 'onWiped', 'onChange'],
   ].join('|')})$`,
 );
 
