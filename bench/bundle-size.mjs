@@ -2,14 +2,14 @@
  * Bundle row: dist/chat-bridge.js gzipped, beside penpal, post-robot, comlink and zod/mini
  * (with one discriminated union, the floor of a validated message protocol) bundled the way
  * scripts/build.mjs bundles the bridge: esbuild (minified IIFE, ES2017, browser), then terser
- * with the same options, then gzip -9. The same pipeline for all, so only the code differs.
+ * and uglify-js with the same options (scripts/minify.mjs), then gzip -9. The same pipeline for all, so only the code differs.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
-import { minify } from 'terser';
-import { IIFE_BUILD, TERSER_OPTIONS } from '../scripts/shared-settings.mjs';
+import { IIFE_BUILD } from '../scripts/shared-settings.mjs';
+import { minifyInjected } from '../scripts/minify.mjs';
 import { findPackage, installHint, ROOT } from './deps.mjs';
 
 /** What each comparison bundle contains: the whole library on one global, as a host would inject it. */
@@ -29,7 +29,7 @@ window.checkMessage = (value) => Message.safeParse(value);`,
   },
 ];
 
-/** esbuild then terser, exactly the settings of scripts/build.mjs. @param {string} entry @param {string} resolveDir */
+/** esbuild then terser and uglify-js, exactly as scripts/build.mjs. @param {string} entry @param {string} resolveDir */
 export async function bundleForBrowser(entry, resolveDir) {
   const result = await build({
     ...IIFE_BUILD,
@@ -38,9 +38,7 @@ export async function bundleForBrowser(entry, resolveDir) {
     write: false,
   });
   const esbuilt = /** @type {{ text: string }} */ (result.outputFiles[0]).text;
-  const compressed = await minify(esbuilt, TERSER_OPTIONS);
-  if (compressed.code === undefined) throw new Error('terser produced no output');
-  return compressed.code;
+  return minifyInjected(esbuilt);
 }
 
 const gzipped = (/** @type {string} */ code) => gzipSync(code, { level: 9 }).length;

@@ -1,7 +1,7 @@
 // Builds everything in dist/: the injectable bundle, the ES modules, the CLI and the types.
 import { build } from 'esbuild';
-import { minify } from 'terser';
-import { BUNDLE_BUDGET, IIFE_BUILD, TERSER_OPTIONS } from './shared-settings.mjs';
+import { BUNDLE_BUDGET, IIFE_BUILD } from './shared-settings.mjs';
+import { minifyInjected } from './minify.mjs';
 import { generateValidators, SCHEMAS_PATH } from './generate-validators.mjs';
 import { copyNativeAssets } from './native-assets.mjs';
 import { execFileSync } from 'node:child_process';
@@ -37,10 +37,10 @@ const validatorsForZod = {
 /**
  * The scripts native hosts inject, each defining the one global `ChatBridge`: the bundle, and
  * the debug bundle with the recorder (`record: true`), which only a developer reproducing a bug
- * needs. esbuild bundles and lowers to ES2017; terser's multi-pass compression then takes off
- * another ~4% gzipped, which the injected script's size budget needs.
+ * needs. esbuild bundles and lowers to ES2017; terser and uglify-js (scripts/minify.mjs) then take
+ * off what the injected script's size budget needs. `properties`: the names it may shorten.
  */
-async function buildInjected(entry, file, define = {}, terser = TERSER_OPTIONS) {
+async function buildInjected(entry, file, define = {}, properties = undefined) {
   await build({
     ...IIFE_BUILD,
     define,
@@ -49,10 +49,9 @@ async function buildInjected(entry, file, define = {}, terser = TERSER_OPTIONS) 
     logLevel: 'warning',
     plugins: [validatorsForZod],
   });
-  const compressed = await minify(readFileSync(`${out}/${file}`, 'utf8'), terser);
-  if (compressed.code === undefined) throw new Error(`terser produced no output for ${file}`);
-  writeFileSync(`${out}/${file}`, compressed.code);
-  return compressed.code;
+  const code = await minifyInjected(readFileSync(`${out}/${file}`, 'utf8'), properties);
+  writeFileSync(`${out}/${file}`, code);
+  return code;
 }
 /**
  * Property names the bundle may shorten: each names a field of an object that never leaves the
@@ -84,7 +83,7 @@ const bundle = await buildInjected(
   'bridge/startup/global.ts',
   'chat-bridge.js',
   { CHAT_BRIDGE_WITHOUT_RECORDER: 'true' },
-  { ...TERSER_OPTIONS, mangle: { properties: { regex: INTERNAL_PROPERTIES, builtins: true } } },
+  INTERNAL_PROPERTIES,
 );
 const debugBundle = await buildInjected('bridge/startup/global.debug.ts', 'chat-bridge.debug.js');
 // The starter, for hosts that inject it at document start and the bundle after load (bridge/startup/starter.ts).
