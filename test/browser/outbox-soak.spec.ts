@@ -86,6 +86,28 @@ describe.skipIf(!requireChromium())('outbox soak (real bundle in Chromium, refer
     150_000,
   );
 
+  it('after "Clear site data", a WebView that did not create the database again still writes its waiting message again', async () => {
+    const a = await harness.open({ host: 'react-native' });
+    const b = await harness.open({ host: 'react-native', context: a.context });
+    tabs.push(a, b);
+    const records = (tab: BridgePage) => tab.page.evaluate(RECORD_IDS_JS) as Promise<string[]>;
+    expect(await a.call('getConversation')).toMatchObject({ ok: true });
+    await b.setOffline(true);
+    await b.send('sendMessage', { content: 'b1', messageId: 'b1' });
+    await expect.poll(() => records(b), { timeout: 10_000 }).toEqual(['b1']);
+    const cdp = await a.context.newCDPSession(a.page);
+    await cdp.send('Storage.clearDataForOrigin', { origin: harness.pageOrigin, storageTypes: 'all' });
+    await b.setOffline(true, false);
+    // A, online, writes at once: its open creates the database before B's reopens.
+    await a.send('sendMessage', { content: 'a1', messageId: 'a1' });
+    await a.waitFor({ type: 'message', messageId: 'a1', state: 'sent' });
+    await expect.poll(() => records(b), { timeout: 10_000 }).toContain('b1');
+    await b.reload();
+    await b.setOffline(false);
+    await b.waitFor({ type: 'message', messageId: 'b1', state: 'sent' }, { timeoutMs: 15_000 });
+    expect((await harness.storedMessages()).map((message) => message.content)).toEqual(['a1', 'b1']);
+  }, 60_000);
+
   describe.each(LOCK_MODES)('[%s]', (_, noWebLocks) => {
     it("keeps one WebView's order when the clock is set back ten minutes across a reload and forward across the next", async () => {
       const tab = await harness.open({ host: 'react-native', noWebLocks });
