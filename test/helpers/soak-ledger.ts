@@ -117,6 +117,14 @@ export class SoakLedger {
       `${at} stored with another echo_id`,
     ).toEqual([]);
     // ...and on every attempt the pages made, answered or not.
+    if (attempts) {
+      // The attempts seen are all of them: every stored message was seen going out.
+      const seen = new Set(attempts.map((attempt) => attempt.content));
+      expect(
+        contents.filter((content) => !seen.has(content)),
+        `${at} stored without an attempt seen`,
+      ).toEqual([]);
+    }
     if (attempts)
       expect(
         attempts.filter((attempt) => attempt.echoId !== attempt.content),

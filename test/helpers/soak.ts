@@ -52,6 +52,8 @@ export interface SoakReport {
   reloads: number;
   offlineSpells: number;
   faultSpells: number;
+  /** POST /messages attempts the pages made (where the engine shows them). */
+  attempts: number | undefined;
   /** Messages the host sent again after `storage_wiped` (pending, their page gone). */
   resent: number;
   ms: number;
@@ -267,6 +269,7 @@ async function soak(engine: SoakEngine, seed: number, total: number): Promise<So
     stored: stored.length,
     excused,
     ...counts,
+    attempts: engine.attempts?.().length,
     ms: Date.now() - started,
   };
 }

@@ -12,6 +12,7 @@ import { requireWebKit } from '../helpers/webkit.js';
 import { startWebKitHarness, type WebKitHarness, type WebKitPage } from '../helpers/webkit-harness.js';
 import { RECORD_IDS_JS } from '../helpers/stored-records.js';
 import { runSoak, soakSeed, type SoakEngine, type SoakPage } from '../helpers/soak.js';
+import type { Attempt } from '../helpers/soak-ledger.js';
 import { clockChain, CLOCK_OFFSET_JS } from '../helpers/clock-chain.js';
 
 const MESSAGES = 300;
@@ -19,6 +20,20 @@ const LOCK_MODES = [
   ['Web Locks', false, 71],
   ['lease, no Web Locks', true, 72],
 ] as const;
+
+/**
+ * At document start, after the bridge: every POST /messages body the page's fetch is given is
+ * also handed to the iOS host's handler as `{type: 'harness-attempt', body}`, so that the test
+ * sees each attempt (answered, refused or dropped) as Chromium's request events show it.
+ */
+const ATTEMPTS_JS = `(function () {
+  var pageFetch = window.fetch;
+  window.fetch = function (input, init) {
+    if (init && init.method === 'POST' && /\\/messages$/.test(String(input)) && typeof init.body === 'string')
+      webkit.messageHandlers.chatBridge.postMessage({ type: 'harness-attempt', body: init.body });
+    return pageFetch.call(window, input, init);
+  };
+})();`;
 
 /** The contact's messages as the backend stored them, read through its own API. */
 async function storedMessages(backendUrl: string): Promise<StoredMessage[]> {
@@ -49,12 +64,25 @@ describe.skipIf(!requireWebKit())('outbox soak (real bundle in WebKit, reference
   /** The soak's view of WebKit: views of one web context, its data store cleared as a logout does. */
   const webKitEngine = (noWebLocks: boolean): SoakEngine => {
     const byPage = new Map<SoakPage, WebKitPage>();
+    const attempts: Attempt[] = [];
+    const record = ({ body }: { body: unknown }) => {
+      const { type, body: text } = body as { type?: string; body?: string };
+      if (type !== 'harness-attempt') return;
+      const { message } = JSON.parse(text as string) as { message: { content: string; echo_id: string } };
+      attempts.push({ content: message.content, echoId: message.echo_id });
+    };
     return {
       backend: harness.backend,
       async open(beside) {
         const shared = beside && byPage.get(beside);
-        const view = await harness.open({ host: 'ios', noWebLocks, ...(shared && { shareWith: shared }) });
+        const view = await harness.open({
+          host: 'ios',
+          noWebLocks,
+          earlyScript: ATTEMPTS_JS,
+          ...(shared && { shareWith: shared }),
+        });
         views.push(view);
+        view.onMessage(record);
         // The mode is what it claims: WebKitGTK has Web Locks, and the init script removes them.
         expect(await view.evaluate('return typeof navigator.locks;')).toBe(noWebLocks ? 'undefined' : 'object');
         const page: SoakPage = {
@@ -74,6 +102,7 @@ describe.skipIf(!requireWebKit())('outbox soak (real bundle in WebKit, reference
       },
       clearSiteData: (through) => (byPage.get(through) as WebKitPage).clearData(),
       storedMessages: () => storedMessages(harness.backend.url),
+      attempts: () => attempts,
     };
   };
 
