@@ -47,6 +47,12 @@ export function indexedDbRecords(win: Window, storage: () => Storage | undefined
   let opened = false;
   /** The pending open missed a deadline (queued behind a blocked delete). */
   let stalled = false;
+  /**
+   * The browser or another page took the connection away (site data cleared, the database
+   * deleted): another page may create the database again before this one reopens it, so this one
+   * would not find it wiped by having to create it.
+   */
+  let lost = false;
   let wiped = noop;
 
   /** Rejects after `ms` unless `promise` settled (its timer left to run out: a race settles once). */
@@ -84,6 +90,7 @@ export function indexedDbRecords(win: Window, storage: () => Storage | undefined
           database.close();
           if (connection === opening) {
             connection = undefined;
+            lost = true;
             // After a pause: an open at once fails while the browser is still clearing.
             win.setTimeout(() => (connection ||= open()).catch(noop), REOPEN);
           }
@@ -94,8 +101,9 @@ export function indexedDbRecords(win: Window, storage: () => Storage | undefined
           opened ||= created && !!witness.getItem(WITNESS);
           witness.setItem(WITNESS, '1');
         } catch {}
-        if (created && opened) wiped();
+        if ((created || lost) && opened) wiped();
         opened = true;
+        lost = false;
         return database;
       },
       (error) => {

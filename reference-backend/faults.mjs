@@ -26,7 +26,10 @@ export const FAULTS = /** @type {const} */ ([
   ['config-no-token', 'GET /config answers 200 with JSON that has no authToken'],
   ['hang', 'Every API request is accepted and never answered'],
   ['drop-connection', 'Every API request has its connection closed without an answer, as a flaky network does'],
-  ['service-unavailable', 'Every API request answers 503, as a gateway in front of a restarting backend does'],
+  [
+    'service-unavailable',
+    'Every API request answers 503, as a gateway in front of a restarting backend does: detail, if given, is its Retry-After',
+  ],
   ['slow', 'Every API answer waits before it goes out: detail is the wait in ms (default 1000)'],
   [
     'slow-upload',

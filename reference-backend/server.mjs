@@ -117,7 +117,10 @@ export async function startReferenceBackend(options = {}) {
   async function answerApi(req, url) {
     if (faults.isOn('hang')) return undefined;
     if (faults.isOn('drop-connection')) return null;
-    if (faults.isOn('service-unavailable')) return errorReply(503, 'Service unavailable');
+    if (faults.isOn('service-unavailable')) {
+      const retryAfter = faults.detail('service-unavailable');
+      return errorReply(503, 'Service unavailable', undefined, retryAfter ? { 'retry-after': retryAfter } : undefined);
+    }
     if (faults.isOn('server-error')) return errorReply(500, 'Internal server error');
     if (faults.isOn('rate-limited'))
       return errorReply(429, 'Too many requests: retry later', undefined, { 'retry-after': '1' });

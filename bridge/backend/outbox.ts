@@ -77,6 +77,8 @@ const TRANSIENT = [408, 502, 503, 504];
 const PAGE_LOCK = 'chat-bridge:page:';
 /** How often a live page looks for what pages that are gone left (a closed WebView sends no event). */
 export const ORPHAN_CHECK = 2_000;
+/** How long the first message waits for the first look at the stored records (storage may be blocked). */
+const LOOK_DEADLINE = 1_000;
 export { LINGER } from './outbox/inbox-lock.js';
 
 export function createOutbox(s: OutboxSettings): Outbox {
@@ -133,6 +135,20 @@ export function createOutbox(s: OutboxSettings): Outbox {
   };
   const storageError = (what: string) => s.emit(errorEvent('storage_error', `[outbox] ${what}`));
   const keys = async () => (records ? records.keys(prefix).catch(() => []) : []);
+  /**
+   * This page's messages are stamped after every record already stored: a clock set back across
+   * one reload and forward across the next would otherwise put the middle page's messages first.
+   */
+  const stampAfter = (key: string) => (last = Math.max(last, parseInt(key.slice(prefix.length), 36) + 1));
+  /** The first look at what is stored, which a message queued meanwhile waits for (at most LOOK_DEADLINE). */
+  let looking: Promise<unknown> | undefined = new Promise<void>((done) => {
+    const deadline = s.setTimeout(done, LOOK_DEADLINE);
+    void keys().then((stored) => {
+      stored.forEach(stampAfter);
+      s.clearTimeout(deadline);
+      done();
+    });
+  }).then(() => (looking = undefined));
 
   function finish(entry: Entry, outcome: Outcome): Promise<unknown> {
     entries.delete(entry.key);
@@ -157,6 +173,7 @@ export function createOutbox(s: OutboxSettings): Outbox {
     // Where the locks cannot tell live pages from gone ones, only this page's drains look.
     let others = [...alive].some((name) => name.startsWith(PAGE_LOCK) && name !== PAGE_LOCK + s.page);
     for (const key of await keys()) {
+      stampAfter(key);
       const page = pageOf(key);
       if (entries.has(key) || page === s.page) continue;
       others = true;
@@ -297,6 +314,7 @@ export function createOutbox(s: OutboxSettings): Outbox {
 
   return {
     enqueue(message) {
+      if (looking) return looking.then(() => this.enqueue(message));
       last = Math.max(last, s.now());
       const key = recordKey(prefix, last, s.page, counter++);
       const record: OutboxRecord = Object.assign({ v: 1 as const }, message);

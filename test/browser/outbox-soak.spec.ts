@@ -1,16 +1,24 @@
 /**
- * The outbox's soak, in real Chromium against the reference backend, with the Web Locks API and
- * without it: three WebViews of one app (pages of one browser context) send hundreds of messages
- * through a seeded schedule of backend faults (503, dropped connections, slow answers), reloads
- * and offline spells, and one WebView is closed while it sends. At the end every message is
- * stored once (one echo_id each) and each WebView's messages are in the order it queued them.
+ * The outbox's soak in real Chromium against the reference backend, with the Web Locks API and
+ * without it (removed before any script runs, as on iOS 12.2–15.3): the schedule of
+ * test/helpers/soak.ts (faults, reloads, offline spells, a WebView closed mid-send, "Clear site
+ * data" mid-run) and the two-reload clock chain of test/helpers/clock-chain.ts. Pages of one
+ * browser context are WebViews of one app: they share storage and locks.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Request } from 'playwright-core';
 import { requireChromium } from '../helpers/chromium.js';
 import { useBrowserHarness, type BridgePage } from '../helpers/browser-harness.js';
-import { seeded } from '../helpers/seeded.js';
+import { RECORD_IDS_JS } from '../helpers/stored-records.js';
+import { runSoak, soakSeed, type SoakEngine, type SoakPage } from '../helpers/soak.js';
+import type { Attempt } from '../helpers/soak-ledger.js';
+import { clockChain, CLOCK_OFFSET_JS } from '../helpers/clock-chain.js';
 
-const MESSAGES = 160;
+const MESSAGES = 300;
+const LOCK_MODES = [
+  ['Web Locks', false, 61],
+  ['lease, no Web Locks', true, 62],
+] as const;
 
 describe.skipIf(!requireChromium())('outbox soak (real bundle in Chromium, reference backend)', () => {
   const harness = useBrowserHarness();
@@ -18,110 +26,102 @@ describe.skipIf(!requireChromium())('outbox soak (real bundle in Chromium, refer
 
   afterEach(async () => {
     for (const tab of tabs.splice(0).reverse()) await tab.close();
-    for (const fault of ['service-unavailable', 'drop-connection', 'slow'] as const)
-      harness.backend.setFault(fault, false);
     harness.backend.reset();
   });
 
-  it.each([
-    ['Web Locks', false, 61],
-    ['lease, no Web Locks', true, 62],
-  ] as const)(
-    '[%s] loses nothing through faults, reloads, offline spells and a WebView closed mid-send',
-    async (_, noWebLocks, seed) => {
-      const random = seeded(seed);
-      const open = async (beside?: BridgePage) => {
+  /** The soak's view of Chromium: pages of one context, the origin's data cleared over CDP. */
+  const chromiumEngine = (noWebLocks: boolean): SoakEngine => {
+    const attempts: Attempt[] = [];
+    const byPage = new Map<SoakPage, BridgePage>();
+    const record = (request: Request) => {
+      if (request.method() !== 'POST' || new URL(request.url()).pathname !== '/messages') return;
+      const { message } = request.postDataJSON() as { message: { content: string; echo_id: string } };
+      attempts.push({ content: message.content, echoId: message.echo_id });
+    };
+    return {
+      backend: harness.backend,
+      async open(beside) {
+        const shared = beside && byPage.get(beside);
         const tab = await harness.open({
           host: 'react-native',
           noWebLocks,
-          ...(beside && { context: beside.context }),
+          ...(shared && { context: shared.context }),
         });
         tabs.push(tab);
-        return tab;
-      };
-      const a = await open();
-      const b = await open(a);
-      const c = await open(a);
-      expect(await a.call('getConversation')).toMatchObject({ ok: true });
-      const queued: Record<string, string[]> = { a: [], b: [], c: [] };
-      const offline = new Set<BridgePage>();
-      const send = async (name: string, tab: BridgePage, id: string) => {
-        queued[name]?.push(id);
-        await tab.send('sendMessage', { content: id, messageId: id });
-      };
-      /** A reload once the page's last message is on disk or answered: what it queued survives. */
-      const settledOrStored = (tab: BridgePage, id: string) =>
-        tab.page.waitForFunction(
-          async (messageId) => {
-            const received = (window as unknown as { __received: unknown[] }).__received.map((p) =>
-              typeof p === 'string' ? JSON.parse(p) : p,
-            );
-            if (received.some((m) => m.messageId === messageId && (m.state === 'sent' || m.state === 'failed')))
-              return true;
-            return new Promise<boolean>((resolve) => {
-              const request = indexedDB.open('chat-bridge');
-              request.onsuccess = () => {
-                const all = request.result.transaction('outbox').objectStore('outbox').getAll();
-                all.onsuccess = () =>
-                  resolve((all.result as Array<{ messageId: string }>).some((r) => r.messageId === messageId));
-              };
-              request.onerror = () => resolve(false);
-            });
-          },
-          id,
-          { timeout: 15_000, polling: 50 },
-        );
+        // Every attempt, answered, refused or dropped, from the browser's side.
+        if (!shared) tab.context.on('request', record);
+        const page: SoakPage = {
+          call: (method) => tab.call(method),
+          send: async (id) => void (await tab.send('sendMessage', { content: id, messageId: id })),
+          messages: () => tab.messages(),
+          mark: () => tab.mark(),
+          waiting: async () => (await tab.stats()).outbox,
+          waitFor: (pattern, options) => tab.waitFor(pattern, options),
+          setOffline: (offline, announce) => tab.setOffline(offline, announce),
+          recordIds: () => tab.page.evaluate(RECORD_IDS_JS) as Promise<string[]>,
+          reload: () => tab.reload(),
+          close: () => tab.close(),
+        };
+        byPage.set(page, tab);
+        return page;
+      },
+      async clearSiteData(through) {
+        const tab = byPage.get(through) as BridgePage;
+        const cdp = await tab.context.newCDPSession(tab.page);
+        await cdp.send('Storage.clearDataForOrigin', { origin: harness.pageOrigin, storageTypes: 'all' });
+        await cdp.detach();
+      },
+      storedMessages: () => harness.storedMessages(),
+      attempts: () => attempts,
+    };
+  };
 
-      let closed = false;
-      for (let i = 0; i < MESSAGES; i++) {
-        const roll = random();
-        const [name, tab] =
-          closed || roll < 0.45 ? (['a', a] as const) : roll < 0.9 ? (['b', b] as const) : (['c', c] as const);
-        const id = `${name}-${String(i).padStart(3, '0')}`;
-        await send(name, tab, id);
-        const event = random();
-        if (!closed && i >= MESSAGES / 2) {
-          // C, online again, sends slowly and is closed while a request is under way.
-          closed = true;
-          for (const fault of ['service-unavailable', 'drop-connection'] as const)
-            harness.backend.setFault(fault, false);
-          harness.backend.setFault('slow', true, '800');
-          if (offline.delete(c)) await c.setOffline(false);
-          const since = await c.mark();
-          await send('c', c, `c-${String(i).padStart(3, '0')}-last`);
-          await c.waitFor({ type: 'message', state: 'sending' }, { since, timeoutMs: 15_000 });
-          await c.close();
-          harness.backend.setFault('slow', false);
-        } else if (event < 0.08) {
-          harness.backend.setFault(random() < 0.5 ? 'service-unavailable' : 'drop-connection', random() < 0.6);
-        } else if (event < 0.13) {
-          await settledOrStored(tab, id);
-          await tab.reload();
-        } else if (event < 0.18) {
-          const going = !offline.has(tab);
-          if (going) offline.add(tab);
-          else offline.delete(tab);
-          await tab.setOffline(going);
-        } else {
-          await new Promise((resolve) => setTimeout(resolve, random() * 60));
-        }
-      }
-      for (const fault of ['service-unavailable', 'drop-connection'] as const) harness.backend.setFault(fault, false);
-      for (const tab of offline) await tab.setOffline(false);
-      // The next message retries what waits at once.
-      await send('a', a, 'a-end');
-      await send('b', b, 'b-end');
-      const total = Object.values(queued).reduce((sum, ids) => sum + ids.length, 0);
-      let stored: Awaited<ReturnType<typeof harness.storedMessages>> = [];
-      await expect
-        .poll(async () => (stored = await harness.storedMessages()).length, { timeout: 45_000, interval: 500 })
-        .toBeGreaterThanOrEqual(total);
-      const contents = stored.map((message) => message.content);
-      expect([...contents].sort()).toEqual(Object.values(queued).flat().sort());
-      for (const [name, ids] of Object.entries(queued))
-        expect(contents.filter((content) => content.startsWith(`${name}-`))).toEqual(ids);
-      expect(new Set(stored.map((message) => message.echo_id)).size).toBe(total);
+  it.each(LOCK_MODES)(
+    '[%s] loses nothing through faults, reloads, offline spells, a WebView closed mid-send and a storage clear',
+    async (mode, noWebLocks, fallbackSeed) => {
+      const report = await runSoak(chromiumEngine(noWebLocks), soakSeed(fallbackSeed), MESSAGES);
+      expect(report.stored).toBeGreaterThan(MESSAGES / 2);
+      console.info(`[soak chromium, ${mode}] ${JSON.stringify(report)}`);
     },
-    120_000,
+    150_000,
   );
+
+  it('after "Clear site data", a WebView that did not create the database again still writes its waiting message again', async () => {
+    const a = await harness.open({ host: 'react-native' });
+    const b = await harness.open({ host: 'react-native', context: a.context });
+    tabs.push(a, b);
+    const records = (tab: BridgePage) => tab.page.evaluate(RECORD_IDS_JS) as Promise<string[]>;
+    expect(await a.call('getConversation')).toMatchObject({ ok: true });
+    await b.setOffline(true);
+    await b.send('sendMessage', { content: 'b1', messageId: 'b1' });
+    await expect.poll(() => records(b), { timeout: 10_000 }).toEqual(['b1']);
+    const cdp = await a.context.newCDPSession(a.page);
+    await cdp.send('Storage.clearDataForOrigin', { origin: harness.pageOrigin, storageTypes: 'all' });
+    await b.setOffline(true, false);
+    // A, online, writes at once: its open creates the database before B's reopens.
+    await a.send('sendMessage', { content: 'a1', messageId: 'a1' });
+    await a.waitFor({ type: 'message', messageId: 'a1', state: 'sent' });
+    await expect.poll(() => records(b), { timeout: 10_000 }).toContain('b1');
+    await b.reload();
+    await b.setOffline(false);
+    await b.waitFor({ type: 'message', messageId: 'b1', state: 'sent' }, { timeoutMs: 15_000 });
+    expect((await harness.storedMessages()).map((message) => message.content)).toEqual(['a1', 'b1']);
+  }, 60_000);
+
+  describe.each(LOCK_MODES)('[%s]', (_, noWebLocks) => {
+    it("keeps one WebView's order when the clock is set back ten minutes across a reload and forward across the next", async () => {
+      const tab = await harness.open({ host: 'react-native', noWebLocks });
+      tabs.push(tab);
+      await tab.page.addInitScript(CLOCK_OFFSET_JS);
+      await clockChain(
+        {
+          ...tab,
+          setClock: (offset) => tab.page.evaluate((ms) => sessionStorage.setItem('harness:clock', String(ms)), offset),
+          recordIds: () => tab.page.evaluate(RECORD_IDS_JS) as Promise<string[]>,
+        },
+        harness.backend,
+        async () => (await harness.storedMessages()).map((message) => message.content),
+      );
+    }, 60_000);
+  });
 });

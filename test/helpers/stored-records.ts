@@ -15,3 +15,16 @@ export const RECORD_COUNT_JS = `new Promise((resolve) => {
     keys.onerror = () => { db.close(); resolve(-1); };
   };
 })`;
+
+/** The message ids of the outbox records the page's IndexedDB holds now (none: no database). */
+export const RECORD_IDS_JS = `new Promise((resolve) => {
+  const open = indexedDB.open('chat-bridge');
+  open.onupgradeneeded = () => open.transaction.abort();
+  open.onerror = () => resolve([]);
+  open.onsuccess = () => {
+    const db = open.result;
+    const all = db.transaction('outbox').objectStore('outbox').getAll();
+    all.onsuccess = () => { db.close(); resolve(all.result.map((record) => record.messageId)); };
+    all.onerror = () => { db.close(); resolve([]); };
+  };
+})`;

@@ -471,6 +471,19 @@ describe('faults', () => {
     expect(() => backend.setFault('nope', true)).toThrow(TypeError);
   });
 
+  it('service-unavailable answers 503, with its detail as Retry-After when one is given', async () => {
+    const token = await tokenWithConversation();
+    backend.setFault('service-unavailable', true);
+    const bare = await postJson('/messages', token, { message: { content: 'x' } });
+    expect(bare.headers.get('retry-after')).toBeNull();
+    await expectError(bare, 503, 'Service unavailable');
+    backend.setFault('service-unavailable', false);
+    backend.setFault('service-unavailable', true, '2');
+    const timed = await postJson('/messages', token, { message: { content: 'x' } });
+    expect(timed.headers.get('retry-after')).toBe('2');
+    await expectError(timed, 503, 'Service unavailable');
+  });
+
   it('bad-request answers 400 on POST /conversations and POST /messages only', async () => {
     const token = await tokenWithConversation();
     backend.setFault('bad-request', true);
