@@ -7,23 +7,7 @@
 import type { UploadProgress } from '../bridge/protocol/messages.js';
 import { NAME_MAX } from '../bridge/protocol/limits.js';
 import { bridgeCodeError, clientError } from './client-errors.js';
-
-/** One host command as the bridge receives it. */
-export interface ClientCommand {
-  id: string;
-  method: string;
-  params?: object;
-}
-
-export interface ClientTransport {
-  /**
-   * Hands a command to the bridge: `ChatBridge.receive`, `injectJavaScript`, `postMessage`...
-   * `json` is the command as JSON text, already checked to serialise. Return `false` when the
-   * bridge cannot take it now (the WebView is not mounted): the client keeps it, and every later
-   * call, until `release()`. A throw rejects the call with `network_error`.
-   */
-  send(command: ClientCommand, json: string): boolean | void;
-}
+import type { ClientCommand, ClientTransport } from './client-transport.js';
 
 export interface Call {
   command: ClientCommand;
