@@ -16,9 +16,8 @@ export interface Call {
   reject(error: Error): void;
   /** Handed to the transport (else held). */
   sent: boolean;
-  /** Its deadline's timer. `unknown` here: this type is in the public declarations, and a React Native
-   * project without DOM or Node types has no `setTimeout` type to name. */
-  timer: unknown;
+  /** Its deadline's timer. (Not in the public declarations, which a project without DOM or Node types reads.) */
+  timer: ReturnType<typeof setTimeout> | undefined;
   /** A `sendMessage`'s message id, by which message-state events settle it. */
   messageId?: string;
   onProgress?: (progress: UploadProgress) => void;
@@ -57,14 +56,14 @@ export function createCalls(transport: ClientTransport, idOf: () => string, time
   const settle = (call: Call, outcome: Outcome) => {
     if (waiting.get(call.command.id) !== call) return;
     waiting.delete(call.command.id);
-    if (call.timer !== undefined) clearTimeout(call.timer as ReturnType<typeof setTimeout>);
+    if (call.timer !== undefined) clearTimeout(call.timer);
     if (outcome.ok) call.resolve(outcome.result);
     else call.reject(outcome.error);
   };
   const fail = (call: Call, error: Error) => settle(call, { ok: false, error });
 
   const stopDeadline = (call: Call) => {
-    if (call.timer !== undefined) clearTimeout(call.timer as ReturnType<typeof setTimeout>);
+    if (call.timer !== undefined) clearTimeout(call.timer);
     call.timer = undefined;
   };
   const startDeadline = (call: Call) => {
