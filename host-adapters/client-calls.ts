@@ -3,27 +3,14 @@
  * held while the bridge cannot take it), carries a deadline, and settles exactly once. The client
  * (client.ts) builds its methods on this; the chunked upload (attachment-chunks.ts) and the
  * message following (message-following.ts) use it to send and to settle.
+ *
+ * createCalls runs past 80 lines on purpose: one closure over the calls waiting, the held flag and
+ * the transport, whose parts (settling, deadlines, handing over, release) all read that state.
  */
 import type { UploadProgress } from '../bridge/protocol/messages.js';
 import { NAME_MAX } from '../bridge/protocol/limits.js';
-import { bridgeCodeError, clientError } from './client-errors.js';
-
-/** One host command as the bridge receives it. */
-export interface ClientCommand {
-  id: string;
-  method: string;
-  params?: object;
-}
-
-export interface ClientTransport {
-  /**
-   * Hands a command to the bridge: `ChatBridge.receive`, `injectJavaScript`, `postMessage`...
-   * `json` is the command as JSON text, already checked to serialise. Return `false` when the
-   * bridge cannot take it now (the WebView is not mounted): the client keeps it, and every later
-   * call, until `release()`. A throw rejects the call with `network_error`.
-   */
-  send(command: ClientCommand, json: string): boolean | void;
-}
+import { bridgeCodeError, type ChatBridgeError, clientError } from './client-errors.js';
+import type { ClientCommand, ClientTransport } from './client-transport.js';
 
 export interface Call {
   command: ClientCommand;
@@ -32,9 +19,8 @@ export interface Call {
   reject(error: Error): void;
   /** Handed to the transport (else held). */
   sent: boolean;
-  /** Its deadline's timer. `unknown` here: this type is in the public declarations, and a React Native
-   * project without DOM or Node types has no `setTimeout` type to name. */
-  timer: unknown;
+  /** Its deadline's timer. (Not in the public declarations, which a project without DOM or Node types reads.) */
+  timer: ReturnType<typeof setTimeout> | undefined;
   /** A `sendMessage`'s message id, by which message-state events settle it. */
   messageId?: string;
   onProgress?: (progress: UploadProgress) => void;
@@ -73,14 +59,14 @@ export function createCalls(transport: ClientTransport, idOf: () => string, time
   const settle = (call: Call, outcome: Outcome) => {
     if (waiting.get(call.command.id) !== call) return;
     waiting.delete(call.command.id);
-    if (call.timer !== undefined) clearTimeout(call.timer as ReturnType<typeof setTimeout>);
+    if (call.timer !== undefined) clearTimeout(call.timer);
     if (outcome.ok) call.resolve(outcome.result);
     else call.reject(outcome.error);
   };
   const fail = (call: Call, error: Error) => settle(call, { ok: false, error });
 
   const stopDeadline = (call: Call) => {
-    if (call.timer !== undefined) clearTimeout(call.timer as ReturnType<typeof setTimeout>);
+    if (call.timer !== undefined) clearTimeout(call.timer);
     call.timer = undefined;
   };
   const startDeadline = (call: Call) => {
@@ -127,28 +113,13 @@ export function createCalls(transport: ClientTransport, idOf: () => string, time
   const call: Calls['call'] = (method, params, messageId, onProgress) =>
     new Promise((resolve, reject) => {
       if (closed) return reject(clientError('closed', `[${method}] the chat-bridge client is closed`));
-      const id = idOf();
-      // Refused here, since the bridge could not answer them under their id.
-      if (id.length > NAME_MAX) {
-        return reject(
-          bridgeCodeError(
-            'parse_error',
-            `[${method}] command id is ${id.length} characters, over the bridge's ${NAME_MAX}: use a shorter idPrefix`,
-          ),
-        );
-      }
-      const command: ClientCommand = params === undefined ? { id, method } : { id, method, params };
-      let json: string;
-      try {
-        json = JSON.stringify(command);
-      } catch (thrown) {
-        const detail = thrown instanceof Error ? thrown.message : String(thrown);
-        return reject(bridgeCodeError('parse_error', `[${method}] params cannot be serialised as JSON: ${detail}`));
-      }
+      const ready = commandOf(method, params, idOf());
+      if (ready instanceof Error) return reject(ready);
+      const { command, json } = ready;
       const entry: Call = { command, json, resolve, reject, sent: false, timer: undefined };
       if (messageId !== undefined) entry.messageId = messageId;
       if (onProgress) entry.onProgress = onProgress;
-      waiting.set(id, entry);
+      waiting.set(command.id, entry);
       startDeadline(entry);
       if (!held && !transmit(entry)) held = true;
     });
@@ -169,4 +140,28 @@ export function createCalls(transport: ClientTransport, idOf: () => string, time
       }
     },
   };
+}
+
+/**
+ * The command for a call, as the bridge will read it, or why it cannot be sent: refused here
+ * (an id too long for the bridge to answer under, params that are not JSON), not by the bridge.
+ */
+function commandOf(
+  method: string,
+  params: object | undefined,
+  id: string,
+): { command: ClientCommand; json: string } | ChatBridgeError {
+  if (id.length > NAME_MAX) {
+    return bridgeCodeError(
+      'parse_error',
+      `[${method}] command id is ${id.length} characters, over the bridge's ${NAME_MAX}: use a shorter idPrefix`,
+    );
+  }
+  const command: ClientCommand = params === undefined ? { id, method } : { id, method, params };
+  try {
+    return { command, json: JSON.stringify(command) };
+  } catch (thrown) {
+    const detail = thrown instanceof Error ? thrown.message : String(thrown);
+    return bridgeCodeError('parse_error', `[${method}] params cannot be serialised as JSON: ${detail}`);
+  }
 }

@@ -8,7 +8,7 @@
  * only, and the bridge's responses already carry ids. This is the part of comlink the bridge
  * needs, without the ~1.6 KB it would add to the injected bundle (it lives only host-side).
  *
- * The calls in flight are client-calls.ts, the chunked upload attachment-chunks.ts, the following
+ * The calls in flight are client-calls.ts (over the host's transport, client-transport.ts), the chunked upload attachment-chunks.ts, the following
  * of a sent message message-following.ts, the errors client-errors.ts; this file is the public
  * surface and puts them together.
  */
@@ -18,8 +18,9 @@ import type { CommandName, CommandResults, Conversation } from '../bridge/protoc
 import type { Contact, SendMessageParams } from '../bridge/protocol/schemas.js';
 import { DEFAULTS } from '../bridge/protocol/bridge-options.js';
 import { createChunkedUploads } from './attachment-chunks.js';
-import { createCalls, type ClientTransport } from './client-calls.js';
+import { createCalls } from './client-calls.js';
 import { bridgeCodeError, ChatBridgeError, errorOf, isObject } from './client-errors.js';
+import type { ClientTransport } from './client-transport.js';
 import { createMessageFollowing } from './message-following.js';
 
 // What a host handles, from this entry alone: the events (`OutboundMessage`, a union on `type`),
@@ -41,7 +42,7 @@ export type {
 export type { CommandName, CommandResults, Conversation, OutboxListing } from '../bridge/protocol/command-results.js';
 export type { Attachment, Contact, SendMessageParams } from '../bridge/protocol/schemas.js';
 
-export type { ClientCommand, ClientTransport } from './client-calls.js';
+export type { ClientCommand, ClientTransport } from './client-transport.js';
 export { ChatBridgeError, ClientErrorCode } from './client-errors.js';
 export type { ChatBridgeErrorCode, ClientErrorEvent } from './client-errors.js';
 

@@ -4,6 +4,7 @@ import { BUNDLE_BUDGET, IIFE_BUILD } from './shared-settings.mjs';
 import { minifyInjected } from './minify.mjs';
 import { generateValidators, SCHEMAS_PATH } from './generate-validators.mjs';
 import { copyNativeAssets } from './native-assets.mjs';
+import { keepPublicDeclarations } from './public-types.mjs';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -164,6 +165,8 @@ execFileSync(
   ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json', '--declarationDir', `${out}/types`],
   { stdio: 'inherit' },
 );
+// Only what the public entries' types need ships (not the doctor's internals, tools/testing, the CLI).
+keepPublicDeclarations(JSON.parse(readFileSync('package.json', 'utf8')).exports, `${out}/types`);
 
 const old = `dist.old-${process.pid}`;
 if (existsSync('dist')) renameSync('dist', old);

@@ -14,11 +14,12 @@
  * a host injects are files, not modules, so attw does not look for their types.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, lstatSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NATIVE_ASSET_FOLDERS, NATIVE_SCRIPTS } from './native-assets.mjs';
+import { publicDeclarations } from './public-types.mjs';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const CONSUMER_FILES = join(ROOT, 'test/package/consumer');
@@ -27,6 +28,9 @@ const GOLDEN = (/** @type {string} */ host) => join(ROOT, `test/fixtures/golden/
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 const BIN = (/** @type {string} */ name) => join(ROOT, 'node_modules/.bin', name);
 const SCRIPTS = ['chat-bridge.js', 'chat-bridge.debug.js', 'chat-bridge.start.js'];
+const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+/** Where the CLI's help may send a reader for a page the tarball does not carry. */
+const REPOSITORY_PAGES = `${PACKAGE.homepage.replace(/#.*$/, '')}/blob/main/`;
 
 /** Files the tarball must carry, and paths it must not (the repository's tests and fixtures). */
 const REQUIRED = [
@@ -110,6 +114,15 @@ const missing = REQUIRED.filter((path) => !files.includes(path));
 expect('the tarball carries ' + REQUIRED.join(', '), missing.length === 0, `missing ${missing.join(', ')}`);
 const stray = files.filter((path) => FORBIDDEN.some((pattern) => pattern.test(path)));
 expect('the tarball carries no test or fixture file', stray.length === 0, stray.join(', '));
+const declarations = files.filter((path) => path.startsWith('dist/types/'));
+const needed = publicDeclarations(PACKAGE.exports, join(ROOT, 'dist/types'));
+const extra = declarations.filter((path) => !needed.has(path.slice('dist/types/'.length)));
+const lacking = [...needed].filter((path) => !declarations.includes(`dist/types/${path}`));
+expect(
+  "the tarball's declarations are those the public entries need, no internal ones",
+  extra.length === 0 && lacking.length === 0,
+  `not needed: ${extra.join(', ')}; missing: ${lacking.join(', ')}`,
+);
 
 // --- A consumer project, installed as a user installs ----------------------------------------
 
@@ -148,6 +161,14 @@ const cli = join(consumer, 'node_modules/.bin/chat-bridge');
 for (const args of [['help'], ['--help'], ['replay', '--help'], ['doctor', '--help']]) {
   const { stdout } = run(`chat-bridge ${args.join(' ')}`, cli, args, { cwd: consumer });
   expect(`chat-bridge ${args.join(' ')} prints its usage`, stdout.startsWith('Usage'), stdout);
+  // A page the help names is in the tarball, or a link to the repository's copy.
+  const pages = [...stdout.matchAll(/\S*docs\/[\w.-]+\.md/g)].map(([page]) => page);
+  const unreachable = pages.filter((page) => !page.startsWith(REPOSITORY_PAGES) && !files.includes(page));
+  expect(
+    `chat-bridge ${args.join(' ')} names no page the tarball lacks`,
+    unreachable.length === 0,
+    unreachable.join(', '),
+  );
 }
 run('chat-bridge without a command', cli, [], { cwd: consumer, status: 2 });
 ok('chat-bridge without a command exits 2');

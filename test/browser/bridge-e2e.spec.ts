@@ -12,6 +12,7 @@ import {
   type BridgePage,
   type BrowserHarness,
 } from '../helpers/browser-harness.js';
+import { expectPreflightedRoundTrip } from '../helpers/page-servers.js';
 
 const HELLO_BASE64 = Buffer.from('hello, attachment').toString('base64');
 
@@ -60,26 +61,7 @@ describe.skipIf(!requireChromium())(
       });
 
       // The backend's view, before storedMessages() adds its own requests to the log.
-      const lines = logLines(backend);
-      expect(lines).toContain('GET /conversations 404');
-      expect(lines.indexOf('POST /conversations 200')).toBeGreaterThan(lines.indexOf('GET /conversations 404'));
-      // Requests carrying Authorization are preflighted; the preflight comes before the request.
-      for (const path of ['/conversations', '/messages']) {
-        const preflight = lines.indexOf(`OPTIONS ${path} 204`);
-        const first = lines.findIndex((line) => line.startsWith('GET ' + path) || line.startsWith('POST ' + path));
-        expect(preflight, `preflight for ${path} in ${lines.join(', ')}`).toBeGreaterThanOrEqual(0);
-        expect(preflight).toBeLessThan(first);
-      }
-      // GET /config carries no header, so it is a simple request: no preflight.
-      expect(lines).not.toContain('OPTIONS /config 204');
-      const cors = backend.requests.filter((entry) => entry.method !== 'OPTIONS');
-      expect(cors.every((entry) => entry.headers['origin'] === harness.pageOrigin)).toBe(true);
-      const preflight = backend.requests.find((entry) => entry.method === 'OPTIONS' && entry.path === '/messages');
-      expect(preflight?.headers['access-control-request-method']).toBe('POST');
-      expect(preflight?.headers['access-control-request-headers']).toBe('authorization');
-      const post = backend.requests.find((entry) => entry.method === 'POST' && entry.path === '/messages');
-      expect(post?.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
-      expect(post?.headers['authorization']).toBe('<redacted>');
+      expectPreflightedRoundTrip(backend, harness.pageOrigin);
 
       expect(await harness.storedMessages()).toMatchObject([
         { content: 'Hello from the page', attachments: [{ name: 'hello.txt', type: 'text/plain', size: 17 }] },

@@ -101,6 +101,13 @@ describe("docs/architecture.md's Layers section", () => {
     expect(circlesOf(GRAPH).map((circle) => circle.join(' → '))).toEqual([]);
   });
 
+  it('has no import circle in host-adapters/ or tools/ either', () => {
+    const files = [...sources('host-adapters'), ...sources('tools')];
+    const graph = new Map(files.map((file) => [file, importsOf(file).filter((target) => files.includes(target))]));
+    expect(graph.size).toBeGreaterThan(30);
+    expect(circlesOf(graph).map((circle) => circle.join(' → '))).toEqual([]);
+  });
+
   it('lets host-adapters/ import bridge/ only through protocol/ and the package entry, tools/ only through the entry', () => {
     const stray = [...sources('host-adapters'), ...sources('tools')].flatMap((file) =>
       importsOf(file)

@@ -2,7 +2,8 @@
  * Real-browser harness: the reference backend on one 127.0.0.1 port, a static server with a
  * test page on another (so every API call is a real cross-origin request, preflights
  * included), headless Chromium, and pages that load `dist/chat-bridge.js` with a
- * `<script src>` exactly as a host injects it.
+ * `<script src>` exactly as a host injects it. The servers are page-servers.ts, shared with the
+ * WebKit harness.
  *
  * The page's setup script (`/harness/setup.js`, a real file so a strict CSP admits it) runs
  * before the bundle and installs stand-ins for the five native channels: each payload the
@@ -17,23 +18,20 @@
  * `BridgePage` methods that evaluate against those globals must change in step; split over
  * files, each would restate the others' names with nothing to check them against.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { startReferenceBackend } from '../../reference-backend/server.mjs';
-import { startStaticServer } from '../../demo-page/static-server.mjs';
 import type { Bridge } from '../../bridge/bridge.js';
 import type { OutboundMessage, ResponseMessage } from '../../bridge/protocol/messages.js';
 import type { HostName } from '../../bridge/protocol/bridge-options.js';
 import { launchChromium, type LaunchedBrowser } from './chromium.js';
 import { offlineStandInJs } from './offline-stand-in.js';
+import { startPageServers, type ReferenceBackend } from './page-servers.js';
 import type { ScenarioPage } from './scenario-page.js';
 
-export type ReferenceBackend = Awaited<ReturnType<typeof startReferenceBackend>>;
+export type { ReferenceBackend };
 
 export const HOSTS: readonly HostName[] = ['react-native', 'android', 'ios', 'flutter', 'browser'];
 
@@ -107,9 +105,6 @@ ${offlineStandInJs('Failed to fetch')}
   if (settings !== null) window.chatBridgeSettings = JSON.parse(settings);
 })();
 `;
-
-/** Tries the one thing a strict CSP forbids the bundle: evaluating code from a string. */
-const EVAL_PROBE_JS = `try { new Function('return 1')(); window.__evalRan = true; } catch (error) { window.__evalRan = false; }\n`;
 
 const html = (...scripts: string[]) =>
   `<!doctype html><html><head><meta charset="utf-8"><title>chat-bridge e2e</title>${scripts.join('')}</head><body></body></html>`;
@@ -231,22 +226,18 @@ let commandCounter = 0;
 
 export async function startBrowserHarness(): Promise<BrowserHarness> {
   if (!existsSync(BUNDLE_PATH)) throw new Error(`${BUNDLE_PATH} is missing: run "node scripts/build.mjs" first`);
-  const folder = await mkdtemp(join(tmpdir(), 'chat-bridge-e2e-'));
-  await writeFile(join(folder, 'setup.js'), SETUP_JS);
-  await writeFile(join(folder, 'eval-probe.js'), EVAL_PROBE_JS);
-  // Served, so Chromium's own favicon request does not log a 404 among the page's console errors.
-  await writeFile(join(folder, 'favicon.ico'), '');
-
-  const backend = await startReferenceBackend({ websiteTokens: [WEBSITE_TOKEN, OTHER_WEBSITE_TOKEN] });
-  const csp = `default-src 'self'; script-src 'self'; connect-src ${backend.url}`;
-  const mounts = { '/dist/': join(ROOT, 'dist'), '/harness/': folder, '/favicon.ico': join(folder, 'favicon.ico') };
-  const plain = await startStaticServer({ mounts, pages: PAGES });
-  const strict = await startStaticServer({ mounts, pages: PAGES, headers: { 'Content-Security-Policy': csp } });
+  const servers = await startPageServers({
+    websiteTokens: [WEBSITE_TOKEN, OTHER_WEBSITE_TOKEN],
+    pages: PAGES,
+    harnessFiles: { 'setup.js': SETUP_JS },
+    mounts: { '/dist/': join(ROOT, 'dist') },
+  });
+  const { backend, csp, pageOrigin, strictOrigin } = servers;
   let launched: LaunchedBrowser;
   try {
     launched = await launchChromium();
   } catch (error) {
-    await Promise.all([backend.close(), plain.close(), strict.close(), rm(folder, { recursive: true, force: true })]);
+    await servers.close();
     throw error;
   }
   const authTokens = new Set<string>();
@@ -284,7 +275,7 @@ export async function startBrowserHarness(): Promise<BrowserHarness> {
     if (settings !== false) {
       query.set('settings', JSON.stringify({ baseUrl: backend.url, websiteToken: WEBSITE_TOKEN, ...settings }));
     }
-    const origin = strictCsp ? strict.url : plain.url;
+    const origin = strictCsp ? strictOrigin : pageOrigin;
     const waitReady = async () => {
       if (settings !== false && (path === '/bridge.html' || path === '/bridge-debug.html'))
         await bridgePage.waitFor({ type: 'ready' });
@@ -362,8 +353,8 @@ export async function startBrowserHarness(): Promise<BrowserHarness> {
   return {
     backend,
     browser: launched.browser,
-    pageOrigin: plain.url,
-    strictOrigin: strict.url,
+    pageOrigin,
+    strictOrigin,
     csp,
     authTokens,
     open,
@@ -371,8 +362,7 @@ export async function startBrowserHarness(): Promise<BrowserHarness> {
     async close() {
       await Promise.all([...pages].map((open_) => open_.close()));
       await launched.close();
-      await Promise.all([backend.close(), plain.close(), strict.close()]);
-      await rm(folder, { recursive: true, force: true });
+      await servers.close();
     },
   };
 }

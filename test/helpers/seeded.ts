@@ -1,11 +1,5 @@
-/** A small seeded generator (mulberry32), so a failing run of a randomized test can be played again. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/**
+ * A seeded generator, so a failing run of a randomized test can be played again: the replay's
+ * own (tools/testing/seeded-random.ts), not a second copy of it.
+ */
+export { seededRandom as seeded } from '../../tools/testing/seeded-random.js';

@@ -17,12 +17,8 @@
  * document-start script, the harness's own, records CSP violations and console errors, and gives
  * the same offline stand-in as the Chromium harness (a sessionStorage flag that makes fetch reject).
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startReferenceBackend } from '../../reference-backend/server.mjs';
-import { startStaticServer } from '../../demo-page/static-server.mjs';
 import type { OutboundMessage, ResponseMessage } from '../../bridge/protocol/messages.js';
 import type { BridgeOptions, HostName } from '../../bridge/protocol/bridge-options.js';
 import { createReactNativeHost } from '../../host-adapters/react-native-host.js';
@@ -37,13 +33,8 @@ import {
 } from './browser-harness.js';
 import type { ScenarioPage } from './scenario-page.js';
 import { startWebKitHost, type HandlerMessage, type OpenViewOptions, type WebKitHost } from './webkit.js';
-import {
-  EVAL_PROBE_JS,
-  FLUTTER_CHANNEL_SCRIPT,
-  INSTRUMENT_JS,
-  PAGES,
-  REACT_NATIVE_WEBVIEW_SCRIPT,
-} from './webkit-page-scripts.js';
+import { startPageServers } from './page-servers.js';
+import { FLUTTER_CHANNEL_SCRIPT, INSTRUMENT_JS, PAGES, REACT_NATIVE_WEBVIEW_SCRIPT } from './webkit-page-scripts.js';
 
 export type WebKitHostName = 'ios' | 'react-native' | 'flutter';
 export const WEBKIT_HOSTS: readonly WebKitHostName[] = ['ios', 'react-native', 'flutter'];
@@ -115,19 +106,13 @@ export async function startWebKitHarness(): Promise<WebKitHarness> {
   if (!existsSync(BUNDLE_PATH)) throw new Error(`${BUNDLE_PATH} is missing: run "node scripts/build.mjs" first`);
   const bundle = await readFile(BUNDLE_PATH, 'utf8');
   const starter = await readFile(STARTER_PATH, 'utf8');
-  const folder = await mkdtemp(join(tmpdir(), 'chat-bridge-webkit-'));
-  await writeFile(join(folder, 'eval-probe.js'), EVAL_PROBE_JS);
-  await writeFile(join(folder, 'favicon.ico'), '');
-  const backend = await startReferenceBackend({ websiteTokens: [WEBSITE_TOKEN] });
-  const csp = `default-src 'self'; script-src 'self'; connect-src ${backend.url}`;
-  const mounts = { '/harness/': folder, '/favicon.ico': join(folder, 'favicon.ico') };
-  const plain = await startStaticServer({ mounts, pages: PAGES });
-  const strict = await startStaticServer({ mounts, pages: PAGES, headers: { 'Content-Security-Policy': csp } });
+  const servers = await startPageServers({ websiteTokens: [WEBSITE_TOKEN], pages: PAGES });
+  const { backend, csp, pageOrigin, strictOrigin } = servers;
   let webkit: WebKitHost;
   try {
     webkit = await startWebKitHost();
   } catch (error) {
-    await Promise.all([backend.close(), plain.close(), strict.close(), rm(folder, { recursive: true, force: true })]);
+    await servers.close();
     throw error;
   }
 
@@ -173,7 +158,7 @@ export async function startWebKitHarness(): Promise<WebKitHarness> {
     else userScripts.push(hostScript(atStart));
     if (earlyScript !== undefined) userScripts.push(earlyScript);
     if (twoScripts) userScripts.push({ source: hostScript(bundle), at: 'end' });
-    const origin = strictCsp ? strict.url : plain.url;
+    const origin = strictCsp ? strictOrigin : pageOrigin;
     const evaluate = (body: string) => webkit.evaluate(view, body);
     /** webview_flutter has no document-start injection: the app runs the bundle when the page has loaded. */
     const afterLoad = async () => {
@@ -269,15 +254,14 @@ export async function startWebKitHarness(): Promise<WebKitHarness> {
   return {
     webkit,
     backend,
-    pageOrigin: plain.url,
-    strictOrigin: strict.url,
+    pageOrigin,
+    strictOrigin,
     csp,
     open,
     async close() {
       await Promise.all([...pages].map((page) => page.close()));
       await webkit.close();
-      await Promise.all([backend.close(), plain.close(), strict.close()]);
-      await rm(folder, { recursive: true, force: true });
+      await servers.close();
     },
   };
 }

@@ -51,7 +51,6 @@ ${offlineStandInJs('Load failed')}
   };
 })();`;
 
-export const EVAL_PROBE_JS = `try { new Function('return 1')(); window.__evalRan = true; } catch (error) { window.__evalRan = false; }\n`;
 const html = (body: string) =>
   `<!doctype html><html><head><meta charset="utf-8"><title>chat-bridge webkit</title>${body}</head><body></body></html>`;
 export const PAGES = {

@@ -13,6 +13,7 @@ import { ChatBridgeError } from '../../host-adapters/client.js';
 import { createReactNativeHost } from '../../host-adapters/react-native-host.js';
 import { logLines, WEBSITE_TOKEN, type StoredMessage } from '../helpers/browser-harness.js';
 import { CASES, expectProduced, produce } from '../helpers/error-cases.js';
+import { expectPreflightedRoundTrip } from '../helpers/page-servers.js';
 import { requireWebKit } from '../helpers/webkit.js';
 import {
   WEBKIT_HOSTS,
@@ -96,22 +97,7 @@ describe.skipIf(!requireWebKit())('chat-bridge.js in WebKit', () => {
         result: { content: 'Hello from WebKit', attachments: [{ name: 'hello.txt', type: 'text/plain', size: 17 }] },
       });
 
-      const lines = logLines(backend);
-      expect(lines).toContain('GET /conversations 404');
-      for (const path of ['/conversations', '/messages']) {
-        const preflight = lines.indexOf(`OPTIONS ${path} 204`);
-        const first = lines.findIndex((line) => line.startsWith('GET ' + path) || line.startsWith('POST ' + path));
-        expect(preflight, `preflight for ${path} in ${lines.join(', ')}`).toBeGreaterThanOrEqual(0);
-        expect(preflight).toBeLessThan(first);
-      }
-      expect(lines).not.toContain('OPTIONS /config 204');
-      const requests = backend.requests.filter((entry) => entry.method !== 'OPTIONS');
-      expect(requests.every((entry) => entry.headers['origin'] === harness.pageOrigin)).toBe(true);
-      const preflight = backend.requests.find((entry) => entry.method === 'OPTIONS' && entry.path === '/messages');
-      expect(preflight?.headers['access-control-request-method']).toBe('POST');
-      expect(preflight?.headers['access-control-request-headers']).toBe('authorization');
-      const post = backend.requests.find((entry) => entry.method === 'POST' && entry.path === '/messages');
-      expect(post?.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+      expectPreflightedRoundTrip(backend, harness.pageOrigin);
 
       // Each payload in the host's native form: dictionaries for iOS, text for the other two.
       for (const payload of await tab.payloads()) expect(typeof payload).toBe(host === 'ios' ? 'object' : 'string');

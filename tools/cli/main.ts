@@ -15,10 +15,10 @@ const HELP = `Usage:
   chat-bridge doctor --base-url URL --website-token TOKEN [--origin ORIGIN]
   chat-bridge --help
 
-replay   Plays a fixture (JSON Lines; the format is in chat-bridge's docs/replay-and-recording.md)
-         through the real bridge with a virtual clock and the fixture's scripted HTTP answers,
-         and prints one JSON line per request the bridge made and per payload a host's channel
-         received.
+replay   Plays a fixture (JSON Lines) through the real bridge with a virtual clock and the
+         fixture's scripted HTTP answers, and prints one JSON line per request the bridge made
+         and per payload a host's channel received. The fixture format:
+         https://github.com/chat-bridge/chat-bridge/blob/main/docs/replay-and-recording.md
   --host HOST        react-native | android | ios | flutter | browser | all
                      (all: every adapter's deliveries, from one run)
   --expect GOLDEN    compare the output with GOLDEN; on a difference print a line diff, exit 1

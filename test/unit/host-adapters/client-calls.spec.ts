@@ -3,7 +3,8 @@
  * settling exactly once. The client's surface over it is client.spec.ts.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createCalls, type ClientCommand } from '../../../host-adapters/client-calls.js';
+import { createCalls } from '../../../host-adapters/client-calls.js';
+import type { ClientCommand } from '../../../host-adapters/client-transport.js';
 import { ChatBridgeError } from '../../../host-adapters/client-errors.js';
 
 /** A transport that takes commands while `open` is true, recording each. */

@@ -2,7 +2,8 @@
  * Following a sent message by its message-state events (host-adapters/message-following.ts).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createCalls, type ClientCommand } from '../../../host-adapters/client-calls.js';
+import { createCalls } from '../../../host-adapters/client-calls.js';
+import type { ClientCommand } from '../../../host-adapters/client-transport.js';
 import type { ChatBridgeError } from '../../../host-adapters/client-errors.js';
 import { createMessageFollowing } from '../../../host-adapters/message-following.js';
 

@@ -1,0 +1,165 @@
+// @ts-check
+/**
+ * The GJS host (test/webkit/host.js: WebKitGTK, the engine of WKWebView, embedded as an app
+ * embeds it) as a child process under `xvfb-run -a`, driven over a pipe with one JSON object a
+ * line. Written once for the tests (test/helpers/webkit.ts) and the bench
+ * (bench/webkit-host.mjs), which runs in plain Node: hence JavaScript.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const HOST_SCRIPT = fileURLToPath(new URL('../webkit/host.js', import.meta.url));
+const TYPELIB = '/usr/lib/x86_64-linux-gnu/girepository-1.0/WebKit2-4.1.typelib';
+
+/** What is missing for WebKit, or undefined when it can run. @returns {string | undefined} */
+export function webKitMissing() {
+  for (const tool of ['gjs', 'xvfb-run', 'xauth'])
+    if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) return `${tool} is not installed`;
+  return existsSync(TYPELIB) ? undefined : `${TYPELIB} is missing`;
+}
+
+/**
+ * @typedef {{ view: string, handler: string, body: unknown, undefinedAt: string[] }} HostMessage
+ * A message one of the page's script message handlers received, as the native side got it.
+ *
+ * @typedef {{
+ *   version: string,
+ *   request(op: string, params: Record<string, unknown>, timeoutMs?: number): Promise<unknown>,
+ *   onMessage(listener: (message: HostMessage) => void): () => void,
+ *   close(): Promise<void>,
+ * }} WebKitProcess
+ */
+
+/**
+ * Starts the GJS host and waits for it to report WebKit's version.
+ * @param {{ startTimeoutMs: number, requestTimeoutMs: number }} timeouts how long the start, and
+ *   by default each request, may take before failing (the bench's pages work longer than the tests').
+ * @returns {Promise<WebKitProcess>}
+ */
+export async function launchWebKit({ startTimeoutMs, requestTimeoutMs }) {
+  const child = spawn('xvfb-run', ['-a', 'gjs', HOST_SCRIPT], {
+    stdio: ['pipe', 'ignore', 'pipe', 'pipe'],
+    // Its own process group, so a kill reaches gjs and Xvfb too, not only xvfb-run.
+    detached: true,
+    // Software rendering, no compositor, no sandbox: headless on a CI machine as root.
+    env: {
+      ...process.env,
+      WEBKIT_DISABLE_COMPOSITING_MODE: '1',
+      WEBKIT_DISABLE_SANDBOX_THIS_IS_DANGEROUS: '1',
+      LIBGL_ALWAYS_SOFTWARE: '1',
+      GTK_A11Y: 'none',
+      NO_AT_BRIDGE: '1',
+    },
+  });
+  const input = /** @type {import('node:stream').Writable} */ (child.stdin);
+  let stderr = '';
+  child.stderr?.on('data', (/** @type {Buffer} */ chunk) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+
+  /** @type {Map<number, { resolve(value: unknown): void, reject(error: Error): void }>} */
+  const pending = new Map();
+  /** @type {Set<(message: HostMessage) => void>} */
+  const listeners = new Set();
+  let nextId = 0;
+  /** @type {(version: string) => void} */
+  let started = () => undefined;
+  /** @type {Error | undefined} */
+  let exited;
+  /** @type {Promise<string>} */
+  const ready = new Promise((resolve, reject) => {
+    started = resolve;
+    child.once('exit', (code) => reject(new Error(`the WebKit host exited (${code}) before starting: ${stderr}`)));
+  });
+  child.once('exit', (code, signal) => {
+    exited = new Error(`the WebKit host exited (${code ?? signal}): ${stderr}`);
+    for (const request of pending.values()) request.reject(exited);
+    pending.clear();
+  });
+
+  createInterface({ input: /** @type {import('node:stream').Readable} */ (child.stdio[3]) }).on('line', (line) => {
+    /** @type {Record<string, unknown>} */
+    let data;
+    try {
+      data = JSON.parse(line);
+    } catch {
+      return;
+    }
+    if (data['event'] === 'started') started(String(data['webkit']));
+    else if (data['event'] === 'message')
+      for (const listener of listeners) listener(/** @type {HostMessage} */ (/** @type {unknown} */ (data)));
+    else if (typeof data['id'] === 'number') {
+      const request = pending.get(data['id']);
+      pending.delete(data['id']);
+      if (data['ok'] === true) request?.resolve(data['value']);
+      else request?.reject(new Error(`WebKit: ${String(data['error'])}`));
+    }
+  });
+
+  /** @type {WebKitProcess['request']} */
+  const request = (op, params, timeoutMs = requestTimeoutMs) => {
+    if (exited) return Promise.reject(exited);
+    const id = ++nextId;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        pending.delete(id);
+        reject(new Error(`WebKit ${op} got no answer within ${timeoutMs} ms`));
+      }, timeoutMs);
+      pending.set(id, {
+        resolve: (value) => (clearTimeout(timer), resolve(value)),
+        reject: (error) => (clearTimeout(timer), reject(error)),
+      });
+      input.write(`${JSON.stringify({ id, op, ...params })}\n`);
+    });
+  };
+
+  const kill = () => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    } catch {}
+  };
+
+  let version;
+  try {
+    version = await withTimeout(
+      ready,
+      startTimeoutMs,
+      () => `the WebKit host did not start within ${startTimeoutMs} ms: ${stderr}`,
+    );
+  } catch (error) {
+    kill();
+    throw error;
+  }
+
+  return {
+    version,
+    request,
+    onMessage(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    async close() {
+      if (exited) return;
+      const gone = new Promise((resolve) => child.once('exit', resolve));
+      input.end();
+      await withTimeout(gone, 5_000, () => 'the WebKit host did not exit').catch(kill);
+    },
+  };
+}
+
+/**
+ * @template T
+ * @param {Promise<T>} promise
+ * @param {number} ms
+ * @param {() => string} message
+ * @returns {Promise<T>}
+ */
+function withTimeout(promise, ms, message) {
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  /** @type {Promise<never>} */
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message())), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
