@@ -283,28 +283,7 @@ describe('host commands', () => {
     );
   });
 
-  it.each([
-    ['an id that is not a string', { id: 5, method: 'init', params: { pad: 'x'.repeat(300) } }],
-    ['an id over 128 characters', { id: 'i'.repeat(129), method: 'init', params: { pad: 'x'.repeat(300) } }],
-    ['no method', { id: 'c6', params: { pad: 'x'.repeat(300) } }],
-    ['a jsonrpc member', { jsonrpc: '2.0', id: 'c6', method: 'init', params: { pad: 'x'.repeat(300) } }],
-  ])('answers an oversized command without an id when it has %s', (_, envelope) => {
-    const verdict = classifyHostData(JSON.stringify(envelope), options({ maxFileSize: 30, maxMessageLength: 10 }));
-    expect(errorOf(verdict).message).toContain('refused before parsing');
-    expect(verdict).not.toHaveProperty('id');
-  });
-
-  it.each([
-    ['cut short', (text: string) => text.slice(0, -1)],
-    ['followed by more', (text: string) => `${text},{}`],
-    ['nested past any envelope', (text: string) => text.replace('"params":', `"params":${'['.repeat(40)}`)],
-  ])('answers an oversized text that is not a JSON envelope (%s) without an id', (_, spoil) => {
-    const text = JSON.stringify({ id: 'c7', method: 'init', params: { pad: 'x'.repeat(300) } });
-    const verdict = classifyHostData(spoil(text), options({ maxFileSize: 30, maxMessageLength: 10 }));
-    expect(errorOf(verdict).message).toContain('refused before parsing');
-    expect(verdict).not.toHaveProperty('id');
-  });
-
+  // What an oversized text is answered with, envelope by envelope, is oversize.spec.ts's.
   describe('an attachment over maxFileSize in a command over the cap', () => {
     const resolved = options({ maxFileSize: 3_000, maxMessageLength: 100 });
     const over = Buffer.alloc(20_000, 7).toString('base64');
@@ -319,7 +298,7 @@ describe('host commands', () => {
         ],
       },
     });
-    const expectTooLarge = (verdict: Verdict, size = 20_000) => {
+    const expectTooLarge = (verdict: Verdict) => {
       expect(verdict).toEqual({
         kind: 'invalid',
         id: 'video-1',
@@ -327,7 +306,7 @@ describe('host commands', () => {
           type: 'error',
           code: 'file_too_large',
           status: 413,
-          message: `[POST /messages] 413: movie.mp4 is ${size} bytes, over the 3000-byte limit`,
+          message: '[POST /messages] 413: movie.mp4 is 20000 bytes, over the 3000-byte limit',
         },
       });
     };
@@ -339,25 +318,6 @@ describe('host commands', () => {
       expectTooLarge(classifyHostData(envelope(over), resolved));
       expectTooLarge(classifyHostData(`chat-bridge:${text}`, resolved));
       expectTooLarge(posted(text, PAGE, resolved));
-    });
-
-    it('is measured exactly when wrapped at 76 columns, escaped as org.json does (\\/), or padded', () => {
-      const wrapped = over.replace(/.{76}/g, '$&\r\n');
-      expectTooLarge(classifyHostData(JSON.stringify(envelope(wrapped)), resolved));
-      const orgJson = JSON.stringify(envelope(over)).replace(/\//g, '\\/');
-      expect(orgJson).toContain('\\/');
-      expectTooLarge(classifyHostData(orgJson, resolved));
-      const padded = Buffer.alloc(19_999, 7).toString('base64');
-      expect(padded.endsWith('=')).toBe(true);
-      expectTooLarge(classifyHostData(JSON.stringify(envelope(padded)), resolved), 19_999);
-    });
-
-    it('parses only the envelope, not the files', () => {
-      const text = JSON.stringify(envelope(over));
-      const parse = vi.spyOn(JSON, 'parse');
-      expectTooLarge(classifyHostData(text, resolved));
-      expect(parse).toHaveBeenCalledTimes(1);
-      expect(String(parse.mock.calls[0]?.[0]).length).toBeLessThan(200);
     });
   });
 

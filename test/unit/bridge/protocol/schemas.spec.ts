@@ -73,11 +73,3 @@ describe('widget messages', () => {
     expect(issuesOf(WidgetMessageSchema.safeParse({ unreadCount: 2 }))).toBe('event: expected string');
   });
 });
-
-describe('describeIssues', () => {
-  it('lists at most three issues, the root as (root)', () => {
-    const many = SendMessageSchema.safeParse({ content: 1, name: 2, email: 3, identifier: 4 });
-    expect(issuesOf(many).split('; ')).toHaveLength(3);
-    expect(issuesOf(HostCommandSchema.safeParse('text'))).toBe('(root): expected object');
-  });
-});
