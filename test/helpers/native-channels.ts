@@ -1,0 +1,55 @@
+/**
+ * For the platform adapters' specs (test/unit/bridge/outbound/adapters/): a native object that
+ * records what it is called with and on which receiver, and one message sent through an adapter the
+ * way the channel sends it (find, then encode). What each platform's native side receives comes
+ * from the shared stand-ins, tools/testing/stand-in-channels.ts.
+ */
+import type { HostScope } from '../../bridge/environment.js';
+import { DEFAULTS, type ChannelNames } from '../../bridge/protocol/bridge-options.js';
+import type { OutboundMessage } from '../../bridge/protocol/messages.js';
+import type { HostAdapter } from '../../bridge/outbound/channel.js';
+
+/** The default channel names, as normalizeOptions resolves them. */
+export const CHANNEL_NAMES: ChannelNames = {
+  androidChannel: DEFAULTS.androidChannel,
+  iosHandler: DEFAULTS.iosHandler,
+  flutterChannel: DEFAULTS.flutterChannel,
+  browserEvent: DEFAULTS.browserEvent,
+};
+
+/** A validation error with a status and field errors: every field an error event can carry. */
+export const ERROR_MESSAGE: OutboundMessage = {
+  type: 'error',
+  code: 'validation_error',
+  message: '[POST /conversations] 422: email is invalid',
+  status: 422,
+  errors: { email: ['is invalid'] },
+};
+
+export interface RecordedCall {
+  self: unknown;
+  args: unknown[];
+}
+
+/** A native object whose `postMessage` records its arguments and the receiver it was called on. */
+export function nativeObject(): { target: { postMessage(...args: unknown[]): void }; calls: RecordedCall[] } {
+  const calls: RecordedCall[] = [];
+  const target = {
+    postMessage(this: unknown, ...args: unknown[]) {
+      calls.push({ self: this, args });
+    },
+  };
+  return { target, calls };
+}
+
+/** Hands the platform one message through `adapter`, by the same path the channel uses. */
+export function sendThrough(
+  adapter: HostAdapter,
+  scope: HostScope,
+  message: OutboundMessage,
+  names: ChannelNames = CHANNEL_NAMES,
+): void {
+  const post = adapter.find(scope, names);
+  if (post === undefined) throw new Error(`${adapter.host}: no channel found in the scope`);
+  post(adapter.encode(message));
+}

@@ -1,0 +1,45 @@
+/**
+ * iOS: `webkit.messageHandlers.<iosHandler>.postMessage(object)`.
+ * Checked where the bridge stops and the platform begins: what the native API is called with
+ * (text or object), on which object, with which `this`; and that the shared stand-in
+ * (tools/testing/stand-in-channels.ts) receives what that platform's native side would.
+ */
+import { describe, expect, it } from 'vitest';
+import { iosAdapter } from '../../../../../bridge/outbound/adapters/ios.js';
+import type { HostScope } from '../../../../../bridge/environment.js';
+import { installStandIns } from '../../../../../tools/testing/stand-in-channels.js';
+import { nativeObject, sendThrough, ERROR_MESSAGE, CHANNEL_NAMES } from '../../../../helpers/native-channels.js';
+
+describe('ios adapter', () => {
+  it('posts the message object (not text) to webkit.messageHandlers.<iosHandler>.postMessage, called on the handler', () => {
+    const { target, calls } = nativeObject();
+    const custom = { ...CHANNEL_NAMES, iosHandler: 'acmeChat' };
+    sendThrough(iosAdapter, { webkit: { messageHandlers: { acmeChat: target } } }, ERROR_MESSAGE, custom);
+
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.args).toHaveLength(1);
+    expect(calls[0]?.args[0]).toEqual(ERROR_MESSAGE);
+    expect(typeof calls[0]?.args[0]).toBe('object');
+    expect(calls[0]?.self).toBe(target);
+  });
+
+  it('finds no channel without webkit, without messageHandlers, or without the named handler', () => {
+    expect(iosAdapter.find({}, CHANNEL_NAMES)).toBeUndefined();
+    expect(iosAdapter.find({ webkit: {} }, CHANNEL_NAMES)).toBeUndefined();
+    expect(iosAdapter.find({ webkit: { messageHandlers: {} } }, CHANNEL_NAMES)).toBeUndefined();
+    expect(
+      iosAdapter.find({ webkit: { messageHandlers: { otherHandler: nativeObject().target } } }, CHANNEL_NAMES),
+    ).toBeUndefined();
+  });
+});
+
+describe('ios adapter and the shared stand-in', () => {
+  it('hands the native side a copy of the message object, under the names configured', () => {
+    const scope: HostScope = {};
+    const received: unknown[] = [];
+    const names = { ...CHANNEL_NAMES, iosHandler: 'acmeChat' };
+    installStandIns(scope, ['ios'], (_host, payload) => received.push(payload), names);
+    sendThrough(iosAdapter, scope, ERROR_MESSAGE, names);
+    expect(received).toEqual([ERROR_MESSAGE]);
+  });
+});
