@@ -60,7 +60,7 @@ async function buildInjected(entry, file, define = {}, properties = undefined) {
  * validators' results), never one a host, the widget, the backend, storage, the starter's
  * handover or a web API reads or writes. A name belongs here only if no object crossing any of
  * those boundaries has it: terser renames it everywhere, and a mistake breaks the bundle only
- * (the ES modules and the debug bundle keep every name; test/bundle.spec.ts runs the bundle).
+ * (the ES modules and the debug bundle keep every name; test/unit/scripts/build.spec.ts runs the bundle).
  * `key` and `pending` stay out: the lease reads `StorageEvent.key` and the outbox reads Web Locks'
  * `query().pending`, and with `builtins: true` terser would rename those reads too. So do `held`
  * (Web Locks' `query().held`) and `waiting` (a service worker registration's), though the outbox's

@@ -37,7 +37,7 @@ export const TERSER_OPTIONS = /** @type {const} */ ({
 });
 
 /**
- * Gzipped bytes the injected script may take: the hard budget (test/bundle.spec.ts fails past it,
+ * Gzipped bytes the injected script may take: the hard budget (test/unit/scripts/build.spec.ts fails past it,
  * the build and the bench print it). Raised from 14,336 B when the outbox's lease, orphan and
  * storage-recovery paths and the security work landed together; bench/README.md says what it costs.
  */

@@ -1,24 +1,20 @@
 /**
- * The injectable bundle, dist/chat-bridge.js, as a file: its size budget, what it may not
+ * What scripts/build.mjs writes: the injectable bundle, dist/chat-bridge.js, as a file: its size budget, what it may not
  * contain, what it does to the global object, and the language level it needs.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createContext, runInContext, type Context } from 'node:vm';
 import { gzipSync } from 'node:zlib';
-import { BUNDLE_BUDGET } from '../scripts/shared-settings.mjs';
+import { BUNDLE_BUDGET } from '../../../scripts/shared-settings.mjs';
 import { transformSync } from 'esbuild';
 import { ESLint } from 'eslint';
 import compat from 'eslint-plugin-compat';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { BUILT_PATHS, readBuiltScripts, ROOT as root } from '../../helpers/built-scripts.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const bundlePath = fileURLToPath(new URL('../dist/chat-bridge.js', import.meta.url));
-const debugBundlePath = fileURLToPath(new URL('../dist/chat-bridge.debug.js', import.meta.url));
-const starterPath = fileURLToPath(new URL('../dist/chat-bridge.start.js', import.meta.url));
 /** The starter's budget (gzipped bytes): it is there to cost the page little at document start. */
 const STARTER_BUDGET = 2_048;
 
@@ -27,11 +23,7 @@ let debugSource = '';
 let starterSource = '';
 
 beforeAll(() => {
-  if (![bundlePath, debugBundlePath, starterPath].every(existsSync))
-    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
-  source = readFileSync(bundlePath, 'utf8');
-  debugSource = readFileSync(debugBundlePath, 'utf8');
-  starterSource = readFileSync(starterPath, 'utf8');
+  ({ bundle: source, debug: debugSource, starter: starterSource } = readBuiltScripts());
 });
 
 /**
@@ -358,7 +350,7 @@ describe('dist/chat-bridge.js and the supported engines', () => {
   };
 
   it('uses no syntax and no built-in newer than ES2017, nor do the debug bundle and the starter (es-check --checkFeatures)', () => {
-    for (const file of [bundlePath, debugBundlePath, starterPath]) {
+    for (const file of Object.values(BUILT_PATHS)) {
       const result = esCheck(file);
       expect(result.status, result.stdout + result.stderr).toBe(0);
     }
