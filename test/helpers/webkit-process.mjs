@@ -148,6 +148,41 @@ export async function launchWebKit({ startTimeoutMs, requestTimeoutMs }) {
 }
 
 /**
+ * @typedef {{
+ *   version: string,
+ *   open(view: string, options: { url: string, handlers?: string[], userScripts?: Array<string | { source: string, at: 'end' }>, shareWith?: string, dataDir?: string }): Promise<void>,
+ *   evaluate(view: string, body: string, timeoutMs?: number): Promise<any>,
+ *   reload(view: string): Promise<void>,
+ *   closeView(view: string): Promise<void>,
+ *   clearData(view: string): Promise<void>,
+ *   onMessage(listener: (message: HostMessage) => void): () => void,
+ *   close(): Promise<void>,
+ * }} WebKitViews
+ * The host's requests as methods: views opened, evaluated in, reloaded, closed and cleared.
+ */
+
+/**
+ * Starts the GJS host (launchWebKit) and gives its requests as methods, one set for the tests
+ * (test/helpers/webkit.ts, which types them) and the bench (bench/webkit-host.mjs), each with its
+ * own timeouts.
+ * @param {{ startTimeoutMs: number, requestTimeoutMs: number }} timeouts
+ * @returns {Promise<WebKitViews>}
+ */
+export async function startWebKitViews(timeouts) {
+  const { version, request, onMessage, close } = await launchWebKit(timeouts);
+  return {
+    version,
+    open: async (view, options) => void (await request('open', { view, handlers: [], userScripts: [], ...options })),
+    evaluate: (view, body, timeoutMs) => request('eval', { view, body }, timeoutMs),
+    reload: async (view) => void (await request('reload', { view })),
+    closeView: async (view) => void (await request('close', { view })),
+    clearData: async (view) => void (await request('clearData', { view })),
+    onMessage,
+    close,
+  };
+}
+
+/**
  * @template T
  * @param {Promise<T>} promise
  * @param {number} ms

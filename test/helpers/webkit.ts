@@ -5,7 +5,7 @@
  * When WebKit is missing, `requireWebKit()` says so loudly; under CI=true it fails the run
  * instead, since a CI that skips its engine tests proves nothing.
  */
-import { launchWebKit, webKitMissing } from './webkit-process.mjs';
+import { startWebKitViews, webKitMissing } from './webkit-process.mjs';
 
 export { webKitMissing };
 
@@ -61,19 +61,6 @@ export interface WebKitHost {
 }
 
 /** Starts the GJS host and waits for it to report WebKit's version. */
-export async function startWebKitHost(): Promise<WebKitHost> {
-  const { version, request, onMessage, close } = await launchWebKit({
-    startTimeoutMs: 30_000,
-    requestTimeoutMs: 20_000,
-  });
-  return {
-    version,
-    open: async (view, options) => void (await request('open', { view, ...options })),
-    evaluate: (view, body) => request('eval', { view, body }),
-    reload: async (view) => void (await request('reload', { view })),
-    closeView: async (view) => void (await request('close', { view })),
-    clearData: async (view) => void (await request('clearData', { view })),
-    onMessage: (listener) => onMessage(listener),
-    close,
-  };
+export function startWebKitHost(): Promise<WebKitHost> {
+  return startWebKitViews({ startTimeoutMs: 30_000, requestTimeoutMs: 20_000 });
 }
