@@ -8,25 +8,33 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { browserLocks } from '../../../bridge/browser-locks.js';
+import { fullStorage, oldWebView as oldWebViewWith } from '../../helpers/old-webview.js';
 
-/** A window without Web Locks whose `pagehide` can be fired. */
+/** Its locks over the shared localStorage, in a WebView without Web Locks whose `pagehide` can be fired. */
 function oldWebView() {
-  const events = new EventTarget();
-  const win = {
-    setTimeout: window.setTimeout.bind(window),
-    setInterval: window.setInterval.bind(window),
-    clearInterval: window.clearInterval.bind(window),
-    addEventListener: events.addEventListener.bind(events),
-    removeEventListener: events.removeEventListener.bind(events),
-    navigator: {},
-  } as unknown as Window;
-  return { win, locks: browserLocks(win, () => localStorage), hide: () => events.dispatchEvent(new Event('pagehide')) };
+  const { win, hide } = oldWebViewWith();
+  return { win, locks: browserLocks(win, () => localStorage), hide };
 }
 
+/** The ends of works holding their lock until the test is over (a gone WebView's renewals go with it). */
+const holders: Array<() => void> = [];
 const holdForever = (locks: ReturnType<typeof browserLocks>, name: string) =>
-  new Promise<void>((granted) => void locks.request(name, () => new Promise<void>(() => granted())));
+  new Promise<void>(
+    (granted) =>
+      void locks.request(
+        name,
+        () =>
+          new Promise<void>((end) => {
+            holders.push(end);
+            granted();
+          }),
+      ),
+  );
 
-afterEach(() => localStorage.clear());
+afterEach(() => {
+  holders.splice(0).forEach((end) => end());
+  localStorage.clear();
+});
 
 describe('the lease that stands in for Web Locks', () => {
   it('is let go at pagehide, so another WebView takes over at once (a reload, a closed WebView)', async () => {
@@ -83,14 +91,47 @@ describe('the lease that stands in for Web Locks', () => {
   });
 
   it('runs the work unlocked rather than never when localStorage is full', async () => {
-    const full = {
-      getItem: () => null,
-      setItem: () => {
-        throw new DOMException('full', 'QuotaExceededError');
-      },
-      removeItem: () => undefined,
-    } as unknown as Storage;
     const win = { ...oldWebView().win, setTimeout: window.setTimeout.bind(window) } as Window;
-    await expect(browserLocks(win, () => full).request('send', async () => 'ran')).resolves.toBe('ran');
+    await expect(browserLocks(win, fullStorage).request('send', async () => 'ran')).resolves.toBe('ran');
+  });
+
+  it('reads no localStorage before its first call (install stays cheap)', async () => {
+    let reads = 0;
+    const locks = browserLocks(oldWebView().win, () => {
+      reads++;
+      return localStorage;
+    });
+    expect(reads).toBe(0);
+    await locks.held();
+    expect(reads).toBeGreaterThan(0);
+  });
+
+  it('lets one holder at a time run, across two WebViews sharing localStorage, and lists the held lease', async () => {
+    const first = oldWebView().locks;
+    const second = oldWebView().locks;
+    const log: string[] = [];
+    let release = () => {};
+    const held = first?.request('send', async () => {
+      log.push('first in');
+      await new Promise<void>((resolve) => (release = resolve));
+      log.push('first out');
+    });
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const waiting = second?.request('send', async () => void log.push('second in'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(log).toEqual(['first in']);
+    expect(await second?.held()).toEqual(['send']);
+    release();
+    await held;
+    await waiting;
+    expect(log).toEqual(['first in', 'first out', 'second in']);
+    expect(await first?.held()).toEqual([]);
+  });
+
+  it('takes over a lease whose holder went away without releasing it (expired)', async () => {
+    localStorage.setItem('chat-bridge:lease:send', `gone ${Date.now() - 1}`);
+    const locks = oldWebView().locks;
+    expect(await locks?.held()).toEqual([]);
+    await expect(locks?.request('send', async () => 'ran')).resolves.toBe('ran');
   });
 });

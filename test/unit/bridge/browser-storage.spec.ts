@@ -1,22 +1,14 @@
 // @vitest-environment happy-dom
 /**
  * The WebView storage fallbacks, in happy-dom's window: records in localStorage (one key each,
- * bytes as base64) where IndexedDB cannot be used, and the localStorage lease that stands in for
- * the Web Locks API. IndexedDB and navigator.locks themselves run in the Chromium tests.
+ * bytes as base64) where IndexedDB cannot be used (the lease that stands in for the Web Locks API
+ * is browser-locks.spec.ts's). IndexedDB and navigator.locks themselves run in the Chromium tests.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { browserRecords } from '../../../bridge/browser-storage.js';
-import { browserLocks } from '../../../bridge/browser-locks.js';
+import { fullStorage, oldWebView as oldWebViewWith } from '../../helpers/old-webview.js';
 
-/** A window without IndexedDB or Web Locks: an old or locked-down WebView. */
-const oldWebView = () =>
-  ({
-    setTimeout: window.setTimeout.bind(window),
-    setInterval: window.setInterval.bind(window),
-    clearInterval: window.clearInterval.bind(window),
-    addEventListener: () => undefined,
-    navigator: {},
-  }) as unknown as Window;
+const oldWebView = () => oldWebViewWith().win;
 
 afterEach(() => localStorage.clear());
 
@@ -50,14 +42,7 @@ describe('records in localStorage', () => {
   });
 
   it('rejects a write over quota and leaves nothing behind', async () => {
-    const full = {
-      getItem: () => null,
-      setItem: () => {
-        throw new DOMException('full', 'QuotaExceededError');
-      },
-      removeItem: () => undefined,
-    } as unknown as Storage;
-    const records = browserRecords(oldWebView(), () => full);
+    const records = browserRecords(oldWebView(), fullStorage);
     await expect(records?.put('p:1', { v: 1 })).rejects.toThrow('full');
     expect(await records?.keys('p:')).toEqual([]);
   });
@@ -80,44 +65,8 @@ describe('records in localStorage', () => {
       touched.push('localStorage');
       return localStorage;
     });
-    const locks = browserLocks(win, () => {
-      touched.push('localStorage (lease)');
-      return localStorage;
-    });
     expect(touched).toEqual([]);
     await records.keys('p:');
-    await locks.held();
-    expect(touched).toEqual(['indexedDB', 'localStorage', 'localStorage (lease)']);
-  });
-});
-
-describe('the lease that stands in for Web Locks', () => {
-  it('lets one holder at a time run, across two WebViews sharing localStorage, and lists the held lease', async () => {
-    const first = browserLocks(oldWebView(), () => localStorage);
-    const second = browserLocks(oldWebView(), () => localStorage);
-    const log: string[] = [];
-    let release = () => {};
-    const held = first?.request('send', async () => {
-      log.push('first in');
-      await new Promise<void>((resolve) => (release = resolve));
-      log.push('first out');
-    });
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    const waiting = second?.request('send', async () => void log.push('second in'));
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(log).toEqual(['first in']);
-    expect(await second?.held()).toEqual(['send']);
-    release();
-    await held;
-    await waiting;
-    expect(log).toEqual(['first in', 'first out', 'second in']);
-    expect(await first?.held()).toEqual([]);
-  });
-
-  it('takes over a lease whose holder went away without releasing it (expired)', async () => {
-    localStorage.setItem('chat-bridge:lease:send', `gone ${Date.now() - 1}`);
-    const locks = browserLocks(oldWebView(), () => localStorage);
-    expect(await locks?.held()).toEqual([]);
-    await expect(locks?.request('send', async () => 'ran')).resolves.toBe('ran');
+    expect(touched).toEqual(['indexedDB', 'localStorage']);
   });
 });
