@@ -6,21 +6,20 @@
  * per chunk, each after the answer to the one before.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { requireChromium } from '../helpers/chromium.js';
-import { logLines, useBrowserHarness, type BridgePage } from '../helpers/browser-harness.js';
+import { logLines, useBrowserHarness, type BridgePage, type OpenOptions } from '../helpers/browser-harness.js';
+import { closingAfterEach } from '../helpers/opened-pages.js';
 import { CHUNK_MAX } from '../../bridge/protocol/limits.js';
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 describe.skipIf(!requireChromium())('attachments in chunks (real bundle in Chromium, reference backend)', () => {
   const harness = useBrowserHarness();
-  const tabs: BridgePage[] = [];
-
-  afterEach(async () => {
-    for (const tab of tabs.splice(0).reverse()) await tab.close();
-    harness.backend.reset();
-  });
+  const open = closingAfterEach(
+    (options: OpenOptions) => harness.open(options),
+    () => harness.backend.reset(),
+  );
 
   /** Sends `bytes` as chunks of at most CHUNK_MAX base64 characters, each awaited; returns the answers. */
   const upload = async (tab: BridgePage, uploadId: string, bytes: Buffer) => {
@@ -34,8 +33,7 @@ describe.skipIf(!requireChromium())('attachments in chunks (real bundle in Chrom
   };
 
   it('uploads a 5 MiB photo sent in chunks with its bytes identical, answering each chunk with the size so far', async () => {
-    const tab = await harness.open({ host: 'android' });
-    tabs.push(tab);
+    const tab = await open({ host: 'android' });
     expect(await tab.call('getConversation')).toMatchObject({ ok: true });
     const photo = randomBytes(5 * 1024 * 1024);
     const answers = await upload(tab, 'photo-1', photo);
@@ -56,8 +54,7 @@ describe.skipIf(!requireChromium())('attachments in chunks (real bundle in Chrom
   });
 
   it('refuses the chunk that takes an upload past maxFileSize with file_too_large on its id, and sends nothing', async () => {
-    const tab = await harness.open({ host: 'browser', settings: { maxFileSize: 500_000 } });
-    tabs.push(tab);
+    const tab = await open({ host: 'browser', settings: { maxFileSize: 500_000 } });
     const text = randomBytes(800_000).toString('base64');
     const chunk = (index: number) => ({
       uploadId: 'big',
@@ -82,8 +79,7 @@ describe.skipIf(!requireChromium())('attachments in chunks (real bundle in Chrom
   });
 
   it('keeps a photo sent in chunks and queued offline through a reload (IndexedDB), then uploads it once, bytes identical', async () => {
-    const tab = await harness.open({ host: 'react-native' });
-    tabs.push(tab);
+    const tab = await open({ host: 'react-native' });
     expect(await tab.call('getConversation')).toMatchObject({ ok: true });
     await tab.setOffline(true);
     const photo = randomBytes(2 * 1024 * 1024 + 1);
@@ -127,8 +123,7 @@ describe.skipIf(!requireChromium())('attachments in chunks (real bundle in Chrom
   });
 
   it('the typed client in the page sends a big attachment in chunks on its own, bytes identical', async () => {
-    const tab = await harness.open({ host: 'browser' });
-    tabs.push(tab);
+    const tab = await open({ host: 'browser' });
     const photo = randomBytes(3 * 1024 * 1024);
     await tab.page.addScriptTag({
       type: 'module',

@@ -3,31 +3,17 @@
  * the full round trip, a backend without CORS headers, Retry-After across origins, and the
  * bundle under a strict Content-Security-Policy (no unsafe-eval, no unsafe-inline).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { requireChromium } from '../helpers/chromium.js';
-import {
-  logLines,
-  startBrowserHarness,
-  waitForLog,
-  type BridgePage,
-  type BrowserHarness,
-} from '../helpers/browser-harness.js';
+import { logLines, useBrowserHarness, waitForLog, type BridgePage } from '../helpers/browser-harness.js';
 import { expectPreflightedRoundTrip } from '../helpers/page-servers.js';
-
-const HELLO_BASE64 = Buffer.from('hello, attachment').toString('base64');
+import { runRoundTrip } from '../helpers/round-trip.js';
 
 describe.skipIf(!requireChromium())(
   'chat-bridge.js in Chromium against the reference backend on another origin',
   () => {
-    let harness: BrowserHarness;
+    const harness = useBrowserHarness();
     let tab: BridgePage | undefined;
-
-    beforeAll(async () => {
-      harness = await startBrowserHarness();
-    });
-    afterAll(async () => {
-      await harness?.close();
-    });
     afterEach(async () => {
       await tab?.close();
       tab = undefined;
@@ -38,27 +24,7 @@ describe.skipIf(!requireChromium())(
       tab = await harness.open({ host: 'ios' });
       const { backend } = harness;
 
-      const init = await tab.call('init');
-      expect(init).toMatchObject({ ok: true, result: { config: { widget: { name: 'Reference inbox' } } } });
-      expect(JSON.stringify(init)).not.toContain('authToken');
-
-      const conversation = await tab.call('getConversation', { name: 'Ada', email: 'ada@example.com' });
-      expect(conversation).toMatchObject({
-        ok: true,
-        result: { status: 'open', contact: { name: 'Ada', email: 'ada@example.com' }, messages: [] },
-      });
-
-      const sent = await tab.call('sendMessage', {
-        content: 'Hello from the page',
-        attachments: [{ name: 'hello.txt', type: 'text/plain', data: HELLO_BASE64 }],
-      });
-      expect(sent).toMatchObject({
-        ok: true,
-        result: {
-          content: 'Hello from the page',
-          attachments: [{ name: 'hello.txt', type: 'text/plain', size: 'hello, attachment'.length }],
-        },
-      });
+      await runRoundTrip(tab, 'Hello from the page');
 
       // The backend's view, before storedMessages() adds its own requests to the log.
       expectPreflightedRoundTrip(backend, harness.pageOrigin);

@@ -5,37 +5,23 @@
  * connection which never lets go keeps blocked. Messages are durable again afterwards, the
  * host is told once, and nothing waits on storage without a deadline.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { requireChromium } from '../helpers/chromium.js';
-import { RECORD_COUNT_JS } from '../helpers/stored-records.js';
-import { logLines, useBrowserHarness, type BridgePage, type BrowserHarness } from '../helpers/browser-harness.js';
+import { closingAfterEach } from '../helpers/opened-pages.js';
+import { RECORD_COUNT_JS, waitForRecordCount } from '../helpers/stored-records.js';
+import { logLines, useBrowserHarness, type BridgePage, type OpenOptions } from '../helpers/browser-harness.js';
 import { sendMessage as send, messageState as state, errorCodes as codes } from '../helpers/delivery-steps.js';
 
 const recordCount = (page: Page) => page.evaluate(RECORD_COUNT_JS) as Promise<number>;
 
 describe.skipIf(!requireChromium())('storage that comes back (real bundle in Chromium)', () => {
   const harness = useBrowserHarness();
-  const tabs: BridgePage[] = [];
-
-  afterEach(async () => {
-    for (const tab of tabs.splice(0).reverse()) await tab.close();
-    harness.backend.reset();
-  });
-
-  const open = async (options: Parameters<BrowserHarness['open']>[0]) => {
-    const tab = await harness.open(options);
-    tabs.push(tab);
-    return tab;
-  };
-  const waitRecords = async (tab: BridgePage, count: number) => {
-    const started = Date.now();
-    while ((await recordCount(tab.page)) !== count) {
-      if (Date.now() - started > 10_000)
-        throw new Error(`never ${count} stored records: ${await recordCount(tab.page)}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  };
+  const open = closingAfterEach(
+    (options: OpenOptions) => harness.open(options),
+    () => harness.backend.reset(),
+  );
+  const waitRecords = (tab: BridgePage, count: number) => waitForRecordCount(() => recordCount(tab.page), count);
   const posted = () => logLines(harness.backend).filter((line) => line.startsWith('POST /messages'));
 
   it('after "Clear site data" mid-run, stores again what waits and what comes after (through a reload), and says so once', async () => {

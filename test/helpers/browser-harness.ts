@@ -28,7 +28,12 @@ import type { OutboundMessage, ResponseMessage } from '../../bridge/protocol/mes
 import type { HostName } from '../../bridge/protocol/bridge-options.js';
 import { launchChromium, type LaunchedBrowser } from './chromium.js';
 import { offlineStandInJs } from './offline-stand-in.js';
-import { startPageServers, type ReferenceBackend } from './page-servers.js';
+import {
+  startPageServers,
+  storedMessages as readStoredMessages,
+  type ReferenceBackend,
+  type StoredMessage,
+} from './page-servers.js';
 import type { ScenarioPage } from './scenario-page.js';
 
 export type { ReferenceBackend };
@@ -123,12 +128,7 @@ const PAGES = {
   ),
 };
 
-/** A message as the backend stored it. */
-export interface StoredMessage {
-  content: string;
-  echo_id: string | null;
-  attachments: Array<{ name: string; type: string; size: number; sha256: string }>;
-}
+export type { StoredMessage };
 
 export interface Violation {
   directive: string;
@@ -338,17 +338,7 @@ export async function startBrowserHarness(): Promise<BrowserHarness> {
     return bridgePage;
   }
 
-  async function storedMessages(websiteToken = WEBSITE_TOKEN): Promise<StoredMessage[]> {
-    const config = (await (await fetch(`${backend.url}/config?website_token=${websiteToken}`)).json()) as {
-      authToken: string;
-    };
-    const response = await fetch(`${backend.url}/conversations`, {
-      headers: { authorization: `Bearer ${config.authToken}` },
-    });
-    if (response.status === 404) return [];
-    const conversation = (await response.json()) as { messages: StoredMessage[] };
-    return conversation.messages;
-  }
+  const storedMessages = (websiteToken = WEBSITE_TOKEN) => readStoredMessages(backend, websiteToken);
 
   return {
     backend,

@@ -15,6 +15,25 @@ import { startStaticServer } from '../../demo-page/static-server.mjs';
 
 export type ReferenceBackend = Awaited<ReturnType<typeof startReferenceBackend>>;
 
+/** A message as the backend stored it. */
+export interface StoredMessage {
+  content: string;
+  echo_id: string | null;
+  attachments: Array<{ name: string; type: string; size: number; sha256: string }>;
+}
+
+/** The contact's messages as the backend stored them, read through its own API (none before a conversation). */
+export async function storedMessages(backend: ReferenceBackend, websiteToken: string): Promise<StoredMessage[]> {
+  const config = (await (await fetch(`${backend.url}/config?website_token=${websiteToken}`)).json()) as {
+    authToken: string;
+  };
+  const response = await fetch(`${backend.url}/conversations`, {
+    headers: { authorization: `Bearer ${config.authToken}` },
+  });
+  if (response.status === 404) return [];
+  return ((await response.json()) as { messages: StoredMessage[] }).messages;
+}
+
 /** Tries the one thing a strict CSP forbids the bundle: evaluating code from a string. */
 export const EVAL_PROBE_JS = `try { new Function('return 1')(); window.__evalRan = true; } catch (error) { window.__evalRan = false; }\n`;
 

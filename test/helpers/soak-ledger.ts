@@ -7,7 +7,7 @@
  */
 import { expect } from 'vitest';
 import type { OutboundMessage } from '../../bridge/protocol/messages.js';
-import type { StoredMessage } from './browser-harness.js';
+import type { StoredMessage } from './page-servers.js';
 
 /** One load of a WebView: from its (re)load to its next reload or its close. */
 export interface Load {

@@ -8,7 +8,7 @@
  * checks what the backend holds. Every failure names the seed; `SOAK_SEED=<n>` plays a run again.
  */
 import type { OutboundMessage } from '../../bridge/protocol/messages.js';
-import type { ReferenceBackend, StoredMessage } from './browser-harness.js';
+import type { ReferenceBackend, StoredMessage } from './page-servers.js';
 import { seeded } from './seeded.js';
 import { SoakLedger, type Attempt, type Load } from './soak-ledger.js';
 

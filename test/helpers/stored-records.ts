@@ -28,3 +28,16 @@ export const RECORD_IDS_JS = `new Promise((resolve) => {
     all.onerror = () => { db.close(); resolve([]); };
   };
 })`;
+
+/** Waits until `read` (RECORD_COUNT_JS evaluated in a page) gives `count`; throws after `timeoutMs`. */
+export async function waitForRecordCount(
+  read: () => Promise<number>,
+  count: number,
+  timeoutMs = 10_000,
+): Promise<void> {
+  const started = Date.now();
+  while ((await read()) !== count) {
+    if (Date.now() - started > timeoutMs) throw new Error(`never ${count} stored records: ${await read()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -18,6 +18,7 @@
  * the same offline stand-in as the Chromium harness (a sessionStorage flag that makes fetch reject).
  */
 import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll } from 'vitest';
 import { existsSync } from 'node:fs';
 import type { OutboundMessage, ResponseMessage } from '../../bridge/protocol/messages.js';
 import type { BridgeOptions, HostName } from '../../bridge/protocol/bridge-options.js';
@@ -33,7 +34,7 @@ import {
 } from './browser-harness.js';
 import type { ScenarioPage } from './scenario-page.js';
 import { startWebKitHost, type HandlerMessage, type OpenViewOptions, type WebKitHost } from './webkit.js';
-import { startPageServers } from './page-servers.js';
+import { startPageServers, storedMessages, type StoredMessage } from './page-servers.js';
 import { FLUTTER_CHANNEL_SCRIPT, INSTRUMENT_JS, PAGES, REACT_NATIVE_WEBVIEW_SCRIPT } from './webkit-page-scripts.js';
 
 export type WebKitHostName = 'ios' | 'react-native' | 'flutter';
@@ -96,6 +97,8 @@ export interface WebKitHarness {
   readonly strictOrigin: string;
   readonly csp: string;
   open(options: WebKitOpenOptions): Promise<WebKitPage>;
+  /** The contact's messages as the backend stored them (the default inbox's, or `websiteToken`'s). */
+  storedMessages(websiteToken?: string): Promise<StoredMessage[]>;
   close(): Promise<void>;
 }
 
@@ -258,10 +261,23 @@ export async function startWebKitHarness(): Promise<WebKitHarness> {
     strictOrigin,
     csp,
     open,
+    storedMessages: (websiteToken = WEBSITE_TOKEN) => storedMessages(backend, websiteToken),
     async close() {
       await Promise.all([...pages].map((page) => page.close()));
       await webkit.close();
       await servers.close();
     },
   };
+}
+
+/** A harness for the calling suite: started before its tests, closed after them (as useBrowserHarness). */
+export function useWebKitHarness(): WebKitHarness {
+  const harness = {} as WebKitHarness;
+  beforeAll(async () => {
+    Object.assign(harness, await startWebKitHarness());
+  });
+  afterAll(async () => {
+    await harness.close?.();
+  });
+  return harness;
 }

@@ -5,10 +5,10 @@
  * that is the real channel (guarded); on ios and flutter there is none, and the bridge's stand-in
  * leads into the bridge. The native handler gets redacted widget events only.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WEBSITE_TOKEN } from '../helpers/browser-harness.js';
 import { requireWebKit } from '../helpers/webkit.js';
-import { WEBKIT_HOSTS, startWebKitHarness, type WebKitHarness } from '../helpers/webkit-harness.js';
+import { WEBKIT_HOSTS, useWebKitHarness } from '../helpers/webkit-harness.js';
 
 const CONVERSATION_TOKEN = 'cw_conversation_jwt_page_webkit';
 const LOADED = `chatwoot-widget:${JSON.stringify({
@@ -18,13 +18,7 @@ const LOADED = `chatwoot-widget:${JSON.stringify({
 const CLOSE = 'chatwoot-widget:{"type":"close-widget"}';
 
 describe.skipIf(!requireWebKit())("the widget's direct ReactNativeWebView calls (real bundle in WebKit)", () => {
-  let harness: WebKitHarness;
-  beforeAll(async () => {
-    harness = await startWebKitHarness();
-  });
-  afterAll(async () => {
-    await harness?.close();
-  });
+  const harness = useWebKitHarness();
 
   it.each(WEBKIT_HOSTS)('on %s become widget events, redacted, and nothing raw reaches the handler', async (host) => {
     const tab = await harness.open({ host });

@@ -5,20 +5,11 @@
  * WebView's messages are sent by a live one within seconds, with no event. Two views opened in
  * one web context share storage and locks, as two WKWebViews of one app do.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { WEBSITE_TOKEN, type StoredMessage } from '../helpers/browser-harness.js';
-import { requireWebKit } from '../helpers/webkit.js';
-import { startWebKitHarness, type WebKitHarness, type WebKitPage } from '../helpers/webkit-harness.js';
-import { sendMessage as send, messageState as state } from '../helpers/delivery-steps.js';
+import { afterEach, describe, expect, it } from 'vitest';
 
-async function storedContents(backendUrl: string): Promise<string[]> {
-  const { authToken } = (await (await fetch(`${backendUrl}/config?website_token=${WEBSITE_TOKEN}`)).json()) as {
-    authToken: string;
-  };
-  const response = await fetch(`${backendUrl}/conversations`, { headers: { authorization: `Bearer ${authToken}` } });
-  if (response.status === 404) return [];
-  return ((await response.json()) as { messages: StoredMessage[] }).messages.map((message) => message.content);
-}
+import { requireWebKit } from '../helpers/webkit.js';
+import { useWebKitHarness, type WebKitPage } from '../helpers/webkit-harness.js';
+import { sendMessage as send, messageState as state } from '../helpers/delivery-steps.js';
 
 /** The message ids whose records are in the view's IndexedDB now. */
 const IN_STORAGE = `return await new Promise((resolve) => {
@@ -32,15 +23,9 @@ const IN_STORAGE = `return await new Promise((resolve) => {
 });`;
 
 describe.skipIf(!requireWebKit())('outbox delivery cases in WebKit', () => {
-  let harness: WebKitHarness;
+  const harness = useWebKitHarness();
   const views: WebKitPage[] = [];
-
-  beforeAll(async () => {
-    harness = await startWebKitHarness();
-  });
-  afterAll(async () => {
-    await harness?.close();
-  });
+  const storedContents = async () => (await harness.storedMessages()).map((message) => message.content);
   afterEach(async () => {
     for (const view of views.splice(0)) await view.close();
     harness.backend.setFault('service-unavailable', false);
@@ -75,7 +60,7 @@ describe.skipIf(!requireWebKit())('outbox delivery cases in WebKit', () => {
       await state(view, 'first', 'sent', 15_000);
       await state(view, 'second', 'sent', 15_000);
       expect(Date.now() - started).toBeLessThan(6_000);
-      expect(await storedContents(harness.backend.url)).toEqual(['first', 'second']);
+      expect(await storedContents()).toEqual(['first', 'second']);
     });
 
     it("sends a closed WebView's messages from a live one within a few seconds, in their order, with no event", async () => {
@@ -93,7 +78,7 @@ describe.skipIf(!requireWebKit())('outbox delivery cases in WebKit', () => {
       await state(live, 'closed1', 'sent', 15_000);
       await state(live, 'closed2', 'sent', 15_000);
       expect(Date.now() - started).toBeLessThan(10_000);
-      expect(await storedContents(harness.backend.url)).toEqual(['closed1', 'closed2']);
+      expect(await storedContents()).toEqual(['closed1', 'closed2']);
     });
   });
 });

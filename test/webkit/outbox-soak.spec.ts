@@ -6,10 +6,10 @@
  * clock chain of test/helpers/clock-chain.ts. Views opened in one web context share storage and
  * locks, as two WKWebViews of one app do.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { WEBSITE_TOKEN, type StoredMessage } from '../helpers/browser-harness.js';
+import { afterEach, describe, expect, it } from 'vitest';
+
 import { requireWebKit } from '../helpers/webkit.js';
-import { startWebKitHarness, type WebKitHarness, type WebKitPage } from '../helpers/webkit-harness.js';
+import { useWebKitHarness, type WebKitPage } from '../helpers/webkit-harness.js';
 import { RECORD_IDS_JS } from '../helpers/stored-records.js';
 import { runSoak, soakSeed, type SoakEngine, type SoakPage } from '../helpers/soak.js';
 import type { Attempt } from '../helpers/soak-ledger.js';
@@ -35,25 +35,9 @@ const ATTEMPTS_JS = `(function () {
   };
 })();`;
 
-/** The contact's messages as the backend stored them, read through its own API. */
-async function storedMessages(backendUrl: string): Promise<StoredMessage[]> {
-  const { authToken } = (await (await fetch(`${backendUrl}/config?website_token=${WEBSITE_TOKEN}`)).json()) as {
-    authToken: string;
-  };
-  const response = await fetch(`${backendUrl}/conversations`, { headers: { authorization: `Bearer ${authToken}` } });
-  return response.status === 404 ? [] : ((await response.json()) as { messages: StoredMessage[] }).messages;
-}
-
 describe.skipIf(!requireWebKit())('outbox soak (real bundle in WebKit, reference backend)', () => {
-  let harness: WebKitHarness;
+  const harness = useWebKitHarness();
   const views: WebKitPage[] = [];
-
-  beforeAll(async () => {
-    harness = await startWebKitHarness();
-  });
-  afterAll(async () => {
-    await harness?.close();
-  });
   afterEach(async () => {
     for (const view of views.splice(0).reverse()) await view.close();
     harness.backend.reset();
@@ -101,7 +85,7 @@ describe.skipIf(!requireWebKit())('outbox soak (real bundle in WebKit, reference
         return page;
       },
       clearSiteData: (through) => (byPage.get(through) as WebKitPage).clearData(),
-      storedMessages: () => storedMessages(harness.backend.url),
+      storedMessages: () => harness.storedMessages(),
       attempts: () => attempts,
     };
   };
@@ -133,7 +117,7 @@ describe.skipIf(!requireWebKit())('outbox soak (real bundle in WebKit, reference
     await b.reload();
     await b.setOffline(false);
     await b.waitFor({ type: 'message', messageId: 'b1', state: 'sent' }, { timeoutMs: 15_000 });
-    expect((await storedMessages(harness.backend.url)).map((message) => message.content)).toEqual(['a1', 'b1']);
+    expect((await harness.storedMessages()).map((message) => message.content)).toEqual(['a1', 'b1']);
   }, 60_000);
 
   it.each(LOCK_MODES)(
@@ -148,7 +132,7 @@ describe.skipIf(!requireWebKit())('outbox soak (real bundle in WebKit, reference
           recordIds: () => recordIds(view),
         },
         harness.backend,
-        async () => (await storedMessages(harness.backend.url)).map((message) => message.content),
+        async () => (await harness.storedMessages()).map((message) => message.content),
       );
     },
     60_000,

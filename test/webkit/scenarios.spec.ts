@@ -11,19 +11,12 @@ import { CHUNK_MAX } from '../../bridge/protocol/limits.js';
 import type { OutboundMessage } from '../../bridge/protocol/messages.js';
 import { ChatBridgeError } from '../../host-adapters/client.js';
 import { createReactNativeHost } from '../../host-adapters/react-native-host.js';
-import { logLines, WEBSITE_TOKEN, type StoredMessage } from '../helpers/browser-harness.js';
+import { logLines } from '../helpers/browser-harness.js';
 import { CASES, expectProduced, produce } from '../helpers/error-cases.js';
 import { expectPreflightedRoundTrip } from '../helpers/page-servers.js';
+import { runRoundTrip } from '../helpers/round-trip.js';
 import { requireWebKit } from '../helpers/webkit.js';
-import {
-  WEBKIT_HOSTS,
-  startWebKitHarness,
-  type WebKitHarness,
-  type WebKitHostName,
-  type WebKitPage,
-} from '../helpers/webkit-harness.js';
-
-const HELLO_BASE64 = Buffer.from('hello, attachment').toString('base64');
+import { WEBKIT_HOSTS, useWebKitHarness, type WebKitHostName, type WebKitPage } from '../helpers/webkit-harness.js';
 
 /** The outbox's cases run with the Web Locks API and without it (iOS 12.2–15.3: its lease stands in). */
 const LOCK_MODES = [
@@ -31,25 +24,9 @@ const LOCK_MODES = [
   ['lease, no Web Locks', true],
 ] as const;
 
-/** The contact's messages as the backend stored them, read through its own API. */
-async function storedMessages(backendUrl: string): Promise<StoredMessage[]> {
-  const { authToken } = (await (await fetch(`${backendUrl}/config?website_token=${WEBSITE_TOKEN}`)).json()) as {
-    authToken: string;
-  };
-  const response = await fetch(`${backendUrl}/conversations`, { headers: { authorization: `Bearer ${authToken}` } });
-  return response.status === 404 ? [] : ((await response.json()) as { messages: StoredMessage[] }).messages;
-}
-
 describe.skipIf(!requireWebKit())('chat-bridge.js in WebKit', () => {
-  let harness: WebKitHarness;
+  const harness = useWebKitHarness();
   let tab: WebKitPage | undefined;
-
-  beforeAll(async () => {
-    harness = await startWebKitHarness();
-  });
-  afterAll(async () => {
-    await harness?.close();
-  });
 
   describe.each(WEBKIT_HOSTS)('[webkit %s]', (host) => {
     afterEach(async () => {
@@ -80,22 +57,7 @@ describe.skipIf(!requireWebKit())('chat-bridge.js in WebKit', () => {
       const { backend } = harness;
       expect(await tab.evaluate('return ChatBridge.bridge.host;')).toBe(host);
 
-      expect(await tab.call('init')).toMatchObject({
-        ok: true,
-        result: { config: { widget: { name: 'Reference inbox' } } },
-      });
-      expect(await tab.call('getConversation', { name: 'Ada' })).toMatchObject({
-        ok: true,
-        result: { status: 'open', contact: { name: 'Ada' }, messages: [] },
-      });
-      const sent = await tab.call('sendMessage', {
-        content: 'Hello from WebKit',
-        attachments: [{ name: 'hello.txt', type: 'text/plain', data: HELLO_BASE64 }],
-      });
-      expect(sent).toMatchObject({
-        ok: true,
-        result: { content: 'Hello from WebKit', attachments: [{ name: 'hello.txt', type: 'text/plain', size: 17 }] },
-      });
+      await runRoundTrip(tab, 'Hello from WebKit');
 
       expectPreflightedRoundTrip(backend, harness.pageOrigin);
 
@@ -140,7 +102,7 @@ describe.skipIf(!requireWebKit())('chat-bridge.js in WebKit', () => {
           ],
         },
       });
-      expect((await storedMessages(harness.backend.url)).map((message) => message.attachments)).toEqual([
+      expect((await harness.storedMessages()).map((message) => message.attachments)).toEqual([
         [
           { name: 'big.bin', type: 'application/pdf', size: 5 * 1024 * 1024, sha256: sha256(7, 5 * 1024 * 1024) },
           { name: 'medium.png', type: 'image/png', size: 1024 * 1024, sha256: sha256(1, 1024 * 1024) },
@@ -208,7 +170,7 @@ describe.skipIf(!requireWebKit())('chat-bridge.js in WebKit', () => {
           'POST /messages 200',
         ]);
         expect((await tab.stats()).outbox).toBe(0);
-        const stored = await storedMessages(harness.backend.url);
+        const stored = await harness.storedMessages();
         expect(stored.map((message) => [message.content, message.attachments.length])).toEqual([
           ['first', 0],
           ['second', 1],
@@ -255,7 +217,7 @@ describe.skipIf(!requireWebKit())('chat-bridge.js in WebKit', () => {
         await tab.waitFor({ type: 'message', messageId: 'chunked', state: 'sending' });
         await tab.setOffline(false);
         await tab.waitFor({ type: 'message', messageId: 'chunked', state: 'sent' });
-        const stored = await storedMessages(harness.backend.url);
+        const stored = await harness.storedMessages();
         expect(stored.map((message) => message.attachments)).toEqual([
           [
             {

@@ -5,51 +5,23 @@
  * database deleted by another WebView of the app, and a delete that a connection which never lets
  * go keeps blocked. The same cases as test/browser/storage-comes-back.spec.ts in Chromium.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { logLines, WEBSITE_TOKEN, type StoredMessage } from '../helpers/browser-harness.js';
+import { describe, expect, it } from 'vitest';
+import { logLines } from '../helpers/browser-harness.js';
+import { closingAfterEach } from '../helpers/opened-pages.js';
 import { requireWebKit } from '../helpers/webkit.js';
-import { startWebKitHarness, type WebKitHarness, type WebKitPage } from '../helpers/webkit-harness.js';
-import { RECORD_COUNT_JS } from '../helpers/stored-records.js';
+import { useWebKitHarness, type WebKitOpenOptions, type WebKitPage } from '../helpers/webkit-harness.js';
+import { RECORD_COUNT_JS, waitForRecordCount } from '../helpers/stored-records.js';
 import { sendMessage as send, messageState as state, errorCodes as codes } from '../helpers/delivery-steps.js';
 
 describe.skipIf(!requireWebKit())('storage that comes back (real bundle in WebKit)', () => {
-  let harness: WebKitHarness;
-  const tabs: WebKitPage[] = [];
-
-  beforeAll(async () => {
-    harness = await startWebKitHarness();
-  });
-  afterAll(async () => {
-    await harness?.close();
-  });
-  afterEach(async () => {
-    for (const tab of tabs.splice(0).reverse()) await tab.close();
-    harness.backend.reset();
-  });
-
-  const open = async (options: Parameters<WebKitHarness['open']>[0]) => {
-    const tab = await harness.open(options);
-    tabs.push(tab);
-    return tab;
-  };
+  const harness = useWebKitHarness();
+  const open = closingAfterEach(
+    (options: WebKitOpenOptions) => harness.open(options),
+    () => harness.backend.reset(),
+  );
   const recordCount = async (tab: WebKitPage) => (await tab.evaluate(`return await ${RECORD_COUNT_JS};`)) as number;
-  const waitRecords = async (tab: WebKitPage, count: number) => {
-    const started = Date.now();
-    while ((await recordCount(tab)) !== count) {
-      if (Date.now() - started > 10_000) throw new Error(`never ${count} stored records: ${await recordCount(tab)}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  };
-  /** The contact's messages as the backend stored them, read through its own API. */
-  const storedContents = async () => {
-    const { url } = harness.backend;
-    const { authToken } = (await (await fetch(`${url}/config?website_token=${WEBSITE_TOKEN}`)).json()) as {
-      authToken: string;
-    };
-    const response = await fetch(`${url}/conversations`, { headers: { authorization: `Bearer ${authToken}` } });
-    const messages = response.status === 404 ? [] : ((await response.json()) as { messages: StoredMessage[] }).messages;
-    return messages.map((message) => message.content);
-  };
+  const waitRecords = (tab: WebKitPage, count: number) => waitForRecordCount(() => recordCount(tab), count);
+  const storedContents = async () => (await harness.storedMessages()).map((message) => message.content);
 
   it('after the app clears the data store mid-run, stores again what waits and what comes after (through a reload)', async () => {
     const tab = await open({ host: 'ios' });
