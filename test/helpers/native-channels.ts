@@ -5,9 +5,10 @@
  * from the shared stand-ins, tools/testing/stand-in-channels.ts.
  */
 import type { HostScope } from '../../bridge/environment.js';
-import { DEFAULTS, type ChannelNames } from '../../bridge/protocol/bridge-options.js';
+import { DEFAULTS, type ChannelNames, type HostName } from '../../bridge/protocol/bridge-options.js';
 import type { OutboundMessage } from '../../bridge/protocol/messages.js';
 import type { HostAdapter } from '../../bridge/outbound/channel.js';
+import { installStandIns } from '../../tools/testing/stand-in-channels.js';
 
 /** The default channel names, as normalizeOptions resolves them. */
 export const CHANNEL_NAMES: ChannelNames = {
@@ -52,4 +53,13 @@ export function sendThrough(
   const post = adapter.find(scope, names);
   if (post === undefined) throw new Error(`${adapter.host}: no channel found in the scope`);
   post(adapter.encode(message));
+}
+
+/** What `host`'s shared stand-in receives when `adapter` sends ERROR_MESSAGE under `names`. */
+export function receivedByStandIn(host: HostName, adapter: HostAdapter, names: ChannelNames): unknown[] {
+  const scope: HostScope = {};
+  const received: unknown[] = [];
+  installStandIns(scope, [host], (_host, payload) => received.push(payload), names);
+  sendThrough(adapter, scope, ERROR_MESSAGE, names);
+  return received;
 }

@@ -7,9 +7,13 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../../../../bridge/protocol/bridge-options.js';
 import { androidAdapter } from '../../../../../bridge/outbound/adapters/android.js';
-import type { HostScope } from '../../../../../bridge/environment.js';
-import { installStandIns } from '../../../../../tools/testing/stand-in-channels.js';
-import { nativeObject, sendThrough, ERROR_MESSAGE, CHANNEL_NAMES } from '../../../../helpers/native-channels.js';
+import {
+  nativeObject,
+  sendThrough,
+  ERROR_MESSAGE,
+  CHANNEL_NAMES,
+  receivedByStandIn,
+} from '../../../../helpers/native-channels.js';
 
 describe('android adapter', () => {
   it('posts a JSON string to window.<androidChannel>.postMessage under a custom channel name', () => {
@@ -42,11 +46,7 @@ describe('android adapter', () => {
 
 describe('android adapter and the shared stand-in', () => {
   it('hands the native side a JSON string, under the names configured', () => {
-    const scope: HostScope = {};
-    const received: unknown[] = [];
     const names = { ...CHANNEL_NAMES, androidChannel: 'AcmeChatAndroid' };
-    installStandIns(scope, ['android'], (_host, payload) => received.push(payload), names);
-    sendThrough(androidAdapter, scope, ERROR_MESSAGE, names);
-    expect(received).toEqual([JSON.stringify(ERROR_MESSAGE)]);
+    expect(receivedByStandIn('android', androidAdapter, names)).toEqual([JSON.stringify(ERROR_MESSAGE)]);
   });
 });

@@ -7,8 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { browserAdapter } from '../../../../../bridge/outbound/adapters/browser.js';
 import type { HostScope } from '../../../../../bridge/environment.js';
-import { installStandIns } from '../../../../../tools/testing/stand-in-channels.js';
-import { sendThrough, ERROR_MESSAGE, CHANNEL_NAMES } from '../../../../helpers/native-channels.js';
+import { sendThrough, ERROR_MESSAGE, CHANNEL_NAMES, receivedByStandIn } from '../../../../helpers/native-channels.js';
 
 describe('browser adapter', () => {
   /** A window stand-in that is a real EventTarget with the real CustomEvent class. */
@@ -67,11 +66,7 @@ describe('browser adapter', () => {
 
 describe('browser adapter and the shared stand-in', () => {
   it("hands the page a copy of the message object as the event's detail, under the names configured", () => {
-    const scope: HostScope = {};
-    const received: unknown[] = [];
     const names = { ...CHANNEL_NAMES, browserEvent: 'acme-chat' };
-    installStandIns(scope, ['browser'], (_host, payload) => received.push(payload), names);
-    sendThrough(browserAdapter, scope, ERROR_MESSAGE, names);
-    expect(received).toEqual([ERROR_MESSAGE]);
+    expect(receivedByStandIn('browser', browserAdapter, names)).toEqual([ERROR_MESSAGE]);
   });
 });

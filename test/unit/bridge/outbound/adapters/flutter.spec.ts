@@ -6,9 +6,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { flutterAdapter } from '../../../../../bridge/outbound/adapters/flutter.js';
-import type { HostScope } from '../../../../../bridge/environment.js';
-import { installStandIns } from '../../../../../tools/testing/stand-in-channels.js';
-import { nativeObject, sendThrough, ERROR_MESSAGE, CHANNEL_NAMES } from '../../../../helpers/native-channels.js';
+import {
+  nativeObject,
+  sendThrough,
+  ERROR_MESSAGE,
+  CHANNEL_NAMES,
+  receivedByStandIn,
+} from '../../../../helpers/native-channels.js';
 
 describe('flutter adapter', () => {
   it('posts a JSON string to window.<flutterChannel>.postMessage (webview_flutter JavaScriptChannel)', () => {
@@ -62,11 +66,7 @@ describe('flutter adapter', () => {
 
 describe('flutter adapter and the shared stand-in', () => {
   it('hands the native side a JSON string, under the names configured', () => {
-    const scope: HostScope = {};
-    const received: unknown[] = [];
     const names = { ...CHANNEL_NAMES, flutterChannel: 'AcmeFlutter' };
-    installStandIns(scope, ['flutter'], (_host, payload) => received.push(payload), names);
-    sendThrough(flutterAdapter, scope, ERROR_MESSAGE, names);
-    expect(received).toEqual([JSON.stringify(ERROR_MESSAGE)]);
+    expect(receivedByStandIn('flutter', flutterAdapter, names)).toEqual([JSON.stringify(ERROR_MESSAGE)]);
   });
 });

@@ -6,9 +6,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { iosAdapter } from '../../../../../bridge/outbound/adapters/ios.js';
-import type { HostScope } from '../../../../../bridge/environment.js';
-import { installStandIns } from '../../../../../tools/testing/stand-in-channels.js';
-import { nativeObject, sendThrough, ERROR_MESSAGE, CHANNEL_NAMES } from '../../../../helpers/native-channels.js';
+import {
+  nativeObject,
+  sendThrough,
+  ERROR_MESSAGE,
+  CHANNEL_NAMES,
+  receivedByStandIn,
+} from '../../../../helpers/native-channels.js';
 
 describe('ios adapter', () => {
   it('posts the message object (not text) to webkit.messageHandlers.<iosHandler>.postMessage, called on the handler', () => {
@@ -35,11 +39,7 @@ describe('ios adapter', () => {
 
 describe('ios adapter and the shared stand-in', () => {
   it('hands the native side a copy of the message object, under the names configured', () => {
-    const scope: HostScope = {};
-    const received: unknown[] = [];
     const names = { ...CHANNEL_NAMES, iosHandler: 'acmeChat' };
-    installStandIns(scope, ['ios'], (_host, payload) => received.push(payload), names);
-    sendThrough(iosAdapter, scope, ERROR_MESSAGE, names);
-    expect(received).toEqual([ERROR_MESSAGE]);
+    expect(receivedByStandIn('ios', iosAdapter, names)).toEqual([ERROR_MESSAGE]);
   });
 });

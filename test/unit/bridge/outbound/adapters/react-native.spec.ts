@@ -6,9 +6,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { reactNativeAdapter } from '../../../../../bridge/outbound/adapters/react-native.js';
-import type { HostScope } from '../../../../../bridge/environment.js';
-import { installStandIns } from '../../../../../tools/testing/stand-in-channels.js';
-import { nativeObject, sendThrough, ERROR_MESSAGE, CHANNEL_NAMES } from '../../../../helpers/native-channels.js';
+import {
+  nativeObject,
+  sendThrough,
+  ERROR_MESSAGE,
+  CHANNEL_NAMES,
+  receivedByStandIn,
+} from '../../../../helpers/native-channels.js';
 
 describe('react-native adapter', () => {
   it('posts the message as a JSON string to window.ReactNativeWebView.postMessage, called on ReactNativeWebView', () => {
@@ -30,11 +34,7 @@ describe('react-native adapter', () => {
 
 describe('react-native adapter and the shared stand-in', () => {
   it('hands the native side a JSON string, under the names configured', () => {
-    const scope: HostScope = {};
-    const received: unknown[] = [];
     const names = CHANNEL_NAMES;
-    installStandIns(scope, ['react-native'], (_host, payload) => received.push(payload), names);
-    sendThrough(reactNativeAdapter, scope, ERROR_MESSAGE, names);
-    expect(received).toEqual([JSON.stringify(ERROR_MESSAGE)]);
+    expect(receivedByStandIn('react-native', reactNativeAdapter, names)).toEqual([JSON.stringify(ERROR_MESSAGE)]);
   });
 });
