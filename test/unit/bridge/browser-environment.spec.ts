@@ -154,7 +154,7 @@ describe('timers, identity and storage', () => {
     expect(env.upload).toBeTypeOf('function');
   });
 
-  it('reads localStorage at the first records call, not at install, and once only', async () => {
+  it('reads localStorage at the first records call, not at install, and once for records and locks together', async () => {
     let reads = 0;
     const sandboxed = Object.create(win) as Win;
     override(sandboxed, 'indexedDB', { value: undefined });
@@ -168,6 +168,8 @@ describe('timers, identity and storage', () => {
     expect(reads).toBe(0);
     await env.records?.put('p:1', { v: 1 });
     expect(await env.records?.get('p:1')).toEqual({ v: 1 });
+    // The locks (a lease in localStorage without Web Locks) share the one read.
+    expect(await env.locks?.request('send', async () => 'locked')).toBe('locked');
     expect(reads).toBe(1);
     win.localStorage.clear();
   });
