@@ -20,6 +20,7 @@ import type {
   ResponseMessage,
 } from '../../dist/types/bridge/index.js';
 import { startReferenceBackend } from '../../reference-backend/server.mjs';
+import { storedMessages } from './page-servers.js';
 import { createInMemoryEnvironment, type InMemoryEnvironment } from '../../tools/testing/in-memory-environment.js';
 
 // dist/esm ships no declarations next to it; its types are dist/types (what package.json exports).
@@ -121,17 +122,7 @@ export function useReferenceBackend(backendOptions: BackendOptions = {}): Backen
       live.forEach((harness) => (harness.sent.length = 0));
     },
     log: () => current().requests.filter((entry) => entry.method !== 'OPTIONS'),
-    async storedMessages() {
-      const base = current().url;
-      const config = (await (await fetch(`${base}/config?website_token=${WEBSITE_TOKEN}`)).json()) as {
-        authToken: string;
-      };
-      const answer = await fetch(`${base}/conversations`, { headers: { Authorization: `Bearer ${config.authToken}` } });
-      if (answer.status === 404) return [];
-      if (answer.status !== 200) throw new Error(`GET /conversations answered ${answer.status}`);
-      const conversation = (await answer.json()) as { messages: Array<{ content: string; echo_id: string | null }> };
-      return conversation.messages;
-    },
+    storedMessages: () => storedMessages(current(), WEBSITE_TOKEN),
   };
 }
 

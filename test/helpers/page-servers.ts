@@ -22,8 +22,11 @@ export interface StoredMessage {
   attachments: Array<{ name: string; type: string; size: number; sha256: string }>;
 }
 
-/** The contact's messages as the backend stored them, read through its own API (none before a conversation). */
-export async function storedMessages(backend: ReferenceBackend, websiteToken: string): Promise<StoredMessage[]> {
+/**
+ * The contact's messages as the backend stored them, read through its own API: none before a
+ * conversation exists, and a throw for any other answer than 200 or 404.
+ */
+export async function storedMessages(backend: { url: string }, websiteToken: string): Promise<StoredMessage[]> {
   const config = (await (await fetch(`${backend.url}/config?website_token=${websiteToken}`)).json()) as {
     authToken: string;
   };
@@ -31,6 +34,7 @@ export async function storedMessages(backend: ReferenceBackend, websiteToken: st
     headers: { authorization: `Bearer ${config.authToken}` },
   });
   if (response.status === 404) return [];
+  if (response.status !== 200) throw new Error(`GET /conversations answered ${response.status}`);
   return ((await response.json()) as { messages: StoredMessage[] }).messages;
 }
 
