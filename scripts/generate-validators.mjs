@@ -84,6 +84,29 @@ const schema = (validate) => ({
 });
 `;
 
+/** @type {Promise<string> | undefined} */
+let generated;
+
+/**
+ * The esbuild plugin for the injected scripts, which carry validators generated from the zod
+ * schemas instead of zod itself: bridge/protocol/schemas.ts is swapped for the generated module,
+ * which has the same exports (generated once per process, for every script built).
+ * @type {import('esbuild').Plugin}
+ */
+export const validatorsForZod = {
+  name: 'validators-for-zod',
+  setup(builder) {
+    builder.onLoad({ filter: /[\\/]bridge[\\/]protocol[\\/]schemas\.ts$/ }, async (args) => {
+      if (args.path !== SCHEMAS_PATH) throw new Error(`unexpected schemas module ${args.path}`);
+      return { contents: await (generated ||= generateValidators()), loader: 'js' };
+    });
+    // zod in the injected script would also add a global (its config) beside `ChatBridge`.
+    builder.onResolve({ filter: /^zod(\/|$)/ }, (args) => ({
+      errors: [{ text: `${args.importer} imports ${args.path} at run time: the injected script carries no zod` }],
+    }));
+  },
+};
+
 /** Loads the schemas module with its own zod, as Node runs it. @param {string} path */
 async function loadSchemas(path) {
   const result = await build({

@@ -14,7 +14,7 @@ import { minify as terser } from 'terser';
 import { TERSER_OPTIONS } from './shared-settings.mjs';
 
 // Required with its one call typed here: uglify-js ships no type declarations.
-/** @type {{ minify(code: string, options: object): { code: string, error?: Error } }} */
+/** @type {{ minify(code: string, options: object): { code: string, map?: string, error?: Error } }} */
 const uglify = createRequire(import.meta.url)('uglify-js');
 
 /**
@@ -34,14 +34,31 @@ const UGLIFY_OPTIONS = /** @type {const} */ ({
 
 /**
  * Minifies esbuild's IIFE. @param {string} code
- * @param {RegExp} [properties] property names terser may shorten (scripts/build.mjs says which)
+ * @param {RegExp} [properties] property names terser may shorten (INTERNAL_PROPERTIES)
  * @returns {Promise<string>}
  */
 export async function minifyInjected(code, properties) {
+  return (await minifyMapped(code, properties)).code;
+}
+
+/**
+ * The same, carrying esbuild's source map through both minifiers (bench/bundle-size.mjs reads
+ * what each module costs from it).
+ * @param {string} code @param {RegExp} [properties] @param {string} [map] esbuild's source map
+ * @returns {Promise<{ code: string, map?: string | undefined }>}
+ */
+export async function minifyMapped(code, properties, map) {
   const mangle = properties === undefined ? true : { properties: { regex: properties, builtins: true } };
-  const compressed = await terser(code, { ...TERSER_OPTIONS, mangle });
+  const compressed = await terser(code, {
+    ...TERSER_OPTIONS,
+    mangle,
+    ...(map === undefined ? {} : { sourceMap: { content: map, asObject: true } }),
+  });
   if (compressed.code === undefined) throw new Error('terser produced no output');
-  const result = uglify.minify(compressed.code, UGLIFY_OPTIONS);
+  const result = uglify.minify(compressed.code, {
+    ...UGLIFY_OPTIONS,
+    ...(map === undefined ? {} : { sourceMap: { content: compressed.map } }),
+  });
   if (result.error) throw result.error;
-  return result.code;
+  return { code: result.code, map: result.map };
 }

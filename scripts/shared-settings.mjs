@@ -37,6 +37,31 @@ export const TERSER_OPTIONS = /** @type {const} */ ({
 });
 
 /**
+ * Property names the bundle may shorten: each names a field of an object that never leaves the
+ * bundle (verdicts, the environment, the outbox's and uploads' bookkeeping, the generated
+ * validators' results), never one a host, the widget, the backend, storage, the starter's
+ * handover or a web API reads or writes. A name belongs here only if no object crossing any of
+ * those boundaries has it: terser renames it everywhere, and a mistake breaks the bundle only
+ * (the ES modules and the debug bundle keep every name; test/bundle.spec.ts runs the bundle).
+ * `key` and `pending` stay out: the lease reads `StorageEvent.key` and the outbox reads Web Locks'
+ * `query().pending`, and with `builtins: true` terser would rename those reads too. So do `held`
+ * (Web Locks' `query().held`) and `waiting` (a service worker registration's), though the outbox's
+ * lock adapters use both names for their own methods.
+ */
+export const INTERNAL_PROPERTIES = new RegExp(
+  `^(?:${[
+    ...['kind', 'command', 'secrets', 'deep', 'conversationToken', 'success', 'issues', 'safeParse'],
+    ...['optional', 'path', 'expected', 'timers', 'runner', 'api', 'answer', 'timeoutMs', 'newMessageId'],
+    ...['run', 'untimed', 'finish', 'controller', 'timer', 'chunks', 'blobs', 'loose', 'looseBytes'],
+    ...['take', 'settle', 'written', 'encode', 'deliver', 'forms', 'scrub', 'onToken'],
+    ...['merged', 'resolved', 'records', 'restored', 'emit', 'page', 'prefix', 'drain', 'enqueue'],
+    ...['onVisible', 'onConnectivityChange', 'onMessage', 'isOnline', 'pageOrigin', 'scope', 'apiOrigin'],
+    ...['maxCommandLength', 'form', 'json', 'onProgress', 'delay', 'stop', 'list', 'cancel', 'clearAll'],
+    ...['rawOptions', 'recorder', 'hosts', 'firm', 'wanted', 'keep', 'onWiped', 'onChange', 'record'],
+  ].join('|')})$`,
+);
+
+/**
  * Gzipped bytes the injected script may take: the hard budget (test/bundle.spec.ts fails past it,
  * the build and the bench print it). Raised from 14,336 B when the outbox's lease, orphan and
  * storage-recovery paths and the security work landed together; bench/README.md says what it costs.
