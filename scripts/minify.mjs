@@ -22,10 +22,11 @@ const uglify = createRequire(import.meta.url)('uglify-js');
  * JavaScriptCore losing a function's parameter that an `await`ing body redeclares as a variable,
  * WebKit bug 223533), which iOS 12.2 WebViews have. `inline: 1` (as for terser) and
  * `join_vars: false`: inlining functions with parameters and joining declarations made the bundle
- * larger gzipped. `module: false`: the script is a classic script, an IIFE that says "use strict" itself.
+ * larger gzipped; so did uglify-js's rewriting of comparisons after terser's (`comparisons:
+ * false`). `module: false`: the script is a classic script, an IIFE that says "use strict" itself.
  */
 const UGLIFY_OPTIONS = /** @type {const} */ ({
-  compress: { passes: 2, pure_getters: true, inline: 1, join_vars: false },
+  compress: { passes: 2, pure_getters: true, inline: 1, join_vars: false, comparisons: false },
   mangle: true,
   module: false,
   webkit: true,

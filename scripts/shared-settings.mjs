@@ -28,10 +28,20 @@ export const IIFE_BUILD = /** @type {const} */ ({
  * shared (safer, not less safe). `unsafe_proto` reads `{}.hasOwnProperty` for
  * `Object.prototype.hasOwnProperty`: the same function. `inline: 1` inlines only functions without
  * parameters: inlining the others into their one caller made the bundle larger gzipped.
+ * `hoist_funs` moves function declarations to the top of their scope, where the engine hoists
+ * them anyway: the same code, in an order that gzips better (about 40 B).
  */
 export const TERSER_OPTIONS = /** @type {const} */ ({
   ecma: 2017,
-  compress: { passes: 3, pure_getters: true, unsafe_arrows: true, unsafe_regexp: true, unsafe_proto: true, inline: 1 },
+  compress: {
+    passes: 3,
+    pure_getters: true,
+    unsafe_arrows: true,
+    unsafe_regexp: true,
+    unsafe_proto: true,
+    inline: 1,
+    hoist_funs: true,
+  },
   mangle: true,
   format: { ecma: 2017, comments: false },
 });
