@@ -97,7 +97,8 @@ export function browserRecords(win: Window, storage: () => Storage | undefined):
 
 type Slice = [IDBValidKey, ArrayBuffer];
 
-const hasBlobs = (value: any) => !!value && !!value.files && value.files.some((file: any) => file.data instanceof Blob);
+/** Records are objects; `files` is their attachments, when they have any. */
+const hasBlobs = (value: any) => (value.files || []).some((file: any) => file.data instanceof Blob);
 
 /**
  * A copy of the record whose files' bytes are `{slices: count}`, and the slices, read from a Blob
@@ -105,30 +106,25 @@ const hasBlobs = (value: any) => !!value && !!value.files && value.files.some((f
  */
 async function inSlices(key: string, value: any): Promise<[unknown, Slice[]]> {
   const slices: Slice[] = [];
-  const files: Array<{ data?: BlobPart }> | undefined = value && value.files;
-  const record =
-    files &&
-    Object.assign({}, value, {
-      files: await Promise.all(
-        files.map(async (file, f) => {
-          if (!file.data) return file;
-          // A Blob of a Blob holds it by reference; of an ArrayBuffer, a copy.
-          const blob = new Blob([file.data]);
-          let n = 0;
-          for (let at = 0; at < blob.size; at += SLICE_BYTES)
-            slices.push([[key, f, n++], await new Response(blob.slice(at, at + SLICE_BYTES)).arrayBuffer()]);
-          return Object.assign({}, file, { data: { slices: n } });
-        }),
-      ),
-    });
-  return [record || value, slices];
+  const files = await Promise.all(
+    (value.files || []).map(async (file: { data?: BlobPart }, f: number) => {
+      if (!file.data) return file;
+      // A Blob of a Blob holds it by reference; of an ArrayBuffer, a copy.
+      const blob = new Blob([file.data]);
+      let n = 0;
+      for (let at = 0; at < blob.size; at += SLICE_BYTES)
+        slices.push([[key, f, n++], await new Response(blob.slice(at, at + SLICE_BYTES)).arrayBuffer()]);
+      return Object.assign({}, file, { data: { slices: n } });
+    }),
+  );
+  // Object.assign, not spreads: esbuild would bring its spread helpers into the bundle (ES2017 target).
+  return [Object.assign({}, value, value.files && { files }), slices];
 }
 
-/** The record read back with its files' slices joined into one Blob each. */
+/** The record read back (undefined: none) with its files' slices joined into one Blob each. */
 function joined(record: any, slices: ArrayBuffer[] = []): unknown {
-  if (record && record.files)
-    for (const file of record.files)
-      if (file.data && file.data.slices >= 0) file.data = new Blob(slices.splice(0, file.data.slices));
+  for (const file of (record && record.files) || [])
+    if (file.data && file.data.slices >= 0) file.data = new Blob(slices.splice(0, file.data.slices));
   return record;
 }
 
@@ -137,7 +133,6 @@ function joined(record: any, slices: ArrayBuffer[] = []): unknown {
  * localStorage; the record itself when it has none.
  */
 async function withoutBlobs(value: any): Promise<unknown> {
-  // Object.assign, not spreads: esbuild would bring its spread helpers into the bundle (ES2017 target).
   return hasBlobs(value)
     ? Object.assign({}, value, {
         files: await Promise.all(
