@@ -234,7 +234,7 @@ function watchMemory() {
 /**
  * @param {import('playwright-core').Browser} browser
  * @returns {Promise<{
- *   longest: { single1: number, chunked1: number, single5: number, chunked5: number },
+ *   longest: { single1: number, chunked1: number, single5: number, chunked5: number, bare5: number },
  *   chunkedMs: number, bareMs: number, singleMs: number, peakBytes: number | undefined, singlePeakBytes: number | undefined,
  *   attachmentBytes: number, samples: number }>}
  *   longest: the longest task of each form over its samples (ms)
@@ -323,6 +323,9 @@ export async function sampleAttachments(send, collect = async () => undefined) {
       chunked1: longest('chunked1'),
       single5: longest('single5'),
       chunked5: longest('chunked5'),
+      // The bare fetch of the same body, which runs no bridge code: what the engine and the
+      // machine's load make of such a send on their own.
+      bare5: longest('bare5'),
     },
     chunkedMs: ms('chunked5'),
     bareMs: ms('bare5'),

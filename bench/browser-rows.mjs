@@ -209,7 +209,7 @@ export function attachmentRows(engine, a, how) {
         }`
       : '';
   const notes = [
-    `attachments, ${engine}: ${how}; ${a.samples} sends of each form, interleaved, after a warm-up; long tasks from ${a.longTaskSource}${a.idleGapMs === undefined ? '' : ` (its longest gap on the idle page: ${ms(a.idleGapMs)})`}; in chunks, the chunks took ${ms(a.chunksMs)} of the whole send; one command: whole send ${ms(a.singleMs)}; longest ChatBridge.receive call: ${Object.entries(
+    `attachments, ${engine}: ${how}; ${a.samples} sends of each form, interleaved, after a warm-up; long tasks from ${a.longTaskSource}${a.idleGapMs === undefined ? '' : ` (its longest gap on the idle page: ${ms(a.idleGapMs)})`}; the bare fetch's longest task (no bridge code runs): ${a.longest.bare5 === 0 ? `none over ${LONG_TASK_GOAL} ms` : ms(a.longest.bare5)}; in chunks, the chunks took ${ms(a.chunksMs)} of the whole send; one command: whole send ${ms(a.singleMs)}; longest ChatBridge.receive call: ${Object.entries(
       a.receiveMs,
     )
       .map(([what, took]) => `${what} ${ms(/** @type {number} */ (took))}`)

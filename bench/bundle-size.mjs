@@ -5,11 +5,13 @@
  * and uglify-js with the same options (scripts/minify.mjs), then gzip -9. The same pipeline for all, so only the code differs.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
-import { IIFE_BUILD } from '../scripts/shared-settings.mjs';
-import { minifyInjected } from '../scripts/minify.mjs';
+import { IIFE_BUILD, INTERNAL_PROPERTIES } from '../scripts/shared-settings.mjs';
+import { minifyInjected, minifyMapped } from '../scripts/minify.mjs';
+import { validatorsForZod } from '../scripts/generate-validators.mjs';
 import { findPackage, installHint, ROOT } from './deps.mjs';
 
 /** What each comparison bundle contains: the whole library on one global, as a host would inject it. */
@@ -73,4 +75,91 @@ export async function measureBundleSizes() {
     missing,
     bundles,
   };
+}
+
+/** The Base64 VLQ digits of source maps. */
+const VLQ = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/**
+ * Each generated stretch of a one-line source map's code with the source it came from.
+ * @param {string} mappings @returns {Array<{ column: number, source: number | undefined }>}
+ */
+function decodeSegments(mappings) {
+  /** @type {Array<{ column: number, source: number | undefined }>} */
+  const segments = [];
+  let column = 0;
+  let source = 0;
+  for (const [line, text] of mappings.split(';').entries()) {
+    if (line > 0 && text !== '') throw new Error('expected the minified bundle on one line');
+    for (const segment of text.split(',').filter(Boolean)) {
+      /** @type {number[]} */
+      const fields = [];
+      let value = 0;
+      let shift = 0;
+      for (const char of segment) {
+        const digit = VLQ.indexOf(char);
+        value += (digit & 31) << shift;
+        shift += 5;
+        if (digit < 32) {
+          fields.push(value & 1 ? -(value >>> 1) : value >>> 1);
+          value = shift = 0;
+        }
+      }
+      column += /** @type {number} */ (fields[0]);
+      if (fields.length > 1) source += /** @type {number} */ (fields[1]);
+      segments.push({ column, source: fields.length > 1 ? source : undefined });
+    }
+  }
+  return segments;
+}
+
+/**
+ * What each source module costs in dist/chat-bridge.js: the bundle built as scripts/build.mjs
+ * builds it, with source maps through esbuild, terser and uglify-js; each stretch of the minified
+ * code is given to its module. `bytes`: minified characters. `gzipped`: the module's characters
+ * gzipped on their own, scaled so that the modules add up to the whole bundle gzipped (gzip of
+ * a part alone over-counts what it shares with the rest; the scale spreads that evenly).
+ * @returns {Promise<{ gzipped: number, modules: Array<{ module: string, bytes: number, gzipped: number }> }>}
+ */
+export async function measureModuleSizes() {
+  const result = await build({
+    ...IIFE_BUILD,
+    define: { CHAT_BRIDGE_WITHOUT_RECORDER: 'true' },
+    entryPoints: [join(ROOT, 'bridge/startup/global.ts')],
+    outfile: 'chat-bridge.js',
+    sourcemap: 'external',
+    write: false,
+    plugins: [validatorsForZod],
+    logLevel: 'error',
+  });
+  const file = (/** @type {string} */ end) =>
+    /** @type {{ text: string }} */ (result.outputFiles.find((output) => output.path.endsWith(end))).text;
+  const { code, map } = await minifyMapped(file('.js'), INTERNAL_PROPERTIES, file('.js.map'));
+  const { sources, mappings } = JSON.parse(/** @type {string} */ (map));
+  const segments = decodeSegments(mappings);
+  /** @type {Map<string, string>} */
+  const text = new Map();
+  segments.forEach(({ column, source }, i) => {
+    const path = source === undefined ? undefined : sources[source];
+    const module = path === undefined ? '(glue)' : relative(ROOT, path.replace(/^file:\/\//, ''));
+    text.set(module, (text.get(module) ?? '') + code.slice(column, segments[i + 1]?.column ?? code.length));
+  });
+  const whole = gzipped(code);
+  const alone = [...text].map(([module, part]) => ({ module, bytes: part.length, gzipped: gzipped(part) }));
+  const scale = whole / alone.reduce((sum, { gzipped: g }) => sum + g, 0);
+  return {
+    gzipped: whole,
+    modules: alone
+      .map((entry) => ({ ...entry, gzipped: Math.round(entry.gzipped * scale) }))
+      .sort((a, b) => b.gzipped - a.gzipped),
+  };
+}
+
+// `node bench/bundle-size.mjs --modules`: the table of what each module costs.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href && process.argv.includes('--modules')) {
+  const { gzipped: whole, modules } = await measureModuleSizes();
+  console.log(
+    `dist/chat-bridge.js as built now: ${whole} B gzipped\n\n| module | minified B | gzipped B (share) |\n|---|---:|---:|`,
+  );
+  for (const { module, bytes, gzipped: g } of modules) console.log(`| ${module} | ${bytes} | ${g} |`);
 }

@@ -3,7 +3,12 @@
  * - records: IndexedDB (one object store; values are structured clones, so attachment bytes stay
  *   ArrayBuffers; reopened after a wipe or a delete: indexeddb-records.ts), or one localStorage key per record where IndexedDB cannot be opened (private
  *   modes, old WebViews), with ArrayBuffers written as base64. Attachments sent in chunks are Blobs,
- *   stored as they are where the store keeps Blobs, else read into ArrayBuffers first.
+ *   stored as they are where the store keeps Blobs. Where it refuses them (WebKit's ephemeral data
+ *   stores: WKWebView's non-persistent one, WebKitGTK's), each file's bytes go in slices of
+ *   SLICE_BYTES, each under its own key `[record key, file, slice]` (array keys sort after every
+ *   string key, so `keys` never lists them), written in one transaction one slice a task: a
+ *   structured clone of a photo in one `put` held WebKit's main thread about 14 ms a MiB, five
+ *   photos' put 130-360 ms. Once a store has refused a Blob, later records go there at once.
  * Our own few lines instead of `idb`/`idb-keyval`: we need four calls, and a wrapper would cost
  * more bytes of the injected bundle than they do.
  */
@@ -12,6 +17,12 @@ import { base64, unbase64 } from './bytes.js';
 import { indexedDbRecords } from './indexeddb-records.js';
 
 type Op = (store: IDBObjectStore) => IDBRequest;
+
+/** A file's bytes are stored in slices of this many bytes where the store refuses Blobs. */
+export const SLICE_BYTES = 1 << 20;
+
+/** The keys of a record's slices. */
+const slicesOf = (key: string) => IDBKeyRange.bound([key], [key, Infinity]);
 
 /**
  * Nothing is opened before the first call: at install (document start, before the page's own
@@ -30,6 +41,27 @@ export function browserRecords(win: Window, storage: () => Storage | undefined):
       (store) => store.put(value, key),
       (l) => l.put(key, value),
     );
+  /** This store refused a Blob: records with bytes are written in slices from then on. */
+  let refused = false;
+  /** The record with its files' bytes in slices, written in one transaction, a slice a task. */
+  const sliced = async (key: string, value: unknown) => {
+    const [record, slices] = await inSlices(key, value);
+    return run(
+      true,
+      (store) => {
+        store.delete(slicesOf(key));
+        let n = 0;
+        // Each next slice once the one before is written: its structured clone in a task of its own.
+        const next = () => {
+          const slice = slices[n++];
+          if (slice) store.put(slice[1], slice[0]).onsuccess = next;
+        };
+        next();
+        return store.put(record, key);
+      },
+      (l) => l.put(key, value),
+    );
+  };
   return {
     keys: (prefix) =>
       run(
@@ -37,40 +69,74 @@ export function browserRecords(win: Window, storage: () => Storage | undefined):
         (store) => store.getAllKeys(IDBKeyRange.bound(prefix, `${prefix}\uffff`)),
         (l) => l.keys(prefix),
       ),
-    get: (key) =>
-      run(
+    get: (key) => {
+      let slices: IDBRequest<ArrayBuffer[]> | undefined;
+      return run(
         false,
-        (store) => store.get(key),
+        (store) => ((slices = store.getAll(slicesOf(key))), store.get(key)),
         (l) => l.get(key),
-      ),
+      ).then((record) => joined(record, slices && slices.result));
+    },
     put: (key, value) =>
-      put(key, value).catch(async (error) => {
-        // Some WebKits refuse Blobs in IndexedDB (WebKitGTK, ephemeral data stores): their bytes go instead.
-        const plain = await withoutBlobs(value);
-        if (plain === value) throw error;
-        return put(key, plain);
-      }),
+      refused
+        ? sliced(key, value)
+        : put(key, value).catch(async (error) => {
+            if (!hasBlobs(value)) throw error;
+            await sliced(key, value);
+            refused = true;
+          }),
     remove: (key) =>
       run(
         true,
-        (store) => store.delete(key),
+        (store) => (store.delete(slicesOf(key)), store.delete(key)),
         (l) => l.remove(key),
       ),
     onWiped: database.onWiped,
   };
 }
 
+type Slice = [IDBValidKey, ArrayBuffer];
+
+/** Records are objects; `files` is their attachments, when they have any. */
+const hasBlobs = (value: any) => (value.files || []).some((file: any) => file.data instanceof Blob);
+
 /**
- * A record with each Blob (an attachment sent in chunks) read into an ArrayBuffer, for stores that
- * cannot keep Blobs; the record itself when it has none.
+ * A copy of the record whose files' bytes are `{slices: count}`, and the slices, read from a Blob
+ * a slice at a time (one read of a whole photo would be one copy of it in a single task).
+ */
+async function inSlices(key: string, value: any): Promise<[unknown, Slice[]]> {
+  const slices: Slice[] = [];
+  const files = await Promise.all(
+    (value.files || []).map(async (file: { data?: BlobPart }, f: number) => {
+      if (!file.data) return file;
+      // A Blob of a Blob holds it by reference; of an ArrayBuffer, a copy.
+      const blob = new Blob([file.data]);
+      let n = 0;
+      for (let at = 0; at < blob.size; at += SLICE_BYTES)
+        slices.push([[key, f, n++], await new Response(blob.slice(at, at + SLICE_BYTES)).arrayBuffer()]);
+      return Object.assign({}, file, { data: { slices: n } });
+    }),
+  );
+  // Object.assign, not spreads: esbuild would bring its spread helpers into the bundle (ES2017 target).
+  return [Object.assign({}, value, value.files && { files }), slices];
+}
+
+/** The record read back (undefined: none) with its files' slices joined into one Blob each. */
+function joined(record: any, slices: ArrayBuffer[] = []): unknown {
+  for (const file of (record && record.files) || [])
+    if (file.data && file.data.slices >= 0) file.data = new Blob(slices.splice(0, file.data.slices));
+  return record;
+}
+
+/**
+ * A record with each Blob (an attachment sent in chunks) read into an ArrayBuffer, for
+ * localStorage; the record itself when it has none.
  */
 async function withoutBlobs(value: any): Promise<unknown> {
-  const files: Array<{ data?: unknown }> | undefined = value && value.files;
-  // Object.assign, not spreads: esbuild would bring its spread helpers into the bundle (ES2017 target).
-  return files && files.some((file) => file.data instanceof Blob)
+  return hasBlobs(value)
     ? Object.assign({}, value, {
         files: await Promise.all(
-          files.map(async (file) =>
+          (value.files as Array<{ data?: unknown }>).map(async (file) =>
             file.data instanceof Blob
               ? Object.assign({}, file, { data: await new Response(file.data).arrayBuffer() })
               : file,

@@ -1,8 +1,8 @@
 // Builds everything in dist/: the injectable bundle, the ES modules, the CLI and the types.
 import { build } from 'esbuild';
-import { BUNDLE_BUDGET, IIFE_BUILD } from './shared-settings.mjs';
+import { BUNDLE_BUDGET, IIFE_BUILD, INTERNAL_PROPERTIES } from './shared-settings.mjs';
 import { minifyInjected } from './minify.mjs';
-import { generateValidators, SCHEMAS_PATH } from './generate-validators.mjs';
+import { validatorsForZod } from './generate-validators.mjs';
 import { copyNativeAssets } from './native-assets.mjs';
 import { keepPublicDeclarations } from './public-types.mjs';
 import { execFileSync } from 'node:child_process';
@@ -16,30 +16,12 @@ rmSync(out, { recursive: true, force: true });
 mkdirSync(`${out}/esm`, { recursive: true });
 
 /**
- * The injected scripts carry validators generated from the zod schemas instead of zod itself
- * (scripts/generate-validators.mjs says why and how): bridge/protocol/schemas.ts is swapped for
- * the generated module, which has the same exports.
- */
-const generated = generateValidators();
-const validatorsForZod = {
-  name: 'validators-for-zod',
-  setup(builder) {
-    builder.onLoad({ filter: /[\\/]bridge[\\/]protocol[\\/]schemas\.ts$/ }, async (args) => {
-      if (args.path !== SCHEMAS_PATH) throw new Error(`unexpected schemas module ${args.path}`);
-      return { contents: await generated, loader: 'js' };
-    });
-    // zod in the injected script would also add a global (its config) beside `ChatBridge`.
-    builder.onResolve({ filter: /^zod(\/|$)/ }, (args) => ({
-      errors: [{ text: `${args.importer} imports ${args.path} at run time: the injected script carries no zod` }],
-    }));
-  },
-};
-
-/**
  * The scripts native hosts inject, each defining the one global `ChatBridge`: the bundle, and
  * the debug bundle with the recorder (`record: true`), which only a developer reproducing a bug
  * needs. esbuild bundles and lowers to ES2017; terser and uglify-js (scripts/minify.mjs) then take
- * off what the injected script's size budget needs. `properties`: the names it may shorten.
+ * off what the injected script's size budget needs. `properties`: the names it may shorten
+ * (INTERNAL_PROPERTIES in scripts/shared-settings.mjs says which); the generated validators stand
+ * in for zod (scripts/generate-validators.mjs).
  */
 async function buildInjected(entry, file, define = {}, properties = undefined) {
   await build({
@@ -54,31 +36,6 @@ async function buildInjected(entry, file, define = {}, properties = undefined) {
   writeFileSync(`${out}/${file}`, code);
   return code;
 }
-/**
- * Property names the bundle may shorten: each names a field of an object that never leaves the
- * bundle (verdicts, the environment, the outbox's and uploads' bookkeeping, the generated
- * validators' results), never one a host, the widget, the backend, storage, the starter's
- * handover or a web API reads or writes. A name belongs here only if no object crossing any of
- * those boundaries has it: terser renames it everywhere, and a mistake breaks the bundle only
- * (the ES modules and the debug bundle keep every name; test/unit/scripts/build.spec.ts runs the bundle).
- * `key` and `pending` stay out: the lease reads `StorageEvent.key` and the outbox reads Web Locks'
- * `query().pending`, and with `builtins: true` terser would rename those reads too. So do `held`
- * (Web Locks' `query().held`) and `waiting` (a service worker registration's), though the outbox's
- * lock adapters use both names for their own methods.
- */
-const INTERNAL_PROPERTIES = new RegExp(
-  `^(?:${[
-    ...['kind', 'command', 'secrets', 'deep', 'conversationToken', 'success', 'issues', 'safeParse'],
-    ...['optional', 'path', 'expected', 'timers', 'runner', 'api', 'answer', 'timeoutMs', 'newMessageId'],
-    ...['run', 'untimed', 'finish', 'controller', 'timer', 'chunks', 'blobs', 'loose', 'looseBytes'],
-    ...['take', 'settle', 'written', 'encode', 'deliver', 'forms', 'scrub', 'onToken'],
-    ...['merged', 'resolved', 'records', 'restored', 'emit', 'page', 'prefix', 'drain', 'enqueue'],
-    ...['onVisible', 'onConnectivityChange', 'onMessage', 'isOnline', 'pageOrigin', 'scope', 'apiOrigin'],
-    ...['maxCommandLength', 'form', 'json', 'onProgress', 'delay', 'stop', 'list', 'cancel', 'clearAll'],
-    ...['rawOptions', 'recorder', 'hosts', 'firm', 'wanted', 'keep', 'onWiped', 'onChange', 'record'],
-  ].join('|')})$`,
-);
-
 // Without a recorder, the bridge's recording hooks are dead code (bridge/bridge.ts says how).
 const bundle = await buildInjected(
   'bridge/startup/global.ts',

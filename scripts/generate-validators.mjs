@@ -30,7 +30,7 @@ const prefix = (issues, from, key) => {
 const string = (lengths) => (value, issues) => {
   if (typeof value !== 'string') issues.push(typeIssue('string'));
   else
-    for (const [min, max, message] of lengths)
+    for (const [min, max, message = \`must be \${min} to \${max} characters\`] of lengths)
       if (!(value.length >= min && value.length <= max)) issues.push({ code: 'custom', path: [], message });
   return value;
 };
@@ -83,6 +83,29 @@ const schema = (validate) => ({
   },
 });
 `;
+
+/** @type {Promise<string> | undefined} */
+let generated;
+
+/**
+ * The esbuild plugin for the injected scripts, which carry validators generated from the zod
+ * schemas instead of zod itself: bridge/protocol/schemas.ts is swapped for the generated module,
+ * which has the same exports (generated once per process, for every script built).
+ * @type {import('esbuild').Plugin}
+ */
+export const validatorsForZod = {
+  name: 'validators-for-zod',
+  setup(builder) {
+    builder.onLoad({ filter: /[\\/]bridge[\\/]protocol[\\/]schemas\.ts$/ }, async (args) => {
+      if (args.path !== SCHEMAS_PATH) throw new Error(`unexpected schemas module ${args.path}`);
+      return { contents: await (generated ||= generateValidators()), loader: 'js' };
+    });
+    // zod in the injected script would also add a global (its config) beside `ChatBridge`.
+    builder.onResolve({ filter: /^zod(\/|$)/ }, (args) => ({
+      errors: [{ text: `${args.importer} imports ${args.path} at run time: the injected script carries no zod` }],
+    }));
+  },
+};
 
 /** Loads the schemas module with its own zod, as Node runs it. @param {string} path */
 async function loadSchemas(path) {
@@ -187,7 +210,7 @@ export async function generateValidators(path = SCHEMAS_PATH) {
  * A refinement the generator can emit: one that states its rule as `params: {minLength, maxLength}`.
  * The stated rule is tried against the refinement's own function at both bounds, so the two can
  * never drift apart unnoticed.
- * @param {any} check @param {(what: string) => never} fail @returns {[number, number, string]}
+ * @param {any} check @param {(what: string) => never} fail @returns {[number, number, string] | [number, number]}
  */
 function lengthRule(check, fail) {
   const def = check._zod.def;
@@ -203,5 +226,8 @@ function lengthRule(check, fail) {
   const message = typeof def.error === 'function' ? def.error({ code: 'custom' }) : undefined;
   const text = typeof message === 'string' ? message : message?.message;
   if (typeof text !== 'string') fail('has a refinement without a fixed message');
-  return [minLength, maxLength, /** @type {string} */ (text)];
+  // The wording the schemas use is the runtime's default, left out of each rule.
+  return text === `must be ${minLength} to ${maxLength} characters`
+    ? [minLength, maxLength]
+    : [minLength, maxLength, /** @type {string} */ (text)];
 }

@@ -14,7 +14,7 @@ import { minify as terser } from 'terser';
 import { TERSER_OPTIONS } from './shared-settings.mjs';
 
 // Required with its one call typed here: uglify-js ships no type declarations.
-/** @type {{ minify(code: string, options: object): { code: string, error?: Error } }} */
+/** @type {{ minify(code: string, options: object): { code: string, map?: string, error?: Error } }} */
 const uglify = createRequire(import.meta.url)('uglify-js');
 
 /**
@@ -22,10 +22,11 @@ const uglify = createRequire(import.meta.url)('uglify-js');
  * JavaScriptCore losing a function's parameter that an `await`ing body redeclares as a variable,
  * WebKit bug 223533), which iOS 12.2 WebViews have. `inline: 1` (as for terser) and
  * `join_vars: false`: inlining functions with parameters and joining declarations made the bundle
- * larger gzipped. `module: false`: the script is a classic script, an IIFE that says "use strict" itself.
+ * larger gzipped; so did uglify-js's rewriting of comparisons after terser's (`comparisons:
+ * false`). `module: false`: the script is a classic script, an IIFE that says "use strict" itself.
  */
 const UGLIFY_OPTIONS = /** @type {const} */ ({
-  compress: { passes: 2, pure_getters: true, inline: 1, join_vars: false },
+  compress: { passes: 2, pure_getters: true, inline: 1, join_vars: false, comparisons: false },
   mangle: true,
   module: false,
   webkit: true,
@@ -34,14 +35,31 @@ const UGLIFY_OPTIONS = /** @type {const} */ ({
 
 /**
  * Minifies esbuild's IIFE. @param {string} code
- * @param {RegExp} [properties] property names terser may shorten (scripts/build.mjs says which)
+ * @param {RegExp} [properties] property names terser may shorten (INTERNAL_PROPERTIES)
  * @returns {Promise<string>}
  */
 export async function minifyInjected(code, properties) {
+  return (await minifyMapped(code, properties)).code;
+}
+
+/**
+ * The same, carrying esbuild's source map through both minifiers (bench/bundle-size.mjs reads
+ * what each module costs from it).
+ * @param {string} code @param {RegExp} [properties] @param {string} [map] esbuild's source map
+ * @returns {Promise<{ code: string, map?: string | undefined }>}
+ */
+export async function minifyMapped(code, properties, map) {
   const mangle = properties === undefined ? true : { properties: { regex: properties, builtins: true } };
-  const compressed = await terser(code, { ...TERSER_OPTIONS, mangle });
+  const compressed = await terser(code, {
+    ...TERSER_OPTIONS,
+    mangle,
+    ...(map === undefined ? {} : { sourceMap: { content: map, asObject: true } }),
+  });
   if (compressed.code === undefined) throw new Error('terser produced no output');
-  const result = uglify.minify(compressed.code, UGLIFY_OPTIONS);
+  const result = uglify.minify(compressed.code, {
+    ...UGLIFY_OPTIONS,
+    ...(map === undefined ? {} : { sourceMap: { content: compressed.map } }),
+  });
   if (result.error) throw result.error;
-  return result.code;
+  return { code: result.code, map: result.map };
 }

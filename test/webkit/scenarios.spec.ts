@@ -7,6 +7,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SLICE_BYTES } from '../../bridge/browser-storage.js';
 import { CHUNK_MAX } from '../../bridge/protocol/limits.js';
 import type { OutboundMessage } from '../../bridge/protocol/messages.js';
 import { ChatBridgeError } from '../../host-adapters/client.js';
@@ -180,12 +181,13 @@ describe.skipIf(!requireWebKit())('chat-bridge.js in WebKit', () => {
     );
 
     it.each(LOCK_MODES)(
-      'keeps a photo sent in chunks queued offline through a reload (WebKitGTK refuses Blobs in IndexedDB: stored as bytes), then uploads it byte for byte [%s]',
+      'keeps a photo sent in chunks queued offline through a reload (WebKitGTK refuses Blobs in IndexedDB: stored in slices), then uploads it once, byte for byte, and leaves nothing stored [%s]',
       async (_, noWebLocks) => {
         tab = await harness.open({ host, noWebLocks });
         expect(await tab.call('getConversation')).toMatchObject({ ok: true });
         await tab.setOffline(true);
-        const photo = randomBytes(1_000_000);
+        // Three slices: two whole, one part.
+        const photo = randomBytes(2 * SLICE_BYTES + 12_345);
         const text = photo.toString('base64');
         for (let index = 0; index * CHUNK_MAX < text.length; index++) {
           const data = text.slice(index * CHUNK_MAX, (index + 1) * CHUNK_MAX);
@@ -198,27 +200,47 @@ describe.skipIf(!requireWebKit())('chat-bridge.js in WebKit', () => {
         });
         await tab.waitFor({ type: 'message', messageId: 'chunked', state: 'queued' });
         // Queued is said at once; the write takes longer here (WebKitGTK refuses the Blob, so its bytes
-        // are read and written instead): reload once the record is in IndexedDB, as an app's user would
-        // by the time they close it.
+        // are read and written in slices instead): reload once the record is in IndexedDB, as an app's
+        // user would by the time they close it.
         const page = tab;
-        const storedRecords = () =>
+        /** What the store holds: each key, with its value's byte length where it is bytes. */
+        const stored = () =>
           page.evaluate(`return await new Promise((resolve) => {
           const open = indexedDB.open('chat-bridge');
-          open.onerror = () => resolve(-1);
+          open.onerror = () => resolve('no database');
           open.onsuccess = () => {
-            const count = open.result.transaction('outbox').objectStore('outbox').count();
-            count.onsuccess = () => { resolve(count.result); open.result.close(); };
-            count.onerror = () => resolve(-1);
+            const store = open.result.transaction('outbox').objectStore('outbox');
+            const keys = store.getAllKeys();
+            const values = store.getAll();
+            values.onsuccess = () => {
+              resolve(keys.result.map((key, i) => [typeof key === 'string' ? 'record' : key.slice(1), values.result[i] instanceof ArrayBuffer ? values.result[i].byteLength : 'record']));
+              open.result.close();
+            };
+            values.onerror = () => resolve('unreadable');
           };
         });`);
-        await vi.waitFor(async () => expect(await storedRecords()).toBe(1), { timeout: 10_000, interval: 100 });
+        await vi.waitFor(
+          async () =>
+            expect(await stored()).toEqual([
+              ['record', 'record'],
+              [[0, 0], SLICE_BYTES],
+              [[0, 1], SLICE_BYTES],
+              [[0, 2], 12_345],
+            ]),
+          { timeout: 10_000, interval: 100 },
+        );
 
         await tab.reload();
         await tab.waitFor({ type: 'message', messageId: 'chunked', state: 'sending' });
         await tab.setOffline(false);
         await tab.waitFor({ type: 'message', messageId: 'chunked', state: 'sent' });
-        const stored = await harness.storedMessages();
-        expect(stored.map((message) => message.attachments)).toEqual([
+        expect(logLines(harness.backend).filter((line) => line.startsWith('POST /messages'))).toEqual([
+          'POST /messages 200',
+        ]);
+        // The record and its slices are gone once it is sent.
+        await vi.waitFor(async () => expect(await stored()).toEqual([]), { timeout: 5_000, interval: 100 });
+        const received = await harness.storedMessages();
+        expect(received.map((message) => message.attachments)).toEqual([
           [
             {
               name: 'photo.jpg',
