@@ -19,7 +19,7 @@ import type { Contact, SendMessageParams } from '../bridge/protocol/schemas.js';
 import { DEFAULTS } from '../bridge/protocol/bridge-options.js';
 import { createChunkedUploads } from './attachment-chunks.js';
 import { createCalls } from './client-calls.js';
-import { bridgeCodeError, ChatBridgeError, errorOf, isObject } from './client-errors.js';
+import { bridgeCodeError, ChatBridgeError, errorOf, isObjectLike } from './client-errors.js';
 import type { ClientTransport } from './client-transport.js';
 import { createMessageFollowing } from './message-following.js';
 
@@ -154,7 +154,7 @@ export function createClient(transport: ClientTransport, options: ClientOptions 
     cancelMessage: (params) => command('cancelMessage', params),
     call: (method: string, params?: object) => call(method, params),
     handle(message) {
-      if (!isObject(message)) return false;
+      if (!isObjectLike(message)) return false;
       if (message['type'] === 'message') {
         if (typeof message['messageId'] === 'string') following.follow(message as unknown as MessageStateMessage);
         return false;
