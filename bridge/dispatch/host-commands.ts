@@ -54,7 +54,7 @@ export function createHostCommands(deps: HostCommandDeps): CommandTable {
   const createConversation: CommandSpec<Contact> = {
     params: ContactSchema,
     async run(contact, { signal }) {
-      validateContact(contact, '[POST /conversations]');
+      validateContact(contact, '[createConversation]');
       return deps.api.createConversation(contact, signal);
     },
   };

@@ -91,7 +91,7 @@ describe('host commands', () => {
 
   it.each([
     ['getConversation', '[getConversation] 422: invalid email'],
-    ['createConversation', '[POST /conversations] 422: invalid email'],
+    ['createConversation', '[createConversation] 422: invalid email'],
     ['sendMessage', '[sendMessage] 422: invalid email'],
   ])('%s refuses an invalid e-mail with validation_error before any API call', async (name, message) => {
     const t = setup();
