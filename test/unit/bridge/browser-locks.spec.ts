@@ -20,7 +20,11 @@ function oldWebView() {
     removeEventListener: events.removeEventListener.bind(events),
     navigator: {},
   } as unknown as Window;
-  return { win, locks: browserLocks(win, () => localStorage), hide: () => events.dispatchEvent(new Event('pagehide')) };
+  return {
+    win,
+    locks: browserLocks(win, () => localStorage, Math.random),
+    hide: () => events.dispatchEvent(new Event('pagehide')),
+  };
 }
 
 const holdForever = (locks: ReturnType<typeof browserLocks>, name: string) =>
@@ -91,6 +95,6 @@ describe('the lease that stands in for Web Locks', () => {
       removeItem: () => undefined,
     } as unknown as Storage;
     const win = { ...oldWebView().win, setTimeout: window.setTimeout.bind(window) } as Window;
-    await expect(browserLocks(win, () => full).request('send', async () => 'ran')).resolves.toBe('ran');
+    await expect(browserLocks(win, () => full, Math.random).request('send', async () => 'ran')).resolves.toBe('ran');
   });
 });

@@ -80,10 +80,14 @@ describe('records in localStorage', () => {
       touched.push('localStorage');
       return localStorage;
     });
-    const locks = browserLocks(win, () => {
-      touched.push('localStorage (lease)');
-      return localStorage;
-    });
+    const locks = browserLocks(
+      win,
+      () => {
+        touched.push('localStorage (lease)');
+        return localStorage;
+      },
+      Math.random,
+    );
     expect(touched).toEqual([]);
     await records.keys('p:');
     await locks.held();
@@ -93,8 +97,8 @@ describe('records in localStorage', () => {
 
 describe('the lease that stands in for Web Locks', () => {
   it('lets one holder at a time run, across two WebViews sharing localStorage, and lists the held lease', async () => {
-    const first = browserLocks(oldWebView(), () => localStorage);
-    const second = browserLocks(oldWebView(), () => localStorage);
+    const first = browserLocks(oldWebView(), () => localStorage, Math.random);
+    const second = browserLocks(oldWebView(), () => localStorage, Math.random);
     const log: string[] = [];
     let release = () => {};
     const held = first?.request('send', async () => {
@@ -116,7 +120,7 @@ describe('the lease that stands in for Web Locks', () => {
 
   it('takes over a lease whose holder went away without releasing it (expired)', async () => {
     localStorage.setItem('chat-bridge:lease:send', `gone ${Date.now() - 1}`);
-    const locks = browserLocks(oldWebView(), () => localStorage);
+    const locks = browserLocks(oldWebView(), () => localStorage, Math.random);
     expect(await locks?.held()).toEqual([]);
     await expect(locks?.request('send', async () => 'ran')).resolves.toBe('ran');
   });
