@@ -4,7 +4,11 @@
  * global.debug.ts, global.start.ts): each defines `window.ChatBridge` when evaluated, and nothing
  * else. test/unit/bridge/startup/install.spec.ts and test/bundle.spec.ts run the built scripts.
  */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { VERSION } from '../../../../bridge/index.js';
 import type { ChatBridgeGlobal } from '../../../../bridge/startup/install.js';
 
 type TestWindow = Window & typeof globalThis & { ChatBridge?: ChatBridgeGlobal };
@@ -31,6 +35,18 @@ afterEach(() => {
 // From source, the schemas are zod's, which adds its own globals; the built scripts carry
 // generated validators instead (install.spec.ts checks that they add ChatBridge alone).
 const added = () => Object.getOwnPropertyNames(win).filter((name) => !before.has(name) && !name.startsWith('__zod_'));
+
+describe('the version', () => {
+  it("is package.json's: the globals, the bridges and the ES module entry say the version the package has", async () => {
+    // Paths from the file's own location (happy-dom replaces the global URL).
+    const packageJson = resolve(fileURLToPath(import.meta.url), '../../../../../package.json');
+    const { version } = JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string };
+    expect(VERSION).toBe(version);
+    const global = await evaluate('global.ts');
+    expect(global.version).toBe(version);
+    expect(global.install(options).version).toBe(version);
+  });
+});
 
 describe('global.ts (dist/chat-bridge.js)', () => {
   it('defines ChatBridge alone, which installs a bridge but refuses record: true', async () => {
