@@ -7,7 +7,7 @@
  *
  * Nothing is lost meanwhile: the window's `message`, `online` and `offline` events that come
  * before the bridge exists are kept in the global's buffer (early-buffer.ts), in order, and handed
- * to it as soon as it is built, ahead of anything later, then the commands kept there. `ready` is
+ * to it as soon as it is built, ahead of anything later (a command that builds it included). `ready` is
  * sent when it is built, so it still comes before any other message.
  */
 import { VERSION, type Bridge } from '../bridge.js';
@@ -17,13 +17,13 @@ import type { EarlyBuffer } from './early-buffer.js';
 
 /**
  * `build` makes the bridge from the window's environment, when it is needed; `buffer` keeps the
- * window's events until then, and is emptied into it. `start` builds it at once.
+ * window's events until then, and hands them to it.
  */
 export function deferredBridge(
   win: Window & typeof globalThis,
   build: (env: Environment) => Bridge,
   buffer: EarlyBuffer,
-): [bridge: Bridge, start: () => void] {
+): Bridge {
   let bridge: Bridge | undefined;
   buffer.keep();
   win.setTimeout(() => started(), 0);
@@ -50,7 +50,6 @@ export function deferredBridge(
     kept.events.forEach((event) =>
       event.type === 'message' ? onMessage(inboundMessage(event)) : onConnectivityChange(event.type === 'online'),
     );
-    kept.commands.forEach((data) => (bridge as Bridge).receive(data));
     return bridge;
   };
 
@@ -66,5 +65,5 @@ export function deferredBridge(
     stats: () => started().stats(),
     destroy: (why) => started().destroy(why),
   };
-  return [deferred, started];
+  return deferred;
 }

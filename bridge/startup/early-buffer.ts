@@ -4,8 +4,9 @@
  * `receive`. The starter (starter.ts) keeps in one until the bundle comes, and hands what it
  * kept over; the bundle's global (install.ts) keeps in one what the starter handed over and the
  * commands that come before `install`, and from `install` on the window's events, until the bridge
- * is built (deferred-start.ts), which takes all of it: the events first, in order, then the
- * commands.
+ * is built (deferred-start.ts). Whatever builds it hands it the events first, in order, then the
+ * commands: install hands the commands to the new bridge, whose first command builds it, and the
+ * build takes the events.
  *
  * Bounded, so a page where the bridge never comes does not grow without end: at most
  * EARLY_COMMAND_LIMIT commands, and, with `withinLimits`, as many events and characters of message
@@ -33,8 +34,8 @@ export interface EarlyBuffer {
   keep(): void;
   /** Keeps a host command, or counts it dropped past EARLY_COMMAND_LIMIT. */
   command(data: unknown): void;
-  /** Whether commands wait: they need the bridge at once, as a command handed to `receive` does. */
-  pending(): boolean;
+  /** The commands kept so far, in order (the bundle's global hands them to a bridge as it installs it). */
+  readonly commands: unknown[];
   /** Stops listening and hands over what was kept, leaving the buffer empty. */
   take(): Kept;
 }
@@ -74,7 +75,7 @@ export function createEarlyBuffer(
       if (commands.length < EARLY_COMMAND_LIMIT) commands.push(data);
       else dropped++;
     },
-    pending: () => commands.length > 0,
+    commands,
     take() {
       listen(false);
       const kept = { events: [...events], commands: commands.splice(0), dropped };

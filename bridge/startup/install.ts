@@ -53,9 +53,10 @@ export function createGlobal(
       starterDropped = 0;
       checkRecorder(resolved, settings); // before the running bridge is replaced, as for other bad options
       if (current) current.destroy('reinstalled');
-      const [bridge, start] = deferredBridge(win, (env) => createBridge(resolved, env, settings), buffer);
+      const bridge = deferredBridge(win, (env) => createBridge(resolved, env, settings), buffer);
       current = bridge;
-      if (buffer.pending()) start();
+      // Each builds it at once, as a command handed to `receive` does (after the events it kept).
+      buffer.commands.splice(0).forEach((data) => bridge.receive(data));
       return bridge;
     },
     receive(data) {

@@ -48,22 +48,28 @@ describe('deferredBridge', () => {
     expect(builds).toBe(1);
   });
 
-  it('hands the bridge the window events of the meantime, in order, then the commands kept, ahead of anything later', async () => {
+  it('hands the bridge the window events of the meantime, in order, ahead of anything later', async () => {
     const buffer = createEarlyBuffer(win, { events: [new MessageEvent('message', { data: 'earlier' })], commands: [] });
-    buffer.command('kept');
     deferredBridge(win, build, buffer);
     post('one');
     win.dispatchEvent(new Event('offline'));
     post('two');
     await nextTask();
     post('later');
-    expect(seen).toEqual(['message earlier', 'message one', 'offline', 'message two', 'command kept', 'message later']);
+    expect(seen).toEqual(['message earlier', 'message one', 'offline', 'message two', 'message later']);
     // The buffer was emptied into the bridge and listens no more.
     expect(buffer.take()).toEqual({ events: [], commands: [], dropped: 0 });
   });
 
+  it('a command that builds it comes after the events kept', () => {
+    const bridge = deferredBridge(win, build, createEarlyBuffer(win));
+    post('kept');
+    bridge.receive('command');
+    expect(seen).toEqual(['message kept', 'command command']);
+  });
+
   it('builds at once when anything needs it, and once only', async () => {
-    const [bridge] = deferredBridge(win, build, createEarlyBuffer(win));
+    const bridge = deferredBridge(win, build, createEarlyBuffer(win));
     post('before');
     expect(bridge.host).toBe('browser');
     expect(builds).toBe(1);
@@ -76,14 +82,8 @@ describe('deferredBridge', () => {
     expect(seen).toEqual(['message before', 'command now']);
   });
 
-  it('start builds it at once', () => {
-    const [, start] = deferredBridge(win, build, createEarlyBuffer(win));
-    start();
-    expect(builds).toBe(1);
-  });
-
   it('destroyed before it was built, is built and destroyed: what it kept is handled first', () => {
-    const [bridge] = deferredBridge(win, build, createEarlyBuffer(win));
+    const bridge = deferredBridge(win, build, createEarlyBuffer(win));
     post('kept');
     bridge.destroy('reinstalled');
     expect(seen).toEqual(['message kept', 'destroyed reinstalled']);
@@ -91,7 +91,7 @@ describe('deferredBridge', () => {
 
   it('says its version without building', () => {
     const building = vi.fn(build);
-    const [bridge] = deferredBridge(win, building, createEarlyBuffer(win));
+    const bridge = deferredBridge(win, building, createEarlyBuffer(win));
     expect(bridge.version).toMatch(/^\d+\.\d+\.\d+$/);
     expect(building).not.toHaveBeenCalled();
   });
