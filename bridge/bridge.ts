@@ -19,6 +19,7 @@ import { inboxPrefix, type OutboxRecord } from './backend/outbox-record.js';
 import type { RecorderFactory } from './recording/plug-in.js';
 import { createRedactor } from './outbound/redact.js';
 import { widgetErrorEvent } from './inbound/widget-error.js';
+import { messageIds, sourceId, withMessageId } from './protocol/message-ids.js';
 
 export const VERSION = '0.1.0';
 
@@ -132,11 +133,10 @@ export function createBridge(
 
   const inFlight = new Set<AbortController>();
   // This page's id: in its record keys and its lock, and the start of the message ids it makes.
-  const page = `${env.now().toString(36)}${Math.floor(env.random() * 2 ** 32).toString(36)}`;
+  const page = sourceId(env.now(), env.random());
   // A window `offline` event means offline even where navigator.onLine stays true (some WebViews).
   let offline = false;
-  let messageCounter = 0;
-  const newMessageId = () => `${page}-${(messageCounter++).toString(36)}`;
+  const newMessageId = messageIds(page);
 
   /**
    * The API client, the outbox and the command runner: built at the first command, or in the task
@@ -175,7 +175,6 @@ export function createBridge(
         outbox,
         maxFileSize: options.maxFileSize,
         timers,
-        newMessageId,
       }),
       timeoutMs: options.commandTimeout,
       timers,
@@ -228,6 +227,7 @@ export function createBridge(
       ours = verdict.kind !== 'ignored';
       // Learned before anything is recorded or sent, so no copy of the message keeps them.
       if (verdict.kind === 'widget') verdict.secrets.forEach((secret) => redactor.add(secret, 'widget'));
+      withMessageId(verdict, newMessageId);
       if (ours && recorder) recorder.posted(message);
       handle(verdict);
     });
@@ -265,9 +265,7 @@ export function createBridge(
       if (destroyed) return;
       guarded(() => {
         const verdict = classifyHostData(data, options);
-        // The message id a sendMessage gets is part of the command, so a recording replays with it.
-        if (verdict.kind === 'command' && verdict.command.method === 'sendMessage')
-          verdict.command.params = Object.assign({ messageId: newMessageId() }, verdict.command.params);
+        withMessageId(verdict, newMessageId);
         if (recorder) recorder.host(data, verdict);
         handle(verdict);
       });

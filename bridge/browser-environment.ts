@@ -11,9 +11,11 @@ import { xhrUpload } from './xhr-upload.js';
 export function browserEnvironment(win: Window & typeof globalThis): Environment {
   let storage: Storage | undefined | null = null;
   const lazyStorage = () => (storage === null ? (storage = usableStorage(win)) : storage);
+  // The one Math.random of bridge/: the locks draw on it too.
+  const random = () => Math.random();
   return {
     records: browserRecords(win, lazyStorage),
-    locks: browserLocks(win, lazyStorage),
+    locks: browserLocks(win, lazyStorage, random),
     onVisible(listener) {
       const visible = () => win.document.visibilityState === 'visible' && listener();
       win.document.addEventListener('visibilitychange', visible);
@@ -25,7 +27,7 @@ export function browserEnvironment(win: Window & typeof globalThis): Environment
     now: () => Date.now(),
     setTimeout: (callback, ms) => win.setTimeout(callback, ms),
     clearTimeout: (handle) => win.clearTimeout(handle as number),
-    random: () => Math.random(),
+    random,
     isOnline: () => win.navigator.onLine !== false,
     onConnectivityChange(listener) {
       const online = () => listener(true);

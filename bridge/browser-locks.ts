@@ -19,16 +19,16 @@ const TTL = 4_000;
 const RENEW = 1_000;
 
 /** Chosen at the first call: the Web Locks API, else a lease in localStorage, else none. */
-export function browserLocks(win: Window, storage: () => Storage | undefined): Locks {
+export function browserLocks(win: Window, storage: () => Storage | undefined, random: () => number): Locks {
   let chosen: Locks | undefined | null = null;
   let told = false;
-  const locks = () => (chosen === null ? (chosen = nativeLocks(win) || leaseLocks(win, storage())) : chosen);
+  const locks = () => (chosen === null ? (chosen = nativeLocks(win) || leaseLocks(win, storage(), random)) : chosen);
   /** Other WebViews hear of this one once (a `storage` event), and watch for it to go. */
   const tell = () => {
     if (told) return;
     told = true;
     try {
-      (storage() as Storage).setItem(LEASE, String(Math.random()));
+      (storage() as Storage).setItem(LEASE, String(random()));
     } catch {
       // No localStorage, or full: the others look when an event of their own comes.
     }
@@ -58,9 +58,9 @@ function nativeLocks(win: Window): Locks | undefined {
     : undefined;
 }
 
-function leaseLocks(win: Window, storage: Storage | undefined): Locks | undefined {
+function leaseLocks(win: Window, storage: Storage | undefined, random: () => number): Locks | undefined {
   if (!storage) return;
-  const me = Math.random().toString(36).slice(2);
+  const me = random().toString(36).slice(2);
   /** `key`'s owner while its time has not run out (and is no further ahead than a lease). */
   const valid = (key: string) => {
     const [owner, until] = (storage.getItem(key) || '').split(' ');
@@ -86,7 +86,7 @@ function leaseLocks(win: Window, storage: Storage | undefined): Locks | undefine
         // A page's own lock is held as soon as it is written, so its records can be written at once.
         if (only) break;
         // Read back after a pause: of two WebViews that wrote at once, the later write wins.
-        await new Promise((resolve) => win.setTimeout(resolve, 50 + Math.random() * 50));
+        await new Promise((resolve) => win.setTimeout(resolve, 50 + random() * 50));
       }
       storage.removeItem(WANT + name);
       // Renewed while the work runs; a lease another WebView took meanwhile is not written over.

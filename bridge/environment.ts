@@ -3,7 +3,8 @@
  *
  * `install` fills it from the real WebView (browser-environment.ts); the replay fills it with a
  * virtual clock and scripted HTTP; unit tests fill it with fakes. Nothing else in `bridge/`
- * touches `window`, `fetch`, timers or storage directly, so the very same code runs in all three.
+ * touches `window`, `fetch`, timers, storage or `Math.random` directly, so the very same code
+ * runs in all three.
  */
 
 /** The part of a fetch `Response` the bridge reads. Kept small so scripted answers are easy. */

@@ -3,9 +3,12 @@
  * `dist/chat-bridge.debug.js` with the recorder) are built from `startup/global.ts` and
  * `startup/global.debug.ts`; this entry exposes the same bridge as modules, recorder included, plus the types.
  *
- * Left out on purpose: inbound parsing, the schemas (their inferred types are here), the outbox
- * and retry internals. They are implementation, free to change; the wire format (docs/reference.md) and
- * these exports are the contract.
+ * Left out on purpose: inbound classification, the schemas (their inferred types are here), the
+ * outbox, the retry policy and its timing. They are implementation, free to change; the wire
+ * format (docs/reference.md) and these exports are the contract.
+ * The few helpers at the end are here for the Node tools, which reach the runtime only through
+ * this entry (docs/architecture.md, "Layers"): the channels' adapters, the redactor, reading a
+ * backend's bodies and JSON text as the bridge does.
  * The app-side typed client is not here: it runs in the app, not the WebView, and has its own
  * entry (`chat-bridge/client`).
  */
@@ -51,13 +54,13 @@ export { MIN_TOKEN_LENGTH, normalizeOptions, OptionsError } from './options.js';
 export { DEFAULTS, HOST_NAMES } from './protocol/bridge-options.js';
 export type { ResolvedOptions } from './options.js';
 export type { BridgeOptions, HostName, ChannelNames, RetryPolicy } from './protocol/bridge-options.js';
-export { retryDelay, parseRetryAfter } from './backend/retry-timing.js';
+export type { HostAdapter } from './outbound/channel.js';
+// For the Node tools: the stand-in channels find and encode as the adapters do, the replay and
+// the doctor redact as the bridge does, and the doctor reads backend answers exactly as it does
+// (JSON text that cannot pollute prototypes).
 export { adapters } from './outbound/adapters/index.js';
 export { createRedactor } from './outbound/redact.js';
 export { REDACTED } from './protocol/limits.js';
 export type { Redactor } from './outbound/redact.js';
-// For the Node tools (the doctor reads backend answers exactly as the bridge does): reading a
-// backend body and JSON text that cannot pollute prototypes.
 export { authTokenOf, errorMessageOf } from './backend/backend-bodies.js';
 export { parseJson } from './protocol/safe-json.js';
-export type { HostAdapter } from './outbound/channel.js';

@@ -41,7 +41,8 @@ export class ChatBridgeError extends Error {
   }
 }
 
-export const isObject = (value: unknown): value is Record<string, unknown> =>
+/** Anything with properties to read: an object or an array, not null (unlike the bridge's `isObject`, a JSON object). */
+export const isObjectLike = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null;
 
 /** A failure the client saw itself, under one of its own codes. */
@@ -56,7 +57,7 @@ export const bridgeCodeError = (code: ErrorCode, message: string) =>
 
 /** The bridge's error event, or a `parse_error` saying it was missing or malformed. */
 export function errorOf(value: unknown, method: string): ErrorEvent {
-  if (isObject(value) && typeof value['code'] === 'string' && typeof value['message'] === 'string') {
+  if (isObjectLike(value) && typeof value['code'] === 'string' && typeof value['message'] === 'string') {
     return { ...(value as unknown as ErrorEvent), type: 'error' };
   }
   return {

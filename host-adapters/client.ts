@@ -17,9 +17,10 @@ import type { ChatMessage, MessageStateMessage, UploadProgress } from '../bridge
 import type { CommandName, CommandResults, Conversation } from '../bridge/protocol/command-results.js';
 import type { Contact, SendMessageParams } from '../bridge/protocol/schemas.js';
 import { DEFAULTS } from '../bridge/protocol/bridge-options.js';
+import { messageIds, sourceId } from '../bridge/protocol/message-ids.js';
 import { createChunkedUploads } from './attachment-chunks.js';
 import { createCalls } from './client-calls.js';
-import { bridgeCodeError, ChatBridgeError, errorOf, isObject } from './client-errors.js';
+import { bridgeCodeError, ChatBridgeError, errorOf, isObjectLike } from './client-errors.js';
 import type { ClientTransport } from './client-transport.js';
 import { createMessageFollowing } from './message-following.js';
 
@@ -131,9 +132,8 @@ export function createClient(transport: ClientTransport, options: ClientOptions 
   const uploads = createChunkedUploads(call, () => `${idPrefix}u${++uploadCounter}.${session}`);
   const following = createMessageFollowing(calls);
 
-  let messageCounter = 0;
-  const newMessageId = () =>
-    `m-${Date.now().toString(36)}-${Math.floor(random() * 36 ** 6).toString(36)}-${(messageCounter++).toString(36)}`;
+  // In the bridge's format, from the one place that makes them (bridge/protocol/message-ids.ts).
+  const newMessageId = messageIds(sourceId(Date.now(), random()));
 
   /** A command whose answer is that command's result (the bridge's command table says so). */
   const command = <Name extends CommandName>(method: Name, params?: object) =>
@@ -154,7 +154,7 @@ export function createClient(transport: ClientTransport, options: ClientOptions 
     cancelMessage: (params) => command('cancelMessage', params),
     call: (method: string, params?: object) => call(method, params),
     handle(message) {
-      if (!isObject(message)) return false;
+      if (!isObjectLike(message)) return false;
       if (message['type'] === 'message') {
         if (typeof message['messageId'] === 'string') following.follow(message as unknown as MessageStateMessage);
         return false;

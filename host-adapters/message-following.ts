@@ -6,7 +6,7 @@
  */
 import type { MessageStateMessage, UploadProgress } from '../bridge/protocol/messages.js';
 import type { Calls } from './client-calls.js';
-import { ChatBridgeError, clientError, errorOf, isObject } from './client-errors.js';
+import { ChatBridgeError, clientError, errorOf, isObjectLike } from './client-errors.js';
 
 /** How many settled calls' ids are remembered for their late responses. */
 const REMEMBERED = 1000;
@@ -114,10 +114,10 @@ function report(onProgress: (progress: UploadProgress) => void, progress: Upload
 function outboxIds(result: unknown): string[] {
   const list = Array.isArray(result)
     ? result
-    : isObject(result) && Array.isArray(result['messages'])
+    : isObjectLike(result) && Array.isArray(result['messages'])
       ? result['messages']
       : [];
   return list.flatMap((item: unknown) =>
-    isObject(item) && typeof item['messageId'] === 'string' ? [item['messageId']] : [],
+    isObjectLike(item) && typeof item['messageId'] === 'string' ? [item['messageId']] : [],
   );
 }

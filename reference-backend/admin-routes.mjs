@@ -4,7 +4,7 @@
  * These routes are never logged, rate limited or faulted, so a test or the
  * demo page can always switch a fault off again.
  */
-import { HttpError, isRecord, parseJsonObject, readBody } from './http-io.mjs';
+import { HttpError, isObject, parseJsonObject, readBody } from './http-io.mjs';
 
 /** @typedef {import('./api-routes.mjs').RouteTable} RouteTable */
 
@@ -25,7 +25,7 @@ export function createAdminRoutes({ faults, setFault, reset, requests }) {
       GET: async () => ({ status: 200, body: faults.list() }),
       POST: async (req) => {
         const body = parseJsonObject(await readBody(req, 16 * 1024, 'Request body exceeds 16 KB'));
-        if (!isRecord(body) || typeof body['name'] !== 'string' || typeof body['on'] !== 'boolean') {
+        if (!isObject(body) || typeof body['name'] !== 'string' || typeof body['on'] !== 'boolean') {
           throw new HttpError(400, 'Expected {"name": string, "on": boolean, "detail"?: string}');
         }
         const detail = body['detail'];

@@ -4,7 +4,7 @@
  * GET|POST /conversations, POST /messages. Route-specific faults are applied
  * here, where the status they replace would have been decided.
  */
-import { HttpError, errorReply, isRecord, parseJsonObject, readBody } from './http-io.mjs';
+import { HttpError, errorReply, isObject, parseJsonObject, readBody } from './http-io.mjs';
 import { readMessageInput } from './uploads.mjs';
 
 /** @typedef {import('./http-io.mjs').Reply} Reply */
@@ -120,7 +120,7 @@ export function createApiRoutes({ store, faults, websiteTokens, maxFileSize }) {
  */
 function readContactAttributes(contact) {
   if (contact === undefined || contact === null) return {};
-  if (!isRecord(contact)) throw new HttpError(400, 'Malformed request body: "contact" must be an object');
+  if (!isObject(contact)) throw new HttpError(400, 'Malformed request body: "contact" must be an object');
   const { name, email, identifier } = contact;
   /** @type {Record<string, string[]>} */
   const errors = {};

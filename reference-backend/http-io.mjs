@@ -89,14 +89,15 @@ export function parseJsonObject(buffer) {
   } catch {
     throw new HttpError(400, 'Malformed request body: not valid JSON');
   }
-  if (!isRecord(value)) throw new HttpError(400, 'Malformed request body: expected a JSON object');
+  if (!isObject(value)) throw new HttpError(400, 'Malformed request body: expected a JSON object');
   return value;
 }
 
 /**
+ * A JSON object: not null, not an array (as the bridge's `isObject`, bridge/protocol/safe-json.ts).
  * @param {unknown} value
  * @returns {value is Record<string, unknown>}
  */
-export function isRecord(value) {
+export function isObject(value) {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -5,7 +5,7 @@
  * type (400), per-file size (413), then content (400).
  */
 import { createHash } from 'node:crypto';
-import { HttpError, isRecord, parseJsonObject, readBody } from './http-io.mjs';
+import { HttpError, isObject, parseJsonObject, readBody } from './http-io.mjs';
 
 /** @typedef {import('./store.mjs').AttachmentInfo} AttachmentInfo */
 /** @typedef {{content: string, echoId: string | null, attachments: AttachmentInfo[]}} MessageInput */
@@ -53,7 +53,7 @@ export async function readMessageInput(req, maxFileSize) {
   // Any other content type is tried as JSON: a fetch with a string body sends text/plain.
   const body = parseJsonObject(await readBody(req, JSON_BODY_LIMIT, 'Request body exceeds 1 MB'));
   const message = body?.['message'];
-  if (message !== undefined && !isRecord(message)) {
+  if (message !== undefined && !isObject(message)) {
     throw new HttpError(400, 'Malformed request body: "message" must be an object');
   }
   return checkText(message?.['content'], message?.['echo_id'], []);

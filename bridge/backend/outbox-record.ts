@@ -64,7 +64,7 @@ export const inQueueOrder = (keys: Iterable<string>, page: string) =>
 const isText = (value: unknown) => value === undefined || typeof value === 'string';
 
 /** A stored value is sent only when it has exactly the shape the bridge writes, within the service's limits. */
-export function isRecord(value: unknown, maxFileSize: number): value is OutboxRecord {
+export function isOutboxRecord(value: unknown, maxFileSize: number): value is OutboxRecord {
   if (!isObject(value) || value['v'] !== 1) return false;
   const { messageId: id, content, contact = {}, files = [] } = value as { [key: string]: any };
   return (

@@ -21,7 +21,7 @@ import type { Locks, ProgressListener, RecordStore, Timers } from '../environmen
 import { BridgeError, errorEvent, isBridgeError, toErrorEvent, type ErrorEvent } from '../protocol/errors.js';
 import type { MessageState, MessageStateMessage, OutboxListing, Outcome } from '../protocol/messages.js';
 import { parseRetryAfter, retryDelay } from './retry-timing.js';
-import { byteSize, isRecord, pageOf, inQueueOrder, recordKey, type OutboxRecord } from './outbox-record.js';
+import { byteSize, isOutboxRecord, pageOf, inQueueOrder, recordKey, type OutboxRecord } from './outbox-record.js';
 import { hold, inboxLock, noop } from './outbox/inbox-lock.js';
 import { throttledProgress } from './upload-progress.js';
 import { keptRecords } from './kept-records.js';
@@ -180,7 +180,7 @@ export function createOutbox(s: OutboxSettings): Outbox {
       if (alive.has(PAGE_LOCK + page)) continue;
       const record = await (records as RecordStore).get(key).catch(noop);
       if (entries.has(key)) continue;
-      if (isRecord(record, s.maxFileSize)) {
+      if (isOutboxRecord(record, s.maxFileSize)) {
         entries.set(key, { key, record, attempt: 0, state: 'queued' });
         adopted++;
       } else if (record !== undefined) {
@@ -351,7 +351,7 @@ export function createOutbox(s: OutboxSettings): Outbox {
         const record = entry
           ? entry.record
           : pageOf(key) !== s.page && (await (records as RecordStore).get(key).catch(noop));
-        if (isRecord(record, s.maxFileSize))
+        if (isOutboxRecord(record, s.maxFileSize))
           listing.push({
             messageId: record.messageId,
             state: entry ? entry.state : 'queued',

@@ -34,8 +34,6 @@ interface HostCommandDeps {
   maxFileSize: number;
   /** For dropping uploads left unused. */
   timers: Timers;
-  /** A fresh client-side message id (`echo_id`). */
-  newMessageId(): string;
 }
 
 export function createHostCommands(deps: HostCommandDeps): CommandTable {
@@ -54,7 +52,7 @@ export function createHostCommands(deps: HostCommandDeps): CommandTable {
   const createConversation: CommandSpec<Contact> = {
     params: ContactSchema,
     async run(contact, { signal }) {
-      validateContact(contact, '[POST /conversations]');
+      validateContact(contact, '[createConversation]');
       return deps.api.createConversation(contact, signal);
     },
   };
@@ -63,7 +61,9 @@ export function createHostCommands(deps: HostCommandDeps): CommandTable {
     untimed: true,
     async run(params) {
       validateMessage(params, deps.maxFileSize);
-      const { content, attachments, messageId = deps.newMessageId() } = params;
+      const { content, attachments } = params;
+      // Given by the host, or minted as the command came in (bridge.ts, protocol/message-ids.ts).
+      const messageId = params.messageId as string;
       // The contact fields that are present (a rest pattern would pull in esbuild's helper).
       const contact: Contact = {};
       for (const field of CONTACT_FIELDS) if (params[field] !== undefined) contact[field] = params[field];

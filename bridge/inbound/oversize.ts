@@ -8,7 +8,7 @@
  */
 import type { ErrorEvent } from '../protocol/errors.js';
 import { attachmentSize, fileTooLarge } from '../protocol/service-rules.js';
-import { isObject as isRecord, parseJson } from '../protocol/safe-json.js';
+import { isObject, parseJson } from '../protocol/safe-json.js';
 import { idString } from '../protocol/schemas.js';
 
 /** Strings longer than this are measured where they lie, not copied or parsed. */
@@ -23,12 +23,12 @@ export interface Oversized {
 export function refuseOversized(text: string, tooLong: ErrorEvent, maxFileSize: number): Oversized {
   const long: string[] = [];
   const parsed = parseJson(withoutLongStrings(text, long) || '');
-  const envelope = parsed.ok && isRecord(parsed.value) ? parsed.value : {};
+  const envelope = parsed.ok && isObject(parsed.value) ? parsed.value : {};
   const { id, method, params } = envelope;
   if (typeof method !== 'string' || 'jsonrpc' in envelope || !idString.safeParse(id).success) return { error: tooLong };
-  const files = method === 'sendMessage' && isRecord(params) ? params['attachments'] : undefined;
+  const files = method === 'sendMessage' && isObject(params) ? params['attachments'] : undefined;
   for (const file of Array.isArray(files) ? (files as unknown[]) : []) {
-    if (!isRecord(file) || typeof file['name'] !== 'string' || typeof file['data'] !== 'string') continue;
+    if (!isObject(file) || typeof file['name'] !== 'string' || typeof file['data'] !== 'string') continue;
     const size = sizeOf(file['data'], long);
     if (size > maxFileSize) return { id: id as string, error: fileTooLarge(file['name'], size, maxFileSize) };
   }

@@ -6,30 +6,31 @@
  * (a command, a listener, `host`, `stats`), whichever comes first.
  *
  * Nothing is lost meanwhile: the window's `message`, `online` and `offline` events that come
- * before the bridge exists are kept, in order, and handed to it as soon as it is built, ahead of
- * anything later. `ready` is sent when it is built, so it still comes before any other message.
+ * before the bridge exists are kept in the global's buffer (early-buffer.ts), in order, and handed
+ * to it as soon as it is built, ahead of anything later (a command that builds it included). `ready` is
+ * sent when it is built, so it still comes before any other message.
  */
 import { VERSION, type Bridge } from '../bridge.js';
 import { browserEnvironment, inboundMessage } from '../browser-environment.js';
 import type { Environment, InboundMessage } from '../environment.js';
-import { keepWindowEvents } from './early-input.js';
+import type { EarlyBuffer } from './early-buffer.js';
 
 /**
- * `build` makes the bridge from the window's environment, when it is needed. `earlier`: events a
- * starter kept (starter.ts), handed to the bridge first.
+ * `build` makes the bridge from the window's environment, when it is needed; `buffer` keeps the
+ * window's events until then, and hands them to it.
  */
 export function deferredBridge(
   win: Window & typeof globalThis,
   build: (env: Environment) => Bridge,
-  earlier: Event[] = [],
+  buffer: EarlyBuffer,
 ): Bridge {
   let bridge: Bridge | undefined;
-  const kept = keepWindowEvents(win, earlier);
+  buffer.keep();
   win.setTimeout(() => started(), 0);
 
   const started = (): Bridge => {
     if (bridge) return bridge;
-    kept.stop();
+    const kept = buffer.take();
     // The bridge's own listeners, caught on their way in, so the kept events reach them.
     let onMessage: (message: InboundMessage) => void = () => {};
     let onConnectivityChange: (online: boolean) => void = () => {};
@@ -53,7 +54,7 @@ export function deferredBridge(
   };
 
   // Destroying it builds it first, as a bridge that ran: what it has started is answered the same way.
-  return {
+  const deferred: Bridge = {
     version: VERSION,
     get host() {
       return started().host;
@@ -64,4 +65,5 @@ export function deferredBridge(
     stats: () => started().stats(),
     destroy: (why) => started().destroy(why),
   };
+  return deferred;
 }

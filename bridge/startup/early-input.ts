@@ -1,30 +1,10 @@
 /**
- * What a `ChatBridge` global takes in before its bridge exists, shared by the bundle (install.ts,
- * deferred-start.ts) and the starter (starter.ts): the window events kept for the bridge, the
- * global itself, the options merge and its check, and the install a native host asks for by
- * injecting settings.
+ * What a `ChatBridge` global takes in before its bridge exists, shared by the bundle (install.ts)
+ * and the starter (starter.ts): the global itself, the options merge and its check, and the
+ * install a native host asks for by injecting settings. What arrives before the bridge (window
+ * events, host commands) is kept in early-buffer.ts.
  */
 import { normalizeOptions } from '../options.js';
-
-/** Host commands kept at most before `install` (the bundle) or before the bundle comes (the starter). */
-export const EARLY_COMMAND_LIMIT = 100;
-
-/**
- * Keeps the window's `message`, `online` and `offline` events (and `message` on the document,
- * see environment.ts), in order, those `admit` lets in, until `stop`. A Set, because a bubbling
- * message event may pass both document and window. `earlier` go first.
- */
-export function keepWindowEvents(win: Window, earlier: Event[] = [], admit = (_event: Event) => true) {
-  const events = new Set<Event>(earlier);
-  const keep = (event: Event) => void (!events.has(event) && admit(event) && events.add(event));
-  const listen = (add: boolean) => {
-    const method = add ? 'addEventListener' : 'removeEventListener';
-    ['message', 'online', 'offline'].forEach((type) => win[method](type, keep));
-    win.document[method]('message', keep);
-  };
-  listen(true);
-  return { events, stop: () => listen(false) };
-}
 
 /**
  * Defines `window.ChatBridge`: not writable, so a page cannot swap it by assignment, but

@@ -5,7 +5,8 @@
 import { checkRecorder, createBridge, VERSION, type Bridge, type CreateBridgeSettings } from '../bridge.js';
 import { deferredBridge } from './deferred-start.js';
 import type { BridgeOptions } from '../protocol/bridge-options.js';
-import { defineGlobal, EARLY_COMMAND_LIMIT, installInjected, installOptions } from './early-input.js';
+import { defineGlobal, installInjected, installOptions } from './early-input.js';
+import { createEarlyBuffer } from './early-buffer.js';
 import { TAKE_OVER, type StarterHandover } from './starter.js';
 
 export interface ChatBridgeGlobal {
@@ -30,18 +31,19 @@ export interface ChatBridgeGlobal {
 export type GlobalPlugins = Pick<CreateBridgeSettings, 'recorder'>;
 
 /**
- * `starterEvents`: window events a starter kept (starter.ts), handed to the first bridge
- * installed, which also says how many it dropped (`starterDropped`).
+ * `handover`: what a starter kept (starter.ts), kept on for the first bridge installed, which
+ * also says how many events and commands the starter dropped.
  */
 export function createGlobal(
   win: Window & typeof globalThis,
   plugins: GlobalPlugins = {},
-  starterEvents: Event[] = [],
-  starterDropped = 0,
+  handover?: StarterHandover,
 ): ChatBridgeGlobal {
   let current: Bridge | undefined;
-  // Host commands received before `install`, kept (up to EARLY_COMMAND_LIMIT) and handled once it runs.
-  const early: unknown[] = [];
+  // Before `install`, host commands; from it until its bridge is built, window events (deferred-start.ts).
+  const buffer = createEarlyBuffer(win, handover);
+  // Only the starter's drops are told: commands past the limit before `install` never were.
+  let starterDropped = handover ? handover.dropped : 0;
 
   return {
     version: VERSION,
@@ -51,14 +53,15 @@ export function createGlobal(
       starterDropped = 0;
       checkRecorder(resolved, settings); // before the running bridge is replaced, as for other bad options
       if (current) current.destroy('reinstalled');
-      const bridge = deferredBridge(win, (env) => createBridge(resolved, env, settings), starterEvents.splice(0));
+      const bridge = deferredBridge(win, (env) => createBridge(resolved, env, settings), buffer);
       current = bridge;
-      early.splice(0).forEach((data) => bridge.receive(data));
+      // Each builds it at once, as a command handed to `receive` does (after the events it kept).
+      buffer.commands.splice(0).forEach((data) => bridge.receive(data));
       return bridge;
     },
     receive(data) {
       if (current !== undefined) current.receive(data);
-      else if (early.length < EARLY_COMMAND_LIMIT) early.push(data);
+      else buffer.command(data);
     },
     recording: () => (current ? current.recording() : ''),
     get bridge() {
@@ -83,9 +86,8 @@ export function exposeGlobal(plugins: GlobalPlugins): void {
   const starter = win.ChatBridge as { [TAKE_OVER]?: () => StarterHandover } | undefined;
   if (starter !== undefined && typeof starter[TAKE_OVER] !== 'function') return;
   const handover = starter && (starter[TAKE_OVER] as () => StarterHandover)();
-  const chatBridge = createGlobal(win, plugins, handover ? handover.events : [], handover ? handover.dropped : 0);
+  const chatBridge = createGlobal(win, plugins, handover);
   defineGlobal(win, chatBridge);
   // Settings injected before the bundle, or the options its starter was installed with.
   installInjected(chatBridge.install, handover ? handover.options : win.chatBridgeSettings);
-  if (handover) handover.commands.forEach((data) => chatBridge.receive(data));
 }

@@ -11,22 +11,23 @@
  * hands over the events and commands kept, in order. Until then there is no bridge, and no
  * `ready`: hosts send commands after `ready`, as they do with the bundle alone.
  *
- * What it keeps is limited as the bridge would limit it: message events from allowed origins
- * only (the bridge's rule, inbound/origin.ts), at most STARTER_EVENT_LIMIT events and
- * STARTER_TEXT_LIMIT characters. What it drops over the limits is counted, and the bridge says
- * how many in one `channel_error` right after `ready`.
+ * It keeps them in the same buffer as the bundle's global (early-buffer.ts), limited as the bridge
+ * would limit them: message events from allowed origins only (the bridge's rule,
+ * inbound/origin.ts), at most STARTER_EVENT_LIMIT events, STARTER_TEXT_LIMIT characters and
+ * EARLY_COMMAND_LIMIT commands. What it drops over the limits is counted, and the bridge says how
+ * many in one `channel_error` right after `ready`.
  */
-import { defineGlobal, EARLY_COMMAND_LIMIT, installInjected, installOptions, keepWindowEvents } from './early-input.js';
+import { defineGlobal, installInjected, installOptions } from './early-input.js';
+import { createEarlyBuffer, withinLimits, type Kept } from './early-buffer.js';
 import { fromAllowedOrigin } from '../inbound/origin.js';
-import { toJsonText } from '../protocol/safe-json.js';
 
-/** What a starter hands the bundle: the options it was installed with (if any), and what it kept. */
-export interface StarterHandover {
+/**
+ * What a starter hands the bundle: the options it was installed with (if any), and what it kept
+ * (`dropped`: what it had to drop, over its limits, which the bridge says after `ready`). Plain
+ * data, read by a bundle built apart from the starter.
+ */
+export interface StarterHandover extends Kept {
   options: Record<string, unknown> | undefined;
-  events: Event[];
-  commands: unknown[];
-  /** Events and commands it had to drop, over its limits: the bridge says so after `ready`. */
-  dropped: number;
 }
 
 /** The starter's hook on `window.ChatBridge`, found and called by the bundle: once. */
@@ -48,22 +49,18 @@ export function exposeStarter(): void {
   // Until `install` says otherwise, the default rule as far as it is known here: the page's own
   // origin (the bridge adds its baseUrl's, which only the options name).
   let allowed: ReadonlySet<string> | '*' = new Set([win.location.origin]);
-  let text = 0;
-  let dropped = 0;
   // Frames of other origins are ignored as the bridge ignores them: they neither use up the
   // limits nor count as dropped.
-  const kept = keepWindowEvents(win, [], (event) => {
-    const { origin, data } = event as MessageEvent;
-    if (event.type === 'message' && !fromAllowedOrigin(typeof origin === 'string' ? origin : '', allowed)) return false;
-    const size = sizeOf(data);
-    const fits = kept.events.size < STARTER_EVENT_LIMIT && (text += size) <= STARTER_TEXT_LIMIT;
-    if (!fits) {
-      text -= size;
-      dropped++;
-    }
-    return fits;
-  });
-  const commands: unknown[] = [];
+  const buffer = createEarlyBuffer(
+    win,
+    undefined,
+    withinLimits(
+      STARTER_EVENT_LIMIT,
+      STARTER_TEXT_LIMIT,
+      (event) => event.type !== 'message' || fromAllowedOrigin(originOf(event as MessageEvent), allowed),
+    ),
+  );
+  buffer.keep();
 
   const starter = {
     version: 'starter',
@@ -72,10 +69,7 @@ export function exposeStarter(): void {
       options = checked.merged;
       allowed = checked.resolved.allowedOrigins;
     },
-    receive(data: unknown) {
-      if (commands.length < EARLY_COMMAND_LIMIT) commands.push(data);
-      else dropped++;
-    },
+    receive: (data: unknown) => buffer.command(data),
     recording: () => '',
     bridge: undefined,
     // Nothing runs, nothing waits: a bundle coming after has nothing to take over.
@@ -84,11 +78,8 @@ export function exposeStarter(): void {
     },
     // A second call gets nothing and changes nothing: what was kept goes to one bundle, once.
     [TAKE_OVER](): StarterHandover {
-      kept.stop();
-      const handover = { options, events: [...kept.events], commands: commands.splice(0), dropped };
+      const handover = Object.assign({ options }, buffer.take());
       options = undefined;
-      kept.events.clear();
-      dropped = 0;
       return handover;
     },
   };
@@ -96,7 +87,4 @@ export function exposeStarter(): void {
   installInjected(starter.install, win.chatBridgeSettings);
 }
 
-/** Characters a message's data holds, as JSON for anything but text (0 for what JSON cannot write). */
-function sizeOf(data: unknown): number {
-  return typeof data === 'string' ? data.length : (toJsonText(data) || '').length;
-}
+const originOf = ({ origin }: MessageEvent) => (typeof origin === 'string' ? origin : '');

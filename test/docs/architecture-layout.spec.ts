@@ -117,13 +117,8 @@ const PENDING = [
   'bridge/backend/retry-timing.ts',
   'bridge/indexeddb-records.ts',
   'bridge/outbound/emitter.ts',
-  'bridge/startup/deferred-start.ts',
-  'bridge/startup/early-input.ts',
   'bridge/startup/global.debug.ts',
   'bridge/startup/global.start.ts',
-  'bridge/startup/global.ts',
-  'bridge/startup/starter.ts',
-  'bridge/startup/with-recorder.ts',
 ];
 
 /** Every TypeScript file under `dir` (the native packages' folders hold none), as a path from the root. */

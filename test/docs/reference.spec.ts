@@ -54,7 +54,6 @@ describe('docs/reference.md', () => {
       outbox: {} as never,
       maxFileSize: DEFAULTS.maxFileSize,
       timers: timers as never,
-      newMessageId: () => 'm1',
     });
     expect(sorted(firstColumn('Commands'))).toEqual(sorted(Object.keys(commands)));
   });

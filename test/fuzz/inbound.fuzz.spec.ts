@@ -130,7 +130,7 @@ function expectHostData(data: unknown): Expected {
 
 function expectWidgetJson(text: string): Expected {
   const parsed = tryParse(text);
-  if (!parsed.ok || !isRecord(parsed.value)) return MALFORMED;
+  if (!parsed.ok || !isObject(parsed.value)) return MALFORMED;
   // Credential fields are dropped before their depth counts.
   if (tooDeep(parsed.value, (key) => CREDENTIAL_NAME.test(key))) return MALFORMED;
   // The close button's message: a type, no event.
@@ -177,10 +177,10 @@ function expectOversized(text: string): Expected {
   if (!parsed.ok || !looksLikeEnvelope(parsed.value)) return MALFORMED;
   const { id, method, params } = parsed.value as Record<string, unknown>;
   if (!between(id as string, 1, ID_MAX)) return MALFORMED;
-  const files = method === 'sendMessage' && isRecord(params) ? params['attachments'] : undefined;
+  const files = method === 'sendMessage' && isObject(params) ? params['attachments'] : undefined;
   const tooLarge = (Array.isArray(files) ? files : []).some(
     (file) =>
-      isRecord(file) &&
+      isObject(file) &&
       typeof file['name'] === 'string' &&
       typeof file['data'] === 'string' &&
       decodedSize(file['data']) > CONFIG.maxFileSize,
@@ -196,11 +196,11 @@ function decodedSize(data: string): number {
 
 /** `{id, method, params?: object}`, id and method non-empty strings within bounds (in UTF-16 code units). */
 function expectEnvelope(value: unknown): Expected {
-  if (!isRecord(value)) return MALFORMED;
+  if (!isObject(value)) return MALFORMED;
   const { id, method } = value;
   // Nested past the limit: refused, on its id when the id is one the schema takes.
   if (tooDeep(value)) return typeof id === 'string' && between(id, 1, ID_MAX) ? { kind: 'malformed', id } : MALFORMED;
-  const paramsOk = !Object.hasOwn(value, 'params') || isRecord(value['params']);
+  const paramsOk = !Object.hasOwn(value, 'params') || isObject(value['params']);
   if (
     typeof id !== 'string' ||
     !between(id, 1, ID_MAX) ||
@@ -247,7 +247,7 @@ function looksLikeEnvelope(value: unknown): value is object {
   return typeof envelope['id'] === 'string' && typeof envelope['method'] === 'string' && !('jsonrpc' in envelope);
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -365,7 +365,7 @@ function checkImmediate(input: Input, expected: Expected, all: Message[], settin
         produced.length === 1 &&
         (expected.event === 'error'
           ? first?.type === 'error' && first['code'] === 'widget_error'
-          : first?.type === 'widget' && first['event'] === redacted(expected.event) && isRecord(first['data']));
+          : first?.type === 'widget' && first['event'] === redacted(expected.event) && isObject(first['data']));
       if (!handled) wrong('a widget message did not produce its one event');
       break;
     }
@@ -458,7 +458,7 @@ function decodePayload(host: Scenario['host'], to: HostName, payload: unknown): 
     if (typeof payload !== 'string') fail(`android received a ${typeof payload}, not JSON text`);
     return JSON.parse(payload as string) as Message;
   }
-  if (!isRecord(payload)) fail(`ios received ${shown(payload)}, not an object`);
+  if (!isObject(payload)) fail(`ios received ${shown(payload)}, not an object`);
   return payload as Message;
 }
 
@@ -528,8 +528,8 @@ beforeAll(async () => {
 function schemaInputs(data: unknown): unknown[] {
   const value = typeof data === 'string' ? parsedText(data) : jsonCopy(data);
   if (value === undefined) return [];
-  const params = isRecord(value) ? value['params'] : undefined;
-  const attachments = isRecord(params) && Array.isArray(params['attachments']) ? params['attachments'] : [];
+  const params = isObject(value) ? value['params'] : undefined;
+  const attachments = isObject(params) && Array.isArray(params['attachments']) ? params['attachments'] : [];
   return [value, params, ...attachments];
 }
 

@@ -87,7 +87,7 @@ function decode(payload: unknown): NativeEvent {
       return parseError(DECODE_ERRORS.notObject);
     }
   }
-  if (!isRecord(value)) return parseError(DECODE_ERRORS.notObject);
+  if (!isObject(value)) return parseError(DECODE_ERRORS.notObject);
   const type = value['type'];
   if (typeof type !== 'string') return parseError(DECODE_ERRORS.noType);
   switch (type) {
@@ -99,14 +99,14 @@ function decode(payload: unknown): NativeEvent {
       const { id, ok } = value;
       if (typeof id !== 'string' || typeof ok !== 'boolean') return parseError(DECODE_ERRORS.badResponse);
       if (ok) return { kind: 'response', id, ok, result: value['result'] ?? null };
-      const error = isRecord(value['error']) ? decodeError(value['error']) : undefined;
+      const error = isObject(value['error']) ? decodeError(value['error']) : undefined;
       return error === undefined ? parseError(DECODE_ERRORS.badResponse) : { kind: 'response', id, ok, error };
     }
     case 'widget': {
       const event = value['event'];
       if (typeof event !== 'string') return parseError(DECODE_ERRORS.badWidget);
       const data = value['data'];
-      return { kind: 'widget', event, data: isRecord(data) ? data : {} };
+      return { kind: 'widget', event, data: isObject(data) ? data : {} };
     }
     case 'message':
       return decodeMessageState(value) ?? parseError(DECODE_ERRORS.badMessage);
@@ -127,7 +127,7 @@ function decodeError(value: Record<string, unknown>): NativeError | undefined {
   if (typeof code !== 'string' || typeof message !== 'string') return undefined;
   const event: NativeError = { kind: 'error', code, message };
   if (typeof status === 'number' && Number.isInteger(status)) event.status = status;
-  if (isRecord(errors)) {
+  if (isObject(errors)) {
     const fields: Record<string, string[]> = {};
     for (const [field, problems] of Object.entries(errors)) {
       if (Array.isArray(problems) && problems.every((problem) => typeof problem === 'string'))
@@ -150,9 +150,9 @@ function decodeMessageState(value: Record<string, unknown>): NativeMessageState 
   if (typeof nextAttemptAt === 'number' && nextAttemptAt >= 0 && nextAttemptAt <= MAX_TIME)
     event.nextAttemptAt = Math.floor(nextAttemptAt);
   if (result !== undefined && result !== null) event.result = result;
-  const decodedError = isRecord(error) ? decodeError(error) : undefined;
+  const decodedError = isObject(error) ? decodeError(error) : undefined;
   if (decodedError !== undefined) event.error = decodedError;
-  if (isRecord(progress)) {
+  if (isObject(progress)) {
     const { sentBytes, totalBytes } = progress;
     if (isCount(sentBytes, Number.MAX_SAFE_INTEGER) && isCount(totalBytes, Number.MAX_SAFE_INTEGER))
       event.progress = { sentBytes, totalBytes };
@@ -169,7 +169,7 @@ function parseError(message: string): NativeError {
   return { kind: 'error', code: 'parse_error', message };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

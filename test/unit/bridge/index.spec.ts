@@ -27,8 +27,6 @@ const PUBLIC_NAMES = [
   'errorMessageOf',
   'normalizeOptions',
   'parseJson',
-  'parseRetryAfter',
-  'retryDelay',
 ];
 
 describe('the chat-bridge entry', () => {

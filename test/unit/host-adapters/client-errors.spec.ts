@@ -7,7 +7,7 @@ import {
   ChatBridgeError,
   clientError,
   errorOf,
-  isObject,
+  isObjectLike,
 } from '../../../host-adapters/client-errors.js';
 
 describe('ChatBridgeError', () => {
@@ -57,9 +57,9 @@ describe('errorOf', () => {
   });
 });
 
-describe('isObject', () => {
+describe('isObjectLike', () => {
   it('is true for objects and arrays, false for null and primitives', () => {
-    expect([{}, [], new Date()].map(isObject)).toEqual([true, true, true]);
-    expect([null, undefined, 'a', 1, true].map(isObject)).toEqual([false, false, false, false, false]);
+    expect([{}, [], new Date()].map(isObjectLike)).toEqual([true, true, true]);
+    expect([null, undefined, 'a', 1, true].map(isObjectLike)).toEqual([false, false, false, false, false]);
   });
 });

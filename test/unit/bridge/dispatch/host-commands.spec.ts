@@ -35,7 +35,7 @@ function setup() {
     },
     destroy: () => undefined,
   };
-  const commands = createHostCommands({ api, outbox, maxFileSize: 1000, timers, newMessageId: () => 'generated-1' });
+  const commands = createHostCommands({ api, outbox, maxFileSize: 1000, timers });
   const controller = new AbortController();
   const context: CommandContext = { id: 'cmd-1', signal: controller.signal };
   /** Runs a command as the runner does: params through the schema first. */
@@ -91,7 +91,7 @@ describe('host commands', () => {
 
   it.each([
     ['getConversation', '[getConversation] 422: invalid email'],
-    ['createConversation', '[POST /conversations] 422: invalid email'],
+    ['createConversation', '[createConversation] 422: invalid email'],
     ['sendMessage', '[sendMessage] 422: invalid email'],
   ])('%s refuses an invalid e-mail with validation_error before any API call', async (name, message) => {
     const t = setup();
@@ -110,9 +110,10 @@ describe('host commands', () => {
     expect(t.queued).toEqual([]);
   });
 
-  it("sendMessage enqueues one message with a generated messageId and answers with that message's own outcome", async () => {
+  it("sendMessage enqueues one message under the messageId it came with and answers with that message's own outcome", async () => {
     const t = setup();
-    const result = await t.run('sendMessage', { content: 'Hello', name: 'Ada' });
+    // Minted as the command came in, when the host gave none (bridge.ts, protocol/message-ids.ts).
+    const result = await t.run('sendMessage', { content: 'Hello', name: 'Ada', messageId: 'generated-1' });
     expect(t.queued).toEqual([
       { messageId: 'generated-1', content: 'Hello', files: undefined, contact: { name: 'Ada' } },
     ]);
@@ -181,7 +182,6 @@ describe('host commands', () => {
       outbox: {} as Outbox,
       maxFileSize: 1,
       timers,
-      newMessageId: () => 'x',
     });
     await commands['getConversation']?.run({}, { id: 'c', signal: t.controller.signal });
     expect(seen).toBe(t.controller.signal);

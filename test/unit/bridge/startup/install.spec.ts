@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChatBridgeGlobal } from '../../../../bridge/startup/install.js';
 import type { OutboundMessage } from '../../../../bridge/protocol/messages.js';
-import { EARLY_COMMAND_LIMIT } from '../../../../bridge/startup/early-input.js';
+import { EARLY_COMMAND_LIMIT } from '../../../../bridge/startup/early-buffer.js';
 import { STARTER_EVENT_LIMIT, STARTER_TEXT_LIMIT, type StarterHandover } from '../../../../bridge/startup/starter.js';
 // Only the host side (no zod inside), so this file adds nothing to `window` itself.
 import { createReactNativeHost } from '../../../../host-adapters/react-native-host.js';
