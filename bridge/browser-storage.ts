@@ -11,7 +11,10 @@ import type { RecordStore } from './environment.js';
 import { base64, unbase64 } from './bytes.js';
 import { indexedDbRecords } from './indexeddb-records.js';
 
-type Op = (store: IDBObjectStore) => IDBRequest;
+type Op = (store: IDBObjectStore) => IDBRequest | IDBRequest[];
+
+/** The keys an inbox's prefix starts. */
+const under = (prefix: string) => IDBKeyRange.bound(prefix, `${prefix}\uffff`);
 
 /**
  * Nothing is opened before the first call: at install (document start, before the page's own
@@ -34,14 +37,15 @@ export function browserRecords(win: Window, storage: () => Storage | undefined):
     keys: (prefix) =>
       run(
         false,
-        (store) => store.getAllKeys(IDBKeyRange.bound(prefix, `${prefix}\uffff`)),
+        (store) => store.getAllKeys(under(prefix)),
         (l) => l.keys(prefix),
       ),
-    get: (key) =>
+    all: (prefix) =>
       run(
         false,
-        (store) => store.get(key),
-        (l) => l.get(key),
+        // Both in one transaction: the values are those of the keys, in their order.
+        (store) => [store.getAllKeys(under(prefix)), store.getAll(under(prefix))],
+        (l) => l.all(prefix),
       ),
     put: (key, value) =>
       put(key, value).catch(async (error) => {
@@ -86,9 +90,22 @@ const localRecords = (storage: Storage): RecordStore => ({
     Object.keys(storage)
       .filter((key) => key.startsWith(prefix))
       .sort(),
-  get: async (key) =>
-    JSON.parse(storage.getItem(key) || 'null', (_, value) => (value && value.$b ? unbase64(value.$b) : value)) ||
-    undefined,
+  async all(prefix) {
+    const keys = await this.keys(prefix);
+    return [
+      keys,
+      keys.map((key) => {
+        try {
+          return JSON.parse(storage.getItem(key) as string, (_, value) =>
+            value && value.$b ? unbase64(value.$b) : value,
+          );
+        } catch {
+          // Not JSON: not a record, so the outbox drops it and says so.
+          return null;
+        }
+      }),
+    ];
+  },
   put: async (key, value) =>
     storage.setItem(
       key,

@@ -79,6 +79,8 @@ const PAGE_LOCK = 'chat-bridge:page:';
 export const ORPHAN_CHECK = 2_000;
 /** How long the first message waits for the first look at the stored records (storage may be blocked). */
 const LOOK_DEADLINE = 1_000;
+/** How long a loop over stored records runs before other tasks get their turn (a long task is 50 ms). */
+const SLICE = 10;
 export { LINGER } from './outbox/inbox-lock.js';
 
 export function createOutbox(s: OutboxSettings): Outbox {
@@ -103,6 +105,8 @@ export function createOutbox(s: OutboxSettings): Outbox {
   let watching: unknown;
   /** The removal of the record of the message this pass sent last. */
   let removing: Promise<unknown> | undefined;
+  /** Answered here and not (yet) off the disk: neither taken in again nor listed. */
+  const answered = new Set<string>();
   /**
    * Held while this page lives: other pages leave its records to it. Asked for at this page's
    * first drain or message rather than at install, and granted before any record of it is written.
@@ -135,6 +139,35 @@ export function createOutbox(s: OutboxSettings): Outbox {
   };
   const storageError = (what: string) => s.emit(errorEvent('storage_error', `[outbox] ${what}`));
   const keys = async () => (records ? records.keys(prefix).catch(() => []) : []);
+  /** Stored, and neither this page's nor in memory here: another page's record, to be read. */
+  const foreign = (key: string) => pageOf(key) !== s.page && !entries.has(key) && !answered.has(key);
+  /**
+   * Every stored record of the inbox in one read (keys and values): a read per key takes seconds
+   * for thousands of records. Read only where some record is not in memory.
+   */
+  const readAll = async (stored: string[]) => {
+    const read = new Map<string, unknown>();
+    if (records && stored.some(foreign)) {
+      const [found, values] = await records.all(prefix).catch((): [string[], unknown[]] => [[], []]);
+      found.forEach((key, i) => read.set(key, values[i]));
+    }
+    return read;
+  };
+  /**
+   * A loop over thousands of records lets other tasks run (the host's commands, the page's input)
+   * every SLICE ms: `breathe()` in each round waits for a new task once it is time.
+   */
+  const slices = () => {
+    let start = s.now();
+    return () =>
+      s.now() - start > SLICE &&
+      new Promise<void>((next) =>
+        s.setTimeout(() => {
+          start = s.now();
+          next();
+        }, 0),
+      );
+  };
   /**
    * This page's messages are stamped after every record already stored: a clock set back across
    * one reload and forward across the next would otherwise put the middle page's messages first.
@@ -152,6 +185,7 @@ export function createOutbox(s: OutboxSettings): Outbox {
 
   function finish(entry: Entry, outcome: Outcome): Promise<unknown> {
     entries.delete(entry.key);
+    answered.add(entry.key);
     setState(entry, outcome.ok ? 'sent' : 'failed', outcome.ok ? { result: outcome.result } : { error: outcome.error });
     if (entry.settle) entry.settle(outcome);
     else if (!outcome.ok) s.emit(outcome.error);
@@ -162,7 +196,11 @@ export function createOutbox(s: OutboxSettings): Outbox {
     // under its echo_id. Removed even where its write failed: the store may write it again later.
     return (removing = Promise.resolve(entry.written).then(
       (): unknown =>
-        records && records.remove(entry.key).catch(() => storageError(`${entry.record.messageId} stays stored`)),
+        records &&
+        records.remove(entry.key).then(
+          () => answered.delete(entry.key),
+          () => storageError(`${entry.record.messageId} stays stored`),
+        ),
     ));
   }
 
@@ -172,14 +210,16 @@ export function createOutbox(s: OutboxSettings): Outbox {
     let adopted = 0;
     // Where the locks cannot tell live pages from gone ones, only this page's drains look.
     let others = [...alive].some((name) => name.startsWith(PAGE_LOCK) && name !== PAGE_LOCK + s.page);
-    for (const key of await keys()) {
+    const stored = await keys();
+    for (const key of stored) {
       stampAfter(key);
-      const page = pageOf(key);
-      if (entries.has(key) || page === s.page) continue;
-      others = true;
-      if (alive.has(PAGE_LOCK + page)) continue;
-      const record = await (records as RecordStore).get(key).catch(noop);
-      if (entries.has(key)) continue;
+      others ||= pageOf(key) !== s.page && !entries.has(key);
+    }
+    const read = await readAll(stored.filter((key) => !alive.has(PAGE_LOCK + pageOf(key))));
+    const breathe = slices();
+    for (const [key, record] of read) {
+      await breathe();
+      if (!foreign(key) || alive.has(PAGE_LOCK + pageOf(key))) continue;
       if (isRecord(record, s.maxFileSize)) {
         entries.set(key, { key, record, attempt: 0, state: 'queued' });
         adopted++;
@@ -199,8 +239,9 @@ export function createOutbox(s: OutboxSettings): Outbox {
    * its record, and the other must let it go rather than send it again. A failed read keeps it.
    */
   async function stillStored(key: string): Promise<boolean> {
-    const stored = await (records as RecordStore).get(key).then(
-      (record) => record !== undefined,
+    // Its key alone is read: an attachment's bytes are not.
+    const stored = await (records as RecordStore).keys(key).then(
+      (found) => found.includes(key),
       () => true,
     );
     if (!stored) entries.delete(key);
@@ -344,13 +385,16 @@ export function createOutbox(s: OutboxSettings): Outbox {
     },
     drain,
     async list() {
+      const stored = await keys();
+      // From memory where it can: only other pages' records not taken in here are read, all at once.
+      const read = await readAll(stored);
+      const breathe = slices();
       const listing: OutboxListing[] = [];
-      for (const key of inQueueOrder(new Set([...(await keys()), ...entries.keys()]), s.page)) {
+      for (const key of inQueueOrder(new Set([...stored, ...entries.keys()]), s.page)) {
+        await breathe();
         const entry = entries.get(key);
         // Without an entry, a key of this page is a message answered whose removal failed.
-        const record = entry
-          ? entry.record
-          : pageOf(key) !== s.page && (await (records as RecordStore).get(key).catch(noop));
+        const record = entry ? entry.record : foreign(key) && read.get(key);
         if (isRecord(record, s.maxFileSize))
           listing.push({
             messageId: record.messageId,

@@ -244,7 +244,7 @@ describe('durable records', () => {
 describe('nothing lost silently', () => {
   const failing: RecordStore = {
     keys: async () => Promise.reject(new Error('SecurityError')),
-    get: async () => Promise.reject(new Error('SecurityError')),
+    all: async () => Promise.reject(new Error('SecurityError')),
     put: async () => Promise.reject(new DOMException('quota', 'QuotaExceededError')),
     remove: async () => Promise.reject(new Error('SecurityError')),
   };
