@@ -18,9 +18,9 @@
  * same entries and lock; split apart, each would need the others' invariants restated.
  */
 import type { Locks, ProgressListener, RecordStore, Timers } from '../environment.js';
-import { BridgeError, errorEvent, isBridgeError, toErrorEvent, type ErrorEvent } from '../protocol/errors.js';
+import { BridgeError, errorEvent, toErrorEvent, type ErrorEvent } from '../protocol/errors.js';
 import type { MessageState, MessageStateMessage, OutboxListing, Outcome } from '../protocol/messages.js';
-import { parseRetryAfter, retryDelay } from './retry-timing.js';
+import { askedWait, backoff, isTransient } from './retry-policy.js';
 import { byteSize, isRecord, pageOf, inQueueOrder, recordKey, type OutboxRecord } from './outbox-record.js';
 import { hold, inboxLock, noop } from './outbox/inbox-lock.js';
 import { throttledProgress } from './upload-progress.js';
@@ -71,9 +71,6 @@ interface Entry {
   settle?: (outcome: Outcome) => void;
 }
 
-/** Retries of transient failures: the first within 2 s, none more than a minute apart. */
-const BACKOFF = { limit: Infinity, baseDelay: 1_000, maxDelay: 60_000 };
-const TRANSIENT = [408, 502, 503, 504];
 const PAGE_LOCK = 'chat-bridge:page:';
 /** How often a live page looks for what pages that are gone left (a closed WebView sends no event). */
 export const ORPHAN_CHECK = 2_000;
@@ -298,16 +295,12 @@ export function createOutbox(s: OutboxSettings): Outbox {
       burst = false;
     } catch (thrown) {
       const error = toErrorEvent(thrown, 'server_error', '[POST /messages]');
-      if (!isBridgeError(thrown) || (error.code !== 'network_error' && !TRANSIENT.includes(error.status as number))) {
-        outcome = { ok: false, error };
-      } else {
+      if (!isTransient(thrown, error)) outcome = { ok: false, error };
+      else {
         if (destroyed) return false;
-        // The server's Retry-After (RFC 9110 §10.2.3) where it gave one, as on a 429.
-        const asked = parseRetryAfter((thrown as { retryAfter?: string | null }).retryAfter || null, s.now());
+        const asked = askedWait(thrown, s.now());
         entry.firm = asked !== undefined;
-        const delay = entry.firm
-          ? (asked as number)
-          : (retryDelay(entry.attempt, null, BACKOFF, s.random(), 0) as { delay: number }).delay;
+        const delay = entry.firm ? (asked as number) : backoff(entry.attempt, s.random());
         const online = s.isOnline();
         entry.next = s.now() + delay;
         setState(entry, 'queued', online ? { nextAttemptAt: entry.next } : {});

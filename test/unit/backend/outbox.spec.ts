@@ -3,6 +3,7 @@ import { bridgeError, type ErrorEvent } from '../../../bridge/protocol/errors.js
 import type { MessageStateMessage } from '../../../bridge/protocol/messages.js';
 import { createOutbox, LINGER, ORPHAN_CHECK, type OutboxSettings } from '../../../bridge/backend/outbox.js';
 import { inboxPrefix, recordKey, type OutboxRecord } from '../../../bridge/backend/outbox-record.js';
+import { httpError } from '../../../bridge/backend/http-errors.js';
 import type { Locks, ProgressListener, RecordStore } from '../../../bridge/environment.js';
 import { mapRecords, memoryLocks } from '../../../tools/testing/in-memory-environment.js';
 import { createVirtualClock as createFakeClock } from '../../../tools/testing/virtual-clock.js';
@@ -293,7 +294,15 @@ describe('retries on its own', () => {
     ['a 503', () => httpFailure(503)],
     ['a 502', () => httpFailure(502)],
     ['a 504', () => httpFailure(504)],
-    ['a 408', () => httpFailure(408)],
+    // As http-errors.ts reports it: a network_error with its status.
+    [
+      'a 408',
+      () =>
+        httpError(
+          { method: 'POST', path: '/messages' },
+          { status: 408, body: undefined, text: '', headers: { get: () => null } },
+        ),
+    ],
   ])(
     'keeps the message after %s and retries it within 2 s while online, under the same messageId',
     async (_, failure) => {
