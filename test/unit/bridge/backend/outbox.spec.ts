@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { bridgeError, type ErrorEvent } from '../../../bridge/protocol/errors.js';
-import type { MessageStateMessage } from '../../../bridge/protocol/messages.js';
-import { createOutbox, LINGER, ORPHAN_CHECK, type OutboxSettings } from '../../../bridge/backend/outbox.js';
-import { inboxPrefix, recordKey, type OutboxRecord } from '../../../bridge/backend/outbox-record.js';
-import { httpError } from '../../../bridge/backend/http-errors.js';
-import type { Locks, ProgressListener, RecordStore } from '../../../bridge/environment.js';
-import { mapRecords, memoryLocks } from '../../../tools/testing/in-memory-environment.js';
-import { createVirtualClock as createFakeClock } from '../../../tools/testing/virtual-clock.js';
+import { bridgeError, type ErrorEvent } from '../../../../bridge/protocol/errors.js';
+import type { MessageStateMessage } from '../../../../bridge/protocol/messages.js';
+import { createOutbox, LINGER, ORPHAN_CHECK, type OutboxSettings } from '../../../../bridge/backend/outbox.js';
+import { inboxPrefix, recordKey, type OutboxRecord } from '../../../../bridge/backend/outbox-record.js';
+import { httpError } from '../../../../bridge/backend/http-errors.js';
+import type { Locks, ProgressListener, RecordStore } from '../../../../bridge/environment.js';
+import { mapRecords, memoryLocks } from '../../../../tools/testing/in-memory-environment.js';
+import { createVirtualClock as createFakeClock } from '../../../../tools/testing/virtual-clock.js';
 
 const PREFIX = inboxPrefix('https://chat.example.test/api/v1', 'wt_outbox_secret_token');
 
