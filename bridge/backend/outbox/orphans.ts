@@ -8,7 +8,7 @@ import { isRecord, pageOf } from '../outbox-record.js';
 import { hold, noop } from './inbox-lock.js';
 import { storageError, type Entries } from './queue.js';
 import type { OutboxSettings } from './settings.js';
-import { readAll, readKeys, slices } from './stored.js';
+import { readAll, readEvery, readKeys, slices } from './stored.js';
 
 const PAGE_LOCK = 'chat-bridge:page:';
 /** How often a live page looks for what pages that are gone left (a closed WebView sends no event). */
@@ -60,6 +60,12 @@ export function orphanRecovery(
     }, ORPHAN_CHECK);
   };
   const unwatch = locks && locks.onChange ? locks.onChange(() => s.isOnline() && watch()) : noop;
+  /**
+   * The records as this page found them, read as it starts: its first look takes in what the page
+   * before left without reading it again behind the page's and the inbox's locks (thousands of
+   * records would keep a listing meanwhile waiting for those reads).
+   */
+  let early: Promise<Map<string, unknown>> | undefined = readEvery(records, s.prefix);
 
   async function adopt(): Promise<number> {
     const alive = new Set(locks && (await locks.held()));
@@ -72,9 +78,15 @@ export function orphanRecovery(
       others ||= pageOf(key) !== s.page && !entries.has(key);
     }
     const gone = (key: string) => foreign(key) && !alive.has(PAGE_LOCK + pageOf(key));
+    const found = early && (await early);
+    early = undefined;
+    // Read again only where a record that is to be taken in was written after that first read.
+    const read =
+      found && keys.every((key) => found.has(key) || !gone(key)) ? found : await readAll(records, s.prefix, keys, gone);
     const breathe = slices(s);
-    for (const [key, record] of await readAll(records, s.prefix, keys, gone)) {
+    for (const key of keys) {
       await breathe();
+      const record = read.get(key);
       if (!gone(key)) continue;
       if (isRecord(record, s.maxFileSize)) {
         entries.set(key, { key, record, attempt: 0, state: 'queued' });

@@ -13,23 +13,24 @@ const SLICE = 10;
 export const readKeys = async (records: RecordStore | undefined, prefix: string) =>
   records ? records.keys(prefix).catch(() => []) : [];
 
+/** The inbox's records by key, in one read. */
+export async function readEvery(records: RecordStore | undefined, prefix: string): Promise<Map<string, unknown>> {
+  const read = new Map<string, unknown>();
+  const [found, values] = records ? await records.all(prefix).catch((): [string[], unknown[]] => [[], []]) : [[], []];
+  found.forEach((key, i) => read.set(key, values[i]));
+  return read;
+}
+
 /**
  * The inbox's records by key, read only where one of `keys` is `foreign` (another page's record,
  * not in memory here).
  */
-export async function readAll(
+export const readAll = async (
   records: RecordStore | undefined,
   prefix: string,
   keys: string[],
   foreign: (key: string) => boolean,
-): Promise<Map<string, unknown>> {
-  const read = new Map<string, unknown>();
-  if (records && keys.some(foreign)) {
-    const [found, values] = await records.all(prefix).catch((): [string[], unknown[]] => [[], []]);
-    found.forEach((key, i) => read.set(key, values[i]));
-  }
-  return read;
-}
+) => (keys.some(foreign) ? readEvery(records, prefix) : new Map<string, unknown>());
 
 /**
  * A loop over thousands of records lets other tasks run (the host's commands, the page's input)
