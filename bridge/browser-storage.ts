@@ -16,13 +16,19 @@ import type { RecordStore } from './environment.js';
 import { base64, unbase64 } from './bytes.js';
 import { indexedDbRecords } from './indexeddb-records.js';
 
-type Op = (store: IDBObjectStore) => IDBRequest;
+type Op = (store: IDBObjectStore) => IDBRequest | IDBRequest[];
+
+/** The keys an inbox's prefix starts. */
+const under = (prefix: string) => IDBKeyRange.bound(prefix, `${prefix}\uffff`);
 
 /** A file's bytes are stored in slices of this many bytes where the store refuses Blobs. */
 export const SLICE_BYTES = 1 << 20;
 
 /** The keys of a record's slices. */
 const slicesOf = (key: string) => IDBKeyRange.bound([key], [key, Infinity]);
+
+/** The keys of the slices of every record under a prefix. */
+const slicesUnder = (prefix: string) => IDBKeyRange.bound([prefix], [`${prefix}\uffff`]);
 
 /**
  * Nothing is opened before the first call: at install (document start, before the page's own
@@ -66,17 +72,30 @@ export function browserRecords(win: Window, storage: () => Storage | undefined):
     keys: (prefix) =>
       run(
         false,
-        (store) => store.getAllKeys(IDBKeyRange.bound(prefix, `${prefix}\uffff`)),
+        (store) => store.getAllKeys(under(prefix)),
         (l) => l.keys(prefix),
       ),
-    get: (key) => {
-      let slices: IDBRequest<ArrayBuffer[]> | undefined;
-      return run(
+    all: (prefix) =>
+      run(
         false,
-        (store) => ((slices = store.getAll(slicesOf(key))), store.get(key)),
-        (l) => l.get(key),
-      ).then((record) => joined(record, slices && slices.result));
-    },
+        // In one transaction: the values are those of the keys, in their order, and the slices
+        // (none where the store keeps Blobs) are those of these records.
+        (store) => [
+          store.getAllKeys(under(prefix)),
+          store.getAll(under(prefix)),
+          store.getAllKeys(slicesUnder(prefix)),
+          store.getAll(slicesUnder(prefix)),
+        ],
+        async (l) => (await l.all(prefix)).concat([[], []]),
+      ).then(([keys, values, sliceKeys, slices]: [string[], unknown[], Array<[string]>, ArrayBuffer[]]) => [
+        keys,
+        values.map((record, i) =>
+          joined(
+            record,
+            slices.filter((_, s) => sliceKeys[s]![0] === keys[i]),
+          ),
+        ),
+      ]),
     put: (key, value) =>
       refused
         ? sliced(key, value)
@@ -152,9 +171,22 @@ const localRecords = (storage: Storage): RecordStore => ({
     Object.keys(storage)
       .filter((key) => key.startsWith(prefix))
       .sort(),
-  get: async (key) =>
-    JSON.parse(storage.getItem(key) || 'null', (_, value) => (value && value.$b ? unbase64(value.$b) : value)) ||
-    undefined,
+  async all(prefix) {
+    const keys = await this.keys(prefix);
+    return [
+      keys,
+      keys.map((key) => {
+        try {
+          return JSON.parse(storage.getItem(key) as string, (_, value) =>
+            value && value.$b ? unbase64(value.$b) : value,
+          );
+        } catch {
+          // Not JSON: not a record, so the outbox drops it and says so.
+          return null;
+        }
+      }),
+    ];
+  },
   put: async (key, value) =>
     storage.setItem(
       key,

@@ -45,8 +45,12 @@ export interface Timers {
 export interface RecordStore {
   /** The keys that start with `prefix`, in ascending order. */
   keys(prefix: string): Promise<string[]>;
-  /** The value under `key`, or undefined. */
-  get(key: string): Promise<unknown>;
+  /**
+   * The records whose keys start with `prefix`, read at once (one IndexedDB transaction): their
+   * keys in ascending order and their values in the same order. For thousands of records, where a
+   * read per key would take seconds.
+   */
+  all(prefix: string): Promise<[keys: string[], values: unknown[]]>;
   put(key: string, value: unknown): Promise<void>;
   remove(key: string): Promise<void>;
   /**

@@ -24,13 +24,17 @@ const REOPEN = 300;
 
 const noop = () => {};
 
-type Op = (store: IDBObjectStore) => IDBRequest;
+/** One request, or several made in the same transaction (a bulk read's keys and values). */
+type Op = (store: IDBObjectStore) => IDBRequest | IDBRequest[];
 
 /** A call's deadline passed. */
 const TIMEOUT = new Error('IndexedDB timeout');
 
 export interface IndexedDbRecords {
-  /** Runs one operation in one transaction; `fallback` where IndexedDB cannot open at all. */
+  /**
+   * Runs one operation in one transaction: its request's result, or its requests' results in
+   * order; `fallback` where IndexedDB cannot open at all.
+   */
   run<T>(writes: boolean, op: Op, fallback: () => Promise<T>): Promise<T>;
   /** The one listener told when the database is found wiped. */
   onWiped(listener: () => void): void;
@@ -64,7 +68,8 @@ export function indexedDbRecords(win: Window, storage: () => Storage | undefined
       // Engines without `durability` ignore the option.
       const transaction = database.transaction(STORE, writes ? 'readwrite' : 'readonly', { durability: 'strict' });
       const request = op(transaction.objectStore(STORE));
-      transaction.oncomplete = () => resolve(request.result as T);
+      transaction.oncomplete = () =>
+        resolve((Array.isArray(request) ? request.map((each) => each.result) : request.result) as T);
       // A failed request aborts its transaction; so does a connection closed under it.
       transaction.onabort = () => reject(transaction.error);
     });

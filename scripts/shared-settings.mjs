@@ -72,11 +72,13 @@ export const INTERNAL_PROPERTIES = new RegExp(
 );
 
 /**
- * Gzipped bytes the injected script may take: the hard budget (test/unit/scripts/build.spec.ts fails past it,
- * the build and the bench print it). Raised from 14,336 B when the outbox's lease, orphan and
- * storage-recovery paths and the security work landed together; bench/README.md says what it costs.
+ * Gzipped bytes the injected script may take: the hard budget (test/unit/scripts/build.spec.ts
+ * fails past it, the build and the bench print it). The goal is still 14,336 B; the budget stands
+ * just above what the delivery work costs (the lease, orphan and storage-recovery paths, the bulk
+ * read, the Blob slices for stores that refuse Blobs, the outbox in parts) so that any further
+ * growth fails; bench/README.md says what each part costs.
  */
-export const BUNDLE_BUDGET = 15_360;
+export const BUNDLE_BUDGET = 15_872;
 
 export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 

@@ -5,6 +5,7 @@
 import { errorEvent, BridgeError, type ErrorCode, type ErrorEvent } from '../protocol/errors.js';
 import { route, type ApiRequest, type ApiResponse } from './http.js';
 import { errorMessageOf, fieldErrorsOf } from './backend-bodies.js';
+import { TIMED_OUT } from './retry-policy.js';
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'bad request',
@@ -46,9 +47,8 @@ export function codeForStatus(status: number): ErrorCode {
 
 /** 4xx statuses with a code of their own; any other is `bad_request`. */
 const CODE_FOR_STATUS: Record<number, ErrorCode | undefined> = {
-  // The server gave up waiting for the request: to the host the same as no answer in time, and
-  // retried like it (a 4xx code would tell a chat UI the message itself was wrong).
-  408: 'network_error',
+  // Retried like no answer in time (retry-policy.ts says why).
+  [TIMED_OUT]: 'network_error',
   401: 'auth_failed',
   403: 'auth_failed',
   404: 'not_found',

@@ -67,7 +67,7 @@ export function keptRecords(store: RecordStore, timers: Timers, emit: (event: Er
 
   return {
     keys: (prefix) => store.keys(prefix).then(worked),
-    get: (key) => store.get(key),
+    all: (prefix) => store.all(prefix).then(worked),
     put(key, value) {
       live.set(key, value);
       return write(key).then(worked);

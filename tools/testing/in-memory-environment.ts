@@ -153,7 +153,10 @@ export function createInMemoryEnvironment(options: InMemoryEnvironmentOptions = 
 export function mapRecords(map: Map<string, unknown>): RecordStore {
   return {
     keys: async (prefix) => [...map.keys()].filter((key) => key.startsWith(prefix)).sort(),
-    get: async (key) => structuredClone(map.get(key)),
+    async all(prefix) {
+      const keys = await this.keys(prefix);
+      return [keys, keys.map((key) => structuredClone(map.get(key)))];
+    },
     put: async (key, value) => void map.set(key, structuredClone(value)),
     remove: async (key) => void map.delete(key),
   };

@@ -167,7 +167,7 @@ describe('timers, identity and storage', () => {
     const env = browserEnvironment(sandboxed);
     expect(reads).toBe(0);
     await env.records?.put('p:1', { v: 1 });
-    expect(await env.records?.get('p:1')).toEqual({ v: 1 });
+    expect(await env.records?.all('p:')).toEqual([['p:1'], [{ v: 1 }]]);
     // The locks (a lease in localStorage without Web Locks) share the one read.
     expect(await env.locks?.request('send', async () => 'locked')).toBe('locked');
     expect(reads).toBe(1);

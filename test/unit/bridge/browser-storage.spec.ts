@@ -13,18 +13,31 @@ const oldWebView = () => oldWebViewWith().win;
 afterEach(() => localStorage.clear());
 
 describe('records in localStorage', () => {
-  it('keeps one key per record, lists keys by prefix in order, and gives ArrayBuffers back binary', async () => {
+  it('keeps one key per record, lists keys and values by prefix in order, and gives ArrayBuffers back binary', async () => {
     const records = browserRecords(oldWebView(), () => localStorage);
     const bytes = new Uint8Array([0, 1, 254, 255]).buffer;
-    await records?.put('p:2', { v: 1, files: [{ name: 'a', data: bytes }] });
-    await records?.put('p:1', { v: 1 });
-    await records?.put('other:1', { v: 1 });
-    expect(await records?.keys('p:')).toEqual(['p:1', 'p:2']);
-    const back = (await records?.get('p:2')) as { files: Array<{ data: ArrayBuffer }> };
+    await records.put('p:2', { v: 1, files: [{ name: 'a', data: bytes }] });
+    await records.put('p:1', { v: 1 });
+    await records.put('other:1', { v: 1 });
+    expect(await records.keys('p:')).toEqual(['p:1', 'p:2']);
+    const [keys, values] = await records.all('p:');
+    expect(keys).toEqual(['p:1', 'p:2']);
+    expect(values[0]).toEqual({ v: 1 });
+    const back = values[1] as { files: Array<{ data: ArrayBuffer }> };
     expect(back.files[0]?.data).toBeInstanceOf(ArrayBuffer);
     expect([...new Uint8Array(back.files[0]?.data as ArrayBuffer)]).toEqual([0, 1, 254, 255]);
-    await records?.remove('p:2');
-    expect(await records?.get('p:2')).toBeUndefined();
+    await records.remove('p:2');
+    expect(await records.all('p:')).toEqual([['p:1'], [{ v: 1 }]]);
+  });
+
+  it('reads a value that is not JSON as null (not a record), and the others still', async () => {
+    const records = browserRecords(oldWebView(), () => localStorage);
+    await records.put('p:1', { v: 1 });
+    localStorage.setItem('p:2', '{"v":1,');
+    expect(await records.all('p:')).toEqual([
+      ['p:1', 'p:2'],
+      [{ v: 1 }, null],
+    ]);
   });
 
   it('writes a Blob (an attachment sent in chunks) as its bytes, read back as an ArrayBuffer', async () => {
@@ -37,7 +50,7 @@ describe('records in localStorage', () => {
         { name: 'b', data: new Uint8Array([5]).buffer },
       ],
     });
-    const back = (await records?.get('p:1')) as { files: Array<{ data: ArrayBuffer }> };
+    const back = (await records.all('p:'))[1][0] as { files: Array<{ data: ArrayBuffer }> };
     expect(back.files.map((file) => [...new Uint8Array(file.data)])).toEqual([[9, 8, 7, 0, 255], [5]]);
   });
 

@@ -65,12 +65,12 @@ describe('createInMemoryEnvironment', () => {
     const first = createInMemoryEnvironment();
     await first.env.records?.put('outbox:1', { text: 'kept' });
     const reloaded = createInMemoryEnvironment({ storage: first.storage });
-    expect(await reloaded.env.records?.get('outbox:1')).toEqual({ text: 'kept' });
+    expect(await reloaded.env.records?.all('outbox:')).toEqual([['outbox:1'], [{ text: 'kept' }]]);
   });
 });
 
 describe('mapRecords', () => {
-  it('keeps structured clones, binary included, and lists keys by prefix in order', async () => {
+  it('keeps structured clones, binary included, and lists keys (and all values) by prefix in order', async () => {
     const map = new Map<string, unknown>();
     const records = mapRecords(map);
     const value = { bytes: new Uint8Array([1, 2, 3]).buffer, list: [1] };
@@ -78,7 +78,10 @@ describe('mapRecords', () => {
     await records.put('b:1', { n: 1 });
     await records.put('a:1', {});
     value.list.push(2);
-    const stored = (await records.get('b:2')) as typeof value;
+    const [keys, values] = await records.all('b:');
+    expect(keys).toEqual(['b:1', 'b:2']);
+    expect(values[0]).toEqual({ n: 1 });
+    const stored = values[1] as typeof value;
     expect(stored.list).toEqual([1]);
     expect(stored.bytes).toBeInstanceOf(ArrayBuffer);
     expect(new Uint8Array(stored.bytes)).toEqual(new Uint8Array([1, 2, 3]));

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { bridgeError, type ErrorEvent } from '../../../bridge/protocol/errors.js';
-import type { MessageStateMessage } from '../../../bridge/protocol/messages.js';
-import { createOutbox, LINGER, ORPHAN_CHECK, type OutboxSettings } from '../../../bridge/backend/outbox.js';
-import { inboxPrefix, recordKey, type OutboxRecord } from '../../../bridge/backend/outbox-record.js';
-import type { Locks, ProgressListener, RecordStore } from '../../../bridge/environment.js';
-import { mapRecords, memoryLocks } from '../../../tools/testing/in-memory-environment.js';
-import { createVirtualClock as createFakeClock } from '../../../tools/testing/virtual-clock.js';
+import { bridgeError, type ErrorEvent } from '../../../../bridge/protocol/errors.js';
+import type { MessageStateMessage } from '../../../../bridge/protocol/messages.js';
+import { createOutbox, LINGER, ORPHAN_CHECK, type OutboxSettings } from '../../../../bridge/backend/outbox.js';
+import { inboxPrefix, recordKey, type OutboxRecord } from '../../../../bridge/backend/outbox-record.js';
+import { httpError } from '../../../../bridge/backend/http-errors.js';
+import type { Locks, ProgressListener, RecordStore } from '../../../../bridge/environment.js';
+import { mapRecords, memoryLocks } from '../../../../tools/testing/in-memory-environment.js';
+import { createVirtualClock as createFakeClock } from '../../../../tools/testing/virtual-clock.js';
 
 const PREFIX = inboxPrefix('https://chat.example.test/api/v1', 'wt_outbox_secret_token');
 
@@ -244,7 +245,7 @@ describe('durable records', () => {
 describe('nothing lost silently', () => {
   const failing: RecordStore = {
     keys: async () => Promise.reject(new Error('SecurityError')),
-    get: async () => Promise.reject(new Error('SecurityError')),
+    all: async () => Promise.reject(new Error('SecurityError')),
     put: async () => Promise.reject(new DOMException('quota', 'QuotaExceededError')),
     remove: async () => Promise.reject(new Error('SecurityError')),
   };
@@ -293,7 +294,15 @@ describe('retries on its own', () => {
     ['a 503', () => httpFailure(503)],
     ['a 502', () => httpFailure(502)],
     ['a 504', () => httpFailure(504)],
-    ['a 408', () => httpFailure(408)],
+    // As http-errors.ts reports it: a network_error with its status.
+    [
+      'a 408',
+      () =>
+        httpError(
+          { method: 'POST', path: '/messages' },
+          { status: 408, body: undefined, text: '', headers: { get: () => null } },
+        ),
+    ],
   ])(
     'keeps the message after %s and retries it within 2 s while online, under the same messageId',
     async (_, failure) => {

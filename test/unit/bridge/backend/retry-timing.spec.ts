@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRetryAfter, retryDelay, type RetryPolicy } from '../../../bridge/backend/retry-timing.js';
+import { parseRetryAfter, retryDelay, type RetryPolicy } from '../../../../bridge/backend/retry-timing.js';
 
 const POLICY: RetryPolicy = { limit: 4, baseDelay: 1_000, maxDelay: 10_000 };
 const NOW = Date.parse('2025-03-01T12:00:00Z');

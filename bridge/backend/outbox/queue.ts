@@ -1,0 +1,39 @@
+/**
+ * The messages this page knows are waiting (its own, and those it took in from pages that are
+ * gone), as entries by record key, and the events that tell the host about them.
+ */
+import { errorEvent } from '../../protocol/errors.js';
+import type { MessageState, MessageStateMessage, Outcome } from '../../protocol/messages.js';
+import type { OutboxRecord } from '../outbox-record.js';
+
+export interface Entry {
+  key: string;
+  record: OutboxRecord;
+  attempt: number;
+  state: MessageState;
+  next?: number | undefined;
+  /** `next` is the server's (Retry-After), not to be cut short. */
+  firm?: boolean;
+  /** The write of its record (false: failed): a removal waits for it, so a late write cannot bring a sent message back. */
+  written?: Promise<boolean>;
+  /** This page's command waiting for it. */
+  settle?: (outcome: Outcome) => void;
+}
+
+/** The messages waiting, by record key. */
+export type Entries = Map<string, Entry>;
+
+/** Sets an entry's state and tells the host (`extra`: the state's own fields). */
+export const stateSetter =
+  (emit: (message: MessageStateMessage) => void) => (entry: Entry, state: MessageState, extra?: object) => {
+    entry.state = state;
+    emit(
+      Object.assign(
+        { type: 'message' as const, messageId: entry.record.messageId, state, attempt: entry.attempt },
+        extra,
+      ),
+    );
+  };
+
+/** What the host is told when the outbox's storage failed it. */
+export const storageError = (what: string) => errorEvent('storage_error', `[outbox] ${what}`);

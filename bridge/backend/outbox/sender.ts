@@ -1,0 +1,184 @@
+/**
+ * The sender: one message at a time, under the inbox lock, in queue order (what pages that are
+ * gone left first, then this page's own). A message never overtakes one queued before it: a
+ * transient failure keeps it, and nothing behind it goes, until its next attempt (a timer while
+ * online; at once on `online`, when the page is visible again and on the next message). One error
+ * event tells the host a failure burst began. A message leaves (`finish`: sent, failed for good,
+ * cancelled) told first, its record removed after.
+ */
+import type { RecordStore } from '../../environment.js';
+import { toErrorEvent } from '../../protocol/errors.js';
+import type { Outcome } from '../../protocol/messages.js';
+import { pageOf, inQueueOrder } from '../outbox-record.js';
+import { askedWait, backoff, isTransient } from '../retry-policy.js';
+import { throttledProgress } from '../upload-progress.js';
+import type { InboxLock } from './inbox-lock.js';
+import type { Orphans } from './orphans.js';
+import { stateSetter, storageError, type Entries, type Entry } from './queue.js';
+import type { OutboxSettings } from './settings.js';
+
+/**
+ * - `drain`: sends what waits; `now` skips the backoff wait (online, visible again, a new
+ *   message), `adopt` looks for what pages that are gone left first.
+ * - `finish`: takes a message out with its outcome; resolves once its record is removed (or stays).
+ * - `stop`: no more passes or timers.
+ */
+export type Sender = [
+  drain: (now?: boolean, adopt?: boolean) => void,
+  finish: (entry: Entry, outcome: Outcome) => Promise<unknown>,
+  stop: () => void,
+];
+
+/** `answered`: messages answered here whose records are not (yet) removed. */
+export function createSender(
+  s: OutboxSettings,
+  records: RecordStore | undefined,
+  entries: Entries,
+  answered: Set<string>,
+  lock: InboxLock,
+  [holdPage, adopt, isStored]: Orphans,
+): Sender {
+  const setState = stateSetter(s.emit);
+  let timer: unknown;
+  let running = false;
+  let again = false;
+  let skipWait = false;
+  /** Other pages' records are looked for on install, online, visible and retries, not for each new message. */
+  let adoptDue = true;
+  /** A failure burst is under way: its first failure was reported, the next ones are not. */
+  let burst = false;
+  let stopped = false;
+  /** The removal of the record of the message this pass sent last. */
+  let removing: Promise<unknown> | undefined;
+
+  function finish(entry: Entry, outcome: Outcome): Promise<unknown> {
+    entries.delete(entry.key);
+    answered.add(entry.key);
+    setState(entry, outcome.ok ? 'sent' : 'failed', outcome.ok ? { result: outcome.result } : { error: outcome.error });
+    if (entry.settle) entry.settle(outcome);
+    else if (!outcome.ok) s.emit(outcome.error);
+    // Told first, removed after: the answer does not wait for storage, nor does a pass that has
+    // nothing more to send (a message sent right after another would wait for that removal,
+    // milliseconds on a busy device; other pages leave this page's records alone while it lives).
+    // A record whose removal fails (or a page closed before it) stays behind and is sent once more
+    // under its echo_id. Removed even where its write failed: the store may write it again later.
+    return (removing = Promise.resolve(entry.written).then(
+      (): unknown =>
+        records &&
+        records.remove(entry.key).then(
+          () => answered.delete(entry.key),
+          () => s.emit(storageError(`${entry.record.messageId} stays stored`)),
+        ),
+    ));
+  }
+
+  async function pass(): Promise<void> {
+    let skip = skipWait;
+    skipWait = false;
+    if (burst && !s.isOnline()) return;
+    if (adoptDue) {
+      adoptDue = false;
+      await adopt();
+    }
+    let sent = '';
+    removing = undefined;
+    for (const key of inQueueOrder(entries.keys(), s.page)) {
+      // The message before, sent in this pass, is off the disk before the next one goes.
+      await removing;
+      if (stopped) return;
+      if (pageOf(key) !== s.page && !(await isStored(key))) continue;
+      // Read after the await: a cancel may have taken it out meanwhile.
+      const entry = entries.get(key);
+      if (!entry) continue;
+      const wait = (entry.next || 0) - s.now();
+      // A wait the server asked for (Retry-After) is kept even by a retry "at once".
+      if (wait > 0 && (!skip || entry.firm)) return schedule(wait);
+      skip = false;
+      // Asked as the send starts: another WebView waiting gets its turn after this one send.
+      const wanted = lock.wanted();
+      if (!(await attempt(entry))) return;
+      sent = key;
+      if (await wanted) {
+        again = true;
+        return void (await removing);
+      }
+    }
+    if (!sent) return;
+    // Everything went: the conversation is likely to go on, so the lock is kept a moment. Another
+    // page may have taken in the record sent last; it is off the disk before the lock can go.
+    lock.keep();
+    if (pageOf(sent) !== s.page) await removing;
+  }
+
+  /** One attempt; false when the message stays (a transient failure), so nothing behind it may go. */
+  async function attempt(entry: Entry): Promise<boolean> {
+    entry.attempt++;
+    entry.next = undefined;
+    setState(entry, 'sending');
+    let outcome: Outcome;
+    try {
+      const onProgress = throttledProgress(s.now, (progress) => setState(entry, 'sending', { progress }));
+      outcome = { ok: true, result: await s.send(entry.record, onProgress) };
+      burst = false;
+    } catch (thrown) {
+      const error = toErrorEvent(thrown, 'server_error', '[POST /messages]');
+      if (!isTransient(thrown, error)) outcome = { ok: false, error };
+      else {
+        if (stopped) return false;
+        const asked = askedWait(thrown, s.now());
+        entry.firm = asked !== undefined;
+        const delay = entry.firm ? (asked as number) : backoff(entry.attempt, s.random());
+        const online = s.isOnline();
+        entry.next = s.now() + delay;
+        setState(entry, 'queued', online ? { nextAttemptAt: entry.next } : {});
+        if (!burst)
+          s.emit(
+            Object.assign({}, error, { message: `${error.message}; ${entries.size} message(s) wait in the outbox` }),
+          );
+        burst = true;
+        if (online) schedule(delay);
+        return false;
+      }
+    }
+    finish(entry, outcome);
+    return true;
+  }
+
+  function schedule(ms: number): void {
+    s.clearTimeout(timer);
+    timer = s.setTimeout(() => drain(), ms);
+  }
+
+  function drain(now = false, adopt = true): void {
+    if (stopped) return;
+    void holdPage();
+    skipWait ||= now;
+    adoptDue ||= adopt;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    void (async () => {
+      try {
+        do {
+          again = false;
+          await lock.run(pass);
+        } while (again && !stopped);
+      } catch (thrown) {
+        s.emit(toErrorEvent(thrown, 'storage_error', '[outbox]'));
+      } finally {
+        running = false;
+      }
+    })();
+  }
+
+  return [
+    drain,
+    finish,
+    () => {
+      stopped = true;
+      s.clearTimeout(timer);
+    },
+  ];
+}

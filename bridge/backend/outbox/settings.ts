@@ -1,0 +1,23 @@
+/** What the outbox is given: its environment, its inbox and page, and where its messages go. */
+import type { Locks, ProgressListener, RecordStore, Timers } from '../../environment.js';
+import type { ErrorEvent } from '../../protocol/errors.js';
+import type { MessageStateMessage } from '../../protocol/messages.js';
+import type { OutboxRecord } from '../outbox-record.js';
+
+export interface OutboxSettings extends Timers {
+  records?: RecordStore | undefined;
+  locks?: Locks | undefined;
+  /** This inbox's key prefix (`inboxPrefix`). */
+  prefix: string;
+  /** This page's id: in its record keys and its liveness lock. */
+  page: string;
+  maxFileSize: number;
+  now(): number;
+  random(): number;
+  isOnline(): boolean;
+  /** `onProgress`: an upload's progress, reported as `sending` events with `progress`. */
+  send(record: OutboxRecord, onProgress: ProgressListener): Promise<unknown>;
+  emit(message: MessageStateMessage | ErrorEvent): void;
+  /** Told how many records of pages that are gone this page took in (for the recording's note). */
+  restored?(count: number): void;
+}

@@ -1,0 +1,36 @@
+/**
+ * Which failures the bridge retries, and when, in one place:
+ * - a 429 is retried by the request itself (http.ts), within the host's `retry` option
+ *   (`limit`, `baseDelay`, `maxDelay`; checked in options.ts), as `retryDelay` times it;
+ * - a 408 is the server giving up waiting for the request: reported as `network_error`, no
+ *   answer in time, and retried like one (a 4xx code would tell a chat UI the message itself was
+ *   wrong);
+ * - the outbox keeps a message through a transient failure (no answer at the network level, a
+ *   408, a gateway's 502, 503 or 504) and tries again after a capped, jittered exponential
+ *   backoff, or when the server's `Retry-After` says; every other failure is final.
+ */
+import { isBridgeError, type ErrorEvent } from '../protocol/errors.js';
+import { parseRetryAfter, retryDelay } from './retry-timing.js';
+
+/** The request timed out at the server: reported as `network_error` (http-errors.ts). */
+export const TIMED_OUT = 408;
+
+/** The outbox's retries: the first within 2 s, none more than a minute apart, without limit. */
+const BACKOFF = { limit: Infinity, baseDelay: 1_000, maxDelay: 60_000 };
+/** Gateways' answers that say the backend is away for now (a 408 comes as a `network_error`). */
+const TRANSIENT = [502, 503, 504];
+
+/** Whether the outbox keeps a message after this failure (`error`: what `thrown` is reported as). */
+export const isTransient = (thrown: unknown, error: ErrorEvent) =>
+  isBridgeError(thrown) && (error.code === 'network_error' || TRANSIENT.includes(error.status as number));
+
+/**
+ * The wait the server asked for before the next attempt (its `Retry-After`, RFC 9110 §10.2.3, as
+ * on a 429), or undefined: the outbox keeps it even against a retry "at once".
+ */
+export const askedWait = (thrown: unknown, now: number) =>
+  parseRetryAfter((thrown as { retryAfter?: string | null }).retryAfter || null, now);
+
+/** The outbox's wait before the next attempt where the server asked for none (`attempt`: the attempts made so far). */
+export const backoff = (attempt: number, random: number) =>
+  (retryDelay(attempt, null, BACKOFF, random, 0) as { delay: number }).delay;

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { keptRecords } from '../../../../bridge/backend/kept-records.js';
+import type { RecordStore } from '../../../../bridge/environment.js';
+import type { ErrorEvent } from '../../../../bridge/protocol/errors.js';
+import { mapRecords } from '../../../../tools/testing/in-memory-environment.js';
+import { createVirtualClock } from '../../../../tools/testing/virtual-clock.js';
+
+const flush = async () => {
+  for (let i = 0; i < 10; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+};
+
+/** A Map's store whose writes fail while `down`, and which can say it was wiped. */
+function flaky() {
+  const map = new Map<string, unknown>();
+  const inner = mapRecords(map);
+  const state = { down: false, wiped: () => {} };
+  const store: RecordStore = {
+    ...inner,
+    put: (key, value) => (state.down ? Promise.reject(new Error('quota')) : inner.put(key, value)),
+    onWiped: (listener) => void (state.wiped = listener),
+  };
+  return { map, store, state };
+}
+
+function setup() {
+  const clock = createVirtualClock(0);
+  const events: ErrorEvent[] = [];
+  const f = flaky();
+  const records = keptRecords(f.store, clock, (event) => void events.push(event));
+  return { ...f, clock, events, records };
+}
+
+describe('records written again when storage comes back', () => {
+  it('rejects a failed write, writes it again on a timer, and says storage_restored once all is stored', async () => {
+    const t = setup();
+    t.state.down = true;
+    await expect(t.records.put('p:1', { v: 1 })).rejects.toThrow('quota');
+    t.clock.advance(2_000);
+    await flush();
+    expect(t.map.has('p:1')).toBe(false);
+    t.state.down = false;
+    t.clock.advance(2_000);
+    await flush();
+    expect(t.map.get('p:1')).toEqual({ v: 1 });
+    expect(t.events.map((event) => event.code)).toEqual(['storage_restored']);
+  });
+
+  it('writes again after any read that works (a listing or a look at all records)', async () => {
+    const t = setup();
+    t.state.down = true;
+    await t.records.put('p:1', { v: 1 }).catch(() => undefined);
+    t.state.down = false;
+    expect(await t.records.all('p:')).toEqual([[], []]);
+    await flush();
+    expect(t.map.get('p:1')).toEqual({ v: 1 });
+  });
+
+  it('does not bring back a record removed while its write was failing', async () => {
+    const t = setup();
+    t.state.down = true;
+    await t.records.put('p:1', { v: 1 }).catch(() => undefined);
+    await t.records.remove('p:1');
+    t.state.down = false;
+    t.clock.advance(2_000);
+    await flush();
+    expect(t.map.has('p:1')).toBe(false);
+  });
+
+  it('after a wipe, says storage_wiped and writes every record not yet removed again', async () => {
+    const t = setup();
+    await t.records.put('p:1', { v: 1 });
+    await t.records.put('p:2', { v: 2 });
+    await t.records.remove('p:2');
+    t.map.clear();
+    t.state.wiped();
+    await flush();
+    expect(t.events.map((event) => event.code)).toEqual(['storage_wiped', 'storage_restored']);
+    expect([...t.map.keys()]).toEqual(['p:1']);
+  });
+});

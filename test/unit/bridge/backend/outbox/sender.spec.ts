@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { createSender } from '../../../../../bridge/backend/outbox/sender.js';
+import { inboxLock } from '../../../../../bridge/backend/outbox/inbox-lock.js';
+import type { Orphans } from '../../../../../bridge/backend/outbox/orphans.js';
+import type { Entries } from '../../../../../bridge/backend/outbox/queue.js';
+import type { OutboxSettings } from '../../../../../bridge/backend/outbox/settings.js';
+import { recordKey } from '../../../../../bridge/backend/outbox-record.js';
+import { bridgeError } from '../../../../../bridge/protocol/errors.js';
+import type { Outcome } from '../../../../../bridge/protocol/messages.js';
+import { mapRecords } from '../../../../../tools/testing/in-memory-environment.js';
+import { createVirtualClock } from '../../../../../tools/testing/virtual-clock.js';
+
+const flush = async () => {
+  for (let i = 0; i < 20; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+};
+
+function setup(fail: (messageId: string) => boolean) {
+  const clock = createVirtualClock(1_700_000_000_000);
+  const map = new Map<string, unknown>();
+  const sent: string[] = [];
+  const outcomes: Array<[string, Outcome]> = [];
+  const s: OutboxSettings = {
+    records: mapRecords(map),
+    prefix: 'p:',
+    page: 'me',
+    maxFileSize: 1024,
+    now: clock.now,
+    setTimeout: clock.setTimeout,
+    clearTimeout: clock.clearTimeout,
+    random: () => 0.5,
+    isOnline: () => true,
+    async send(record) {
+      sent.push(record.messageId);
+      if (fail(record.messageId)) throw bridgeError('network_error', '[POST /messages] network error');
+      return record.messageId;
+    },
+    emit: () => undefined,
+  };
+  const entries: Entries = new Map();
+  const orphans: Orphans = [async () => undefined, async () => 0, async () => true, () => undefined];
+  const [drain, , stop] = createSender(s, s.records, entries, new Set(), inboxLock(undefined, s, 'p:'), orphans);
+  const queue = (n: number) => {
+    const key = recordKey('p:', 1, 'me', n);
+    entries.set(key, {
+      key,
+      record: { v: 1, messageId: `m-${n}` },
+      attempt: 0,
+      state: 'queued',
+      settle: (outcome) => outcomes.push([`m-${n}`, outcome]),
+    });
+  };
+  return { clock, sent, outcomes, entries, drain, stop, queue };
+}
+
+describe('the sender', () => {
+  it('sends one at a time in queue order and settles each with its answer', async () => {
+    const t = setup(() => false);
+    t.queue(2);
+    t.queue(1);
+    t.drain();
+    await flush();
+    expect(t.sent).toEqual(['m-1', 'm-2']);
+    expect(t.outcomes).toEqual([
+      ['m-1', { ok: true, result: 'm-1' }],
+      ['m-2', { ok: true, result: 'm-2' }],
+    ]);
+    expect(t.entries.size).toBe(0);
+  });
+
+  it('lets nothing overtake a message kept after a transient failure, and retries it on a timer', async () => {
+    let down = true;
+    const t = setup((id) => down && id === 'm-1');
+    t.queue(1);
+    t.queue(2);
+    t.drain();
+    await flush();
+    expect(t.sent).toEqual(['m-1']);
+    down = false;
+    t.clock.advance(2_000);
+    await flush();
+    expect(t.sent).toEqual(['m-1', 'm-1', 'm-2']);
+    t.stop();
+  });
+
+  it('sends nothing once stopped', async () => {
+    const t = setup(() => false);
+    t.queue(1);
+    t.stop();
+    t.drain();
+    await flush();
+    expect(t.sent).toEqual([]);
+  });
+});

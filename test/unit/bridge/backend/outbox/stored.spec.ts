@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { readAll, readKeys, slices } from '../../../../../bridge/backend/outbox/stored.js';
+import type { RecordStore } from '../../../../../bridge/environment.js';
+import { mapRecords } from '../../../../../tools/testing/in-memory-environment.js';
+
+/** A store that counts its bulk reads. */
+function counted(map: Map<string, unknown>) {
+  const inner = mapRecords(map);
+  const calls = { all: 0 };
+  const store: RecordStore = { ...inner, all: (prefix) => (calls.all++, inner.all(prefix)) };
+  return { store, calls };
+}
+
+describe('reading the stored records', () => {
+  it("reads the inbox's keys in order, and nothing stored where the store fails or there is none", async () => {
+    const map = new Map<string, unknown>([
+      ['p:2', 2],
+      ['p:1', 1],
+      ['q:1', 0],
+    ]);
+    expect(await readKeys(mapRecords(map), 'p:')).toEqual(['p:1', 'p:2']);
+    expect(await readKeys(undefined, 'p:')).toEqual([]);
+    const failing = { ...mapRecords(map), keys: () => Promise.reject(new Error('SecurityError')) };
+    expect(await readKeys(failing, 'p:')).toEqual([]);
+  });
+
+  it('reads every value at once, only where one of the keys is foreign', async () => {
+    const { store, calls } = counted(
+      new Map<string, unknown>([
+        ['p:1', { n: 1 }],
+        ['p:2', { n: 2 }],
+      ]),
+    );
+    expect(await readAll(store, 'p:', ['p:1', 'p:2'], () => false)).toEqual(new Map());
+    expect(calls.all).toBe(0);
+    const read = await readAll(store, 'p:', ['p:1', 'p:2'], (key) => key === 'p:2');
+    expect(calls.all).toBe(1);
+    expect([...read]).toEqual([
+      ['p:1', { n: 1 }],
+      ['p:2', { n: 2 }],
+    ]);
+  });
+
+  it('reads a failed bulk read as nothing stored', async () => {
+    const failing = { ...mapRecords(new Map()), all: () => Promise.reject(new Error('timeout')) };
+    expect(await readAll(failing, 'p:', ['p:1'], () => true)).toEqual(new Map());
+  });
+});
+
+describe('slices of a long loop', () => {
+  it('waits for a new task only once a slice has run its time, then starts a new slice', async () => {
+    let now = 0;
+    const waits: number[] = [];
+    const breathe = slices({
+      now: () => now,
+      setTimeout: (callback, ms) => (waits.push(ms), setTimeout(callback, 0)),
+      clearTimeout: () => undefined,
+    });
+    expect(breathe()).toBe(false);
+    now = 10;
+    expect(breathe()).toBe(false);
+    now = 11;
+    await breathe();
+    expect(waits).toEqual([0]);
+    expect(breathe()).toBe(false);
+  });
+});
