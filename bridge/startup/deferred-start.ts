@@ -25,6 +25,12 @@ export function deferredBridge(
   buffer: EarlyBuffer,
 ): Bridge {
   let bridge: Bridge | undefined;
+  /**
+   * Commands that came while the bridge was being built: it says `ready` as it is built, and a
+   * host may answer at once, before `build` has returned. Handed to it once built, after the
+   * kept events, rather than building a second bridge.
+   */
+  let building: unknown[] | undefined;
   buffer.keep();
   win.setTimeout(() => started(), 0);
 
@@ -35,6 +41,7 @@ export function deferredBridge(
     let onMessage: (message: InboundMessage) => void = () => {};
     let onConnectivityChange: (online: boolean) => void = () => {};
     const env = browserEnvironment(win);
+    building = [];
     bridge = build(
       Object.assign({}, env, {
         onMessage(listener: (message: InboundMessage) => void) {
@@ -50,6 +57,9 @@ export function deferredBridge(
     kept.events.forEach((event) =>
       event.type === 'message' ? onMessage(inboundMessage(event)) : onConnectivityChange(event.type === 'online'),
     );
+    const answers = building;
+    building = undefined;
+    answers.forEach((data) => (bridge as Bridge).receive(data));
     return bridge;
   };
 
@@ -59,7 +69,7 @@ export function deferredBridge(
     get host() {
       return started().host;
     },
-    receive: (data) => started().receive(data),
+    receive: (data) => (building ? void building.push(data) : started().receive(data)),
     on: (listener) => started().on(listener),
     recording: () => started().recording(),
     stats: () => started().stats(),

@@ -62,6 +62,12 @@ addEventListener('chatbridge', (event) => seen.push(event.detail));</script>
       pages: {
         '/early.html': page(bundle(), FIRST_SCRIPT),
         '/starter.html': page(readFileSync(STARTER_PATH, 'utf8'), FIRST_SCRIPT_AFTER_STARTER),
+        // A host that answers ready at once, from its listener, while the bridge is being built.
+        '/answers-ready.html': page(
+          `addEventListener('chatbridge', (event) => event.detail.type === 'ready' && ChatBridge.receive({ id: 'on-ready', method: 'nope' }));
+${bundle()}`,
+          FIRST_SCRIPT,
+        ),
         '/favicon.ico': '',
       },
     });
@@ -111,6 +117,29 @@ addEventListener('chatbridge', (event) => seen.push(event.detail));</script>
       expect(version).toMatch(/^\d+\.\d+\.\d+$/);
       expect(summary(seen)).toEqual(['ready', 'widget', 'response early-1', 'error', 'response early-2', 'error']);
       expect(seen[1]).toEqual({ type: 'widget', event: 'loaded', data: { locale: 'en' } });
+    } finally {
+      await tab.close();
+    }
+  });
+
+  it('builds one bridge when the host answers ready from its listener: the answer comes after the kept messages', async () => {
+    const tab = await chromium.browser.newPage();
+    try {
+      await tab.goto(`${server.url}/answers-ready.html`, { waitUntil: 'load' });
+      await tab.waitForFunction(() => (window as unknown as Page).seen.length >= 8);
+      await tab.waitForTimeout(200);
+      const seen = await tab.evaluate(() => (window as unknown as Page).seen);
+      // One ready (a second bridge would say it again and handle the kept messages twice).
+      expect(summary(seen)).toEqual([
+        'ready',
+        'widget',
+        'response early-1',
+        'error',
+        'response early-2',
+        'error',
+        'response on-ready',
+        'error',
+      ]);
     } finally {
       await tab.close();
     }

@@ -96,3 +96,26 @@ describe('deferredBridge', () => {
     expect(building).not.toHaveBeenCalled();
   });
 });
+
+describe('deferredBridge while its bridge is being built', () => {
+  it('builds one bridge when a host answers `ready` at once, and hands it that command after the kept events', async () => {
+    const host: { deferred?: Bridge } = {};
+    let built = 0;
+    // The real bridge says `ready` while it is built; a host that answers it synchronously (a
+    // browser page's `chatbridge` listener) calls receive before build has returned.
+    const saysReady = (env: Environment): Bridge => {
+      built++;
+      const bridge = build(env);
+      (host.deferred as Bridge).receive('init, in answer to ready');
+      return bridge;
+    };
+    const buffer = createEarlyBuffer(win, { events: [new MessageEvent('message', { data: 'earlier' })], commands: [] });
+    const deferred = (host.deferred = deferredBridge(win, saysReady, buffer));
+    await nextTask();
+    expect(built).toBe(1);
+    expect(seen).toEqual(['message earlier', 'command init, in answer to ready']);
+    deferred.receive('later');
+    expect(built).toBe(1);
+    expect(seen.at(-1)).toBe('command later');
+  });
+});
