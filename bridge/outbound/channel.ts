@@ -59,8 +59,8 @@ export function createChannel(
   timers: Timers,
   onGiveUp: (waitedMs: number) => void = () => undefined,
 ): Channel {
-  /** Payloads waiting for the native channel, each with the number of messages it carries. */
-  const queue: Array<[payload: unknown, messages: number]> = [];
+  /** What waits for the native channel: each group of messages goes as one payload. */
+  const queue: OutboundMessage[][] = [];
   /** The message-state events of this task, posted at its end or with the next other message. */
   const batch: OutboundMessage[] = [];
   let batchEnd: TimerHandle | undefined;
@@ -69,10 +69,6 @@ export function createChannel(
   /** Time spent looking for the channel; Infinity once the looking stopped. */
   let waited = 0;
 
-  const post = (payload: unknown, messages: number) => {
-    if (queue.push([payload, messages]) > CHANNEL_QUEUE_LIMIT) dropped += (queue.shift() as [unknown, number])[1];
-    if (poll === undefined) flush();
-  };
   const flush = () => {
     poll = undefined;
     for (let send, head; (head = queue[0]) && (send = adapter.find(scope, names)); queue.shift()) {
@@ -81,7 +77,7 @@ export function createChannel(
         if (dropped > 0)
           send(adapter.encode(errorEvent('channel_error', `[channel] ${dropped} event(s) dropped while missing`)));
         dropped = 0;
-        send(head[0]);
+        send(adapter.encode(head.length > 1 ? head : (head[0] as OutboundMessage)));
       } catch {
         // The channel exists but refused (a native bridge mid-teardown): keep the payload, retry.
         break;
@@ -99,24 +95,22 @@ export function createChannel(
       onGiveUp(total);
     }
   };
-  /** Posts the waiting message-state events (never called with none), with whatever came after them. */
+  /** Queues what waited in `batch` (never empty here) as one payload, and tries the channel. */
   const endBatch = () => {
-    timers.clearTimeout(batchEnd);
-    const messages = batch.length;
-    post(adapter.encode(messages > 1 ? batch.splice(0) : (batch.pop() as OutboundMessage)), messages);
+    if (batchEnd !== undefined) timers.clearTimeout(batchEnd);
+    batchEnd = undefined;
+    if (queue.push(batch.splice(0)) > CHANNEL_QUEUE_LIMIT) dropped += (queue.shift() as OutboundMessage[]).length;
+    if (poll === undefined) flush();
   };
 
   return {
     deliver(message) {
-      if (message.type === 'message' && !adapter.oneByOne) {
-        if (batch.push(message) === 1) batchEnd = timers.setTimeout(endBatch, 0);
-      } else if (batch.length > 0) {
-        batch.push(message);
-        endBatch();
-      } else post(adapter.encode(message), 1);
+      const waits = batch.push(message);
+      if (message.type !== 'message' || adapter.oneByOne) endBatch();
+      else if (waits === 1) batchEnd = timers.setTimeout(endBatch, 0);
     },
     get pending() {
-      return queue.reduce((sum, [, messages]) => sum + messages, batch.length);
+      return queue.reduce((sum, group) => sum + group.length, batch.length);
     },
     destroy() {
       if (batch.length > 0) endBatch();
