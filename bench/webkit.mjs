@@ -6,9 +6,9 @@
  * page is cross-origin isolated (performance.now() at fine resolution), and each view keeps its
  * storage on disk, as an app's WebView does.
  *
- * The relay, before the bundle, wraps the handler's postMessage: each message goes to the native
- * handler (a real crossing into the UI process, as on iOS) and then to the page's timing code as
- * the browser host's 'chatbridge' event would. With `window.__crossToNative = false` the crossing
+ * The relay, before the bundle, wraps the handler's postMessage: each payload goes to the native
+ * handler (a real crossing into the UI process, as on iOS) and then each message in it to the
+ * page's timing code as the browser host's 'chatbridge' event would. With `window.__crossToNative = false` the crossing
  * is left out, to see what the crossings cost.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -38,7 +38,10 @@ export const IOS_RELAY = `(function () {
       window.__crossings++;
       native.call(this, message);
     }
-    dispatchEvent(new CustomEvent('chatbridge', { detail: message }));
+    // One call may carry what one task delivered, as an array: the page's code gets each message.
+    (Array.isArray(message) ? message : [message]).forEach(function (one) {
+      dispatchEvent(new CustomEvent('chatbridge', { detail: one }));
+    });
   };
 })();`;
 

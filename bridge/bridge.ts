@@ -2,15 +2,16 @@
  * One running bridge, wiring the environment to the pipeline in one direction: inbound →
  * dispatch (command runner, host commands) → backend (outbox, api, http) → outbound (channel, adapter).
  */
-import { adapters, detectHost } from './outbound/adapters/index.js';
-import { createChannel, guardOf, onPageCall } from './outbound/channel.js';
+import { detectHost } from './outbound/adapters/index.js';
+import { guardOf, onPageCall } from './outbound/channel.js';
+import { createEmitter } from './outbound/emitter.js';
 import { createApi } from './backend/api.js';
 import { createCommandRunner, type CommandRunner } from './dispatch/command-runner.js';
 import { trackedTimers, type Environment, type InboundMessage, type ProgressListener } from './environment.js';
-import { errorEvent, type ErrorEvent } from './protocol/errors.js';
+import { errorEvent } from './protocol/errors.js';
 import { createHttp } from './backend/http.js';
 import { classifyHostData, classifyPosted, type Verdict } from './inbound/classify.js';
-import type { OutboundMessage, Outcome } from './protocol/messages.js';
+import type { OutboundMessage } from './protocol/messages.js';
 import { createHostCommands } from './dispatch/host-commands.js';
 import { OptionsError, type ResolvedOptions } from './options.js';
 import { type HostName } from './protocol/bridge-options.js';
@@ -99,37 +100,8 @@ export function createBridge(
       : undefined;
   const env = recorder ? recorder.env : baseEnv;
 
-  const channels = (settings.hosts || [host]).map((name) =>
-    createChannel(adapters[name], env.scope, options, timers, (waited) =>
-      emitError(errorEvent('channel_error', `[channel] no ${name} channel after ${waited} ms`)),
-    ),
-  );
-  // One event type and a handful of listeners: a Set does what an emitter library would.
-  const listeners = new Set<(message: OutboundMessage) => void>();
-  const emit = (message: OutboundMessage) => {
-    const scrubbed = redactor.scrub(message);
-    channels.forEach((channel) => channel.deliver(scrubbed));
-    listeners.forEach((listener) => {
-      try {
-        listener(scrubbed);
-      } catch (error) {
-        // As EventTarget does: a throwing listener is reported, and the others still run.
-        queueMicrotask(() => {
-          throw error;
-        });
-      }
-    });
-  };
-  const emitError = (event: ErrorEvent) => emit(event);
-  /** A command's response; a failed one also emits its error event, for hosts that only listen for events. */
-  const answer = (id: string, outcome: Outcome) => {
-    emit(
-      outcome.ok
-        ? { type: 'response', id, ok: true, result: outcome.result }
-        : { type: 'response', id, ok: false, error: outcome.error },
-    );
-    if (!outcome.ok) emitError(outcome.error);
-  };
+  const emitter = createEmitter(settings.hosts || [host], env.scope, options, timers, redactor);
+  const { emit, answer } = emitter;
 
   const inFlight = new Set<AbortController>();
   // This page's id: in its record keys and its lock, and the start of the message ids it makes.
@@ -185,8 +157,7 @@ export function createBridge(
 
   /** Past the redactor on purpose: the one message meant to carry a token, and only to the channels. */
   const forwardConversationToken = (token: string | false | undefined) => {
-    if (options.forwardConversationToken && token)
-      channels.forEach((channel) => channel.deliver({ type: 'conversationToken', token }));
+    if (options.forwardConversationToken && token) emitter.deliver({ type: 'conversationToken', token });
   };
 
   const handle = (verdict: Verdict) => {
@@ -194,9 +165,7 @@ export function createBridge(
       case 'ignored':
         return;
       case 'invalid':
-        return verdict.id !== undefined
-          ? answer(verdict.id, { ok: false, error: verdict.error })
-          : emitError(verdict.error);
+        return verdict.id !== undefined ? answer(verdict.id, { ok: false, error: verdict.error }) : emit(verdict.error);
       case 'widget':
         emit(
           verdict.event === 'error'
@@ -215,7 +184,7 @@ export function createBridge(
     try {
       work();
     } catch (thrown) {
-      emitError(errorEvent('parse_error', `[bridge] could not handle a message (${String((thrown as Error)?.name)})`));
+      emit(errorEvent('parse_error', `[bridge] could not handle a message (${String((thrown as Error)?.name)})`));
     }
   };
 
@@ -253,7 +222,7 @@ export function createBridge(
   let destroyed = false;
   emit({ type: 'ready' });
   if (settings.dropped)
-    emitError(errorEvent('channel_error', `[starter] ${settings.dropped} event(s) dropped before the bundle came`));
+    emit(errorEvent('channel_error', `[starter] ${settings.dropped} event(s) dropped before the bundle came`));
   // Messages a previous page left in the outbox go out next, in order: a task of their own, so
   // install (at document start, before the page's scripts) does not open storage.
   timers.setTimeout(() => core().outbox.drain(), 0);
@@ -270,16 +239,12 @@ export function createBridge(
         handle(verdict);
       });
     },
-    on(listener) {
-      const handler = (message: OutboundMessage) => listener(message);
-      listeners.add(handler);
-      return () => void listeners.delete(handler);
-    },
+    on: emitter.on,
     recording: () => (recorder ? recorder.text() : ''),
     stats: () => ({
       pendingCommands: built ? built.runner.pending : 0,
       outbox: built ? built.outbox.size : 0,
-      undelivered: channels.reduce((sum, channel) => sum + channel.pending, 0),
+      undelivered: emitter.undelivered,
     }),
     destroy(why) {
       if (destroyed) return;
@@ -289,10 +254,9 @@ export function createBridge(
         built.runner.destroy(why);
         built.outbox.destroy();
       }
-      channels.forEach((channel) => channel.destroy());
+      emitter.destroy();
       timers.clearAll();
       inFlight.forEach((controller) => controller.abort());
-      listeners.clear();
     },
   };
 }

@@ -40,10 +40,13 @@ export function createBridgeHost({ nativeSide, log, watch }) {
     };
   }
 
-  /** A payload from the stand-in channel: answers the client's call, if it is a response, and shows it. */
+  /**
+   * A payload from the stand-in channel (one message, or an array of what one task delivered):
+   * answers the client's calls its responses answer, and shows it.
+   */
   function received(/** @type {Host} */ host, /** @type {unknown} */ payload) {
-    const message = decode(payload);
-    if (message !== undefined) {
+    const decoded = decode(payload);
+    for (const message of Array.isArray(decoded) ? decoded : decoded === undefined ? [] : [decoded]) {
       client?.handle(/** @type {any} */ (message));
       watch?.received(message);
     }

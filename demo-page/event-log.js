@@ -54,14 +54,15 @@ function eventItem(entry, earlier) {
       el('code', 'native', entry.text),
     );
   }
-  const message = decode(entry.raw);
+  // One call may carry several messages (an array: what one task delivered), each decoded in turn.
+  const decoded = decode(entry.raw);
+  const messages = Array.isArray(decoded) ? decoded : decoded === undefined ? [] : [decoded];
   // The error event is what hosts act on; a failed command's response repeats it, so it is quieter.
-  const tone =
-    message?.['type'] === 'error'
-      ? ' error'
-      : message?.['type'] === 'response' && message['ok'] === false
-        ? ' failed'
-        : '';
+  const tone = messages.some((message) => message?.['type'] === 'error')
+    ? ' error'
+    : messages.some((message) => message?.['type'] === 'response' && message['ok'] === false)
+      ? ' failed'
+      : '';
   const kind =
     typeof entry.raw === 'string'
       ? 'postMessage(string)'
@@ -72,7 +73,13 @@ function eventItem(entry, earlier) {
     'li',
     `event received${tone}`,
     el('div', 'meta', `${time} · ${label} received${earlier ? ' · before reload' : ''}`),
-    el('code', 'native', message === undefined ? `(not a bridge message)` : nativeForm(entry.host, message)),
+    el(
+      'code',
+      'native',
+      messages.length === 0
+        ? `(not a bridge message)`
+        : messages.map((message) => nativeForm(entry.host, message)).join('\n'),
+    ),
     el(
       'div',
       'raw',

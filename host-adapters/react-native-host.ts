@@ -98,18 +98,26 @@ export function createReactNativeHost({
     client.release();
   };
 
+  /** One message from the page; a failure is reported and the next message still handled. */
+  const take = (message: OutboundMessage) => {
+    try {
+      if (message.type === 'ready') {
+        const probeToken = (message as Partial<ProbeAnswer>).probe;
+        if (typeof probeToken === 'string') return probe.answered(message as ProbeAnswer);
+        fresh();
+      }
+      if (!client.handle(message)) deliver(onEvent, message);
+    } catch (error) {
+      report(error);
+    }
+  };
+
   return {
     client,
     onMessage(event) {
       try {
-        const message = decodeMessage(event?.nativeEvent?.data);
-        if (message.type === 'ready') {
-          const probeToken = (message as Partial<ProbeAnswer>).probe;
-          if (typeof probeToken === 'string') return probe.answered(message as ProbeAnswer);
-          fresh();
-        }
-        if (client.handle(message)) return;
-        deliver(onEvent, message);
+        // One payload may carry what one task of the page delivered: each message in turn.
+        decodeMessages(event?.nativeEvent?.data).forEach(take);
       } catch (error) {
         report(error);
       }
@@ -157,17 +165,36 @@ const scriptJson = (value: unknown): string =>
 /** Text as a JavaScript string literal, line separators escaped. */
 const scriptString = (text: string): string => scriptJson(text);
 
-/** The payload the react-native adapter posts, decoded; anything else becomes a `parse_error` event. */
+/** One payload the react-native adapter posts, decoded; anything else becomes a `parse_error` event. */
 export function decodeMessage(data: unknown): OutboundMessage {
+  const value = parsed(data);
+  return Array.isArray(value)
+    ? parseError('the WebView sent several messages at once: use decodeMessages')
+    : one(value);
+}
+
+/**
+ * A payload the react-native adapter posts, decoded: one message, or the several one task of the
+ * page delivered (a JSON array, in order). Anything else becomes a `parse_error` event.
+ */
+export function decodeMessages(data: unknown): OutboundMessage[] {
+  const value = parsed(data);
+  return Array.isArray(value) ? value.map(one) : [one(value)];
+}
+
+/** The payload's JSON value, or the `parse_error` event that says why there is none. */
+function parsed(data: unknown): unknown {
   if (typeof data !== 'string') return parseError(`expected a string from the WebView, got ${typeof data}`);
-  let value: unknown;
   try {
-    value = JSON.parse(data);
+    return JSON.parse(data);
   } catch {
     return parseError(
       'the WebView sent text that is not JSON (is another script calling ReactNativeWebView.postMessage?)',
     );
   }
+}
+
+function one(value: unknown): OutboundMessage {
   if (typeof value !== 'object' || value === null || typeof (value as { type?: unknown }).type !== 'string') {
     return parseError('the WebView sent JSON without a "type" field');
   }

@@ -1,14 +1,23 @@
 /**
  * The interface every platform adapter implements, and the channel that delivers through it.
  *
+ * Each call of a native channel is a crossing into the app (an IPC message on iOS and Android),
+ * which costs the page's main thread whatever it carries, and a message sent goes through its
+ * states in pairs within one task (`queued` and `sending` as its command comes in; `sent` and the
+ * command's response as the backend answers). So a message-state event waits for the end of its
+ * task (a 0 ms timer), or for the next message that is not one (a response, an error...), and
+ * goes with what else waited in one payload: an array of the messages, in order. Any other
+ * message alone goes at once, as itself. A browser page's listener costs nothing to call: its
+ * adapter takes each message at once, on its own.
+ *
  * react-native-webview and flutter_inappwebview create their JavaScript channel late, after
  * the page's first scripts ran, so whatever the bridge says before the channel exists is
  * queued in order and delivered once it appears. The queue keeps the newest
- * `CHANNEL_QUEUE_LIMIT` events (a page whose host never listens must not grow without end); when
- * older ones were dropped, the host is told how many, first thing, once the channel appears.
+ * `CHANNEL_QUEUE_LIMIT` payloads (a page whose host never listens must not grow without end); when
+ * older ones were dropped, the host is told how many events, first thing, once the channel appears.
  * The channel is looked for again after 50 ms, then at doubling intervals up to 1 s; after
  * `CHANNEL_WAIT_MS` the looking stops and `onGiveUp` is called once (the bridge emits a
- * `channel_error`). From then on each new event tries the channel once, without a timer.
+ * `channel_error`). From then on each new payload tries the channel once, without a timer.
  */
 import type { HostScope, TimerHandle, Timers } from '../environment.js';
 import type { OutboundMessage } from '../protocol/messages.js';
@@ -20,8 +29,10 @@ export type Poster = (payload: unknown) => void;
 
 export interface HostAdapter {
   readonly host: HostName;
-  /** The payload exactly as the platform's native API receives it: a string or an object. */
-  encode(message: OutboundMessage): unknown;
+  /** The payload exactly as the platform's native API receives it: a string or an object (or array). */
+  encode(message: OutboundMessage | OutboundMessage[]): unknown;
+  /** Each message is its own payload, posted at once: a page's listener, not a crossing into the app. */
+  readonly oneByOne?: boolean;
   /** The native channel, or undefined while the platform has not created it yet. */
   find(scope: HostScope, names: ChannelNames): Poster | undefined;
 }
@@ -37,7 +48,7 @@ export interface Channel {
 export const CHANNEL_POLL_MS = 50;
 /** How long a missing channel is looked for before the bridge says it never appeared (1 minute). */
 export const CHANNEL_WAIT_MS = 60_000;
-/** Events kept while the channel is missing; past it the oldest are dropped. */
+/** Payloads kept while the channel is missing; past it the oldest are dropped. */
 export const CHANNEL_QUEUE_LIMIT = 500;
 
 /** @param onGiveUp called once when the channel has been missing for `CHANNEL_WAIT_MS`. */
@@ -48,7 +59,11 @@ export function createChannel(
   timers: Timers,
   onGiveUp: (waitedMs: number) => void = () => undefined,
 ): Channel {
-  const queue: unknown[] = [];
+  /** What waits for the native channel: each group of messages goes as one payload. */
+  const queue: OutboundMessage[][] = [];
+  /** The message-state events of this task, posted at its end or with the next other message. */
+  const batch: OutboundMessage[] = [];
+  let batchEnd: TimerHandle | undefined;
   let poll: TimerHandle | undefined;
   let dropped = 0;
   /** Time spent looking for the channel; Infinity once the looking stopped. */
@@ -56,13 +71,13 @@ export function createChannel(
 
   const flush = () => {
     poll = undefined;
-    for (let post; queue.length > 0 && (post = adapter.find(scope, names)); queue.shift()) {
+    for (let send, head; (head = queue[0]) && (send = adapter.find(scope, names)); queue.shift()) {
       try {
         // Told first, ahead of what is left, so the host reads the gap where it is.
         if (dropped > 0)
-          post(adapter.encode(errorEvent('channel_error', `[channel] ${dropped} event(s) dropped while missing`)));
+          send(adapter.encode(errorEvent('channel_error', `[channel] ${dropped} event(s) dropped while missing`)));
         dropped = 0;
-        post(queue[0]);
+        send(adapter.encode(head.length > 1 ? head : (head[0] as OutboundMessage)));
       } catch {
         // The channel exists but refused (a native bridge mid-teardown): keep the payload, retry.
         break;
@@ -80,19 +95,25 @@ export function createChannel(
       onGiveUp(total);
     }
   };
+  /** Queues what waited in `batch` (never empty here) as one payload, and tries the channel. */
+  const endBatch = () => {
+    if (batchEnd !== undefined) timers.clearTimeout(batchEnd);
+    batchEnd = undefined;
+    if (queue.push(batch.splice(0)) > CHANNEL_QUEUE_LIMIT) dropped += (queue.shift() as OutboundMessage[]).length;
+    if (poll === undefined) flush();
+  };
 
   return {
     deliver(message) {
-      if (queue.push(adapter.encode(message)) > CHANNEL_QUEUE_LIMIT) {
-        queue.shift();
-        dropped++;
-      }
-      if (poll === undefined) flush();
+      const waits = batch.push(message);
+      if (message.type !== 'message' || adapter.oneByOne) endBatch();
+      else if (waits === 1) batchEnd = timers.setTimeout(endBatch, 0);
     },
     get pending() {
-      return queue.length;
+      return queue.reduce((sum, group) => sum + group.length, batch.length);
     },
     destroy() {
+      if (batch.length > 0) endBatch();
       if (poll !== undefined) timers.clearTimeout(poll);
       poll = undefined;
       queue.length = 0;

@@ -114,7 +114,6 @@ const PENDING = [
   'bridge/backend/outbox-record.ts',
   'bridge/backend/outbox/inbox-lock.ts',
   'bridge/indexeddb-records.ts',
-  'bridge/outbound/emitter.ts',
   'bridge/startup/global.debug.ts',
   'bridge/startup/global.start.ts',
 ];

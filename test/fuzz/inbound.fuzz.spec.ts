@@ -292,30 +292,37 @@ interface Settings {
 async function runScenario({ host, batches }: Scenario, settings: Settings = {}): Promise<void> {
   const test = createInMemoryEnvironment({ fetch: fixedSuccess, channels: [host], pageOrigin: PAGE_ORIGIN });
   const bridge = createBridge(normalizeOptions({ ...CONFIG, host }, PAGE_ORIGIN), test.env);
+  // What each input produced, as emitted (the channel posts what one task emitted at its end, so
+  // its deliveries cannot tell inputs apart); `ready` came while the bridge was being built.
+  const heard: Message[] = [{ type: 'ready' }];
+  bridge.on((message) => void heard.push(message as Message));
   try {
     const ledger: Array<{ input: Input; expected: Expected; start: number; end: number }> = [];
     for (const batch of batches) {
       for (const input of batch) {
         const expected = expectedOf(input);
-        const start = test.deliveries.length;
+        const start = heard.length;
         // Nothing may throw out of the listener or receive: a throw here fails the property.
         if (input.via === 'post') test.post(input.data, input.origin);
         else bridge.receive(input.data);
-        ledger.push({ input, expected, start, end: test.deliveries.length });
+        ledger.push({ input, expected, start, end: heard.length });
       }
       await nextTurn();
     }
     await settle(bridge);
 
-    const messages = test.deliveries.map(({ host: to, payload }) => decodePayload(host, to, payload));
+    const messages = test.deliveries.flatMap(({ host: to, payload }) => decodePayload(host, to, payload));
     if (!isDeepStrictEqual(messages[0], { type: 'ready' }))
       fail(`the first message is not ready: ${shown(messages[0])}`);
+    // The channel delivered exactly what was emitted, in order, however it grouped it.
+    if (JSON.stringify(messages) !== JSON.stringify(heard))
+      fail(`the channel's messages differ from those emitted: ${shown(messages)} / ${shown(heard)}`);
     const synchronous = new Set<number>([0]);
     const outcomes = ledger.map(({ input, expected, start, end }) => {
       for (let i = start; i < end; i++) synchronous.add(i);
-      return checkImmediate(input, expected, messages.slice(start, end), settings);
+      return checkImmediate(input, expected, heard.slice(start, end), settings);
     });
-    checkResponses(outcomes, messages, synchronous);
+    checkResponses(outcomes, heard, synchronous);
     checkOutputs(test.deliveries.map(({ payload }) => payload));
     if (!outcomes.some(({ kind }) => kind === 'command') && test.requests.length > 0) {
       fail(`requests without any host command: ${shown(test.requests)}`);
@@ -451,15 +458,14 @@ function checkPrototypes(): void {
 
 type Message = Record<string, unknown> & { type?: unknown };
 
-/** Android's channel carries JSON text, iOS's the object itself. */
-function decodePayload(host: Scenario['host'], to: HostName, payload: unknown): Message {
+/** Android's channel carries JSON text, iOS's the object itself: one message, or an array of them. */
+function decodePayload(host: Scenario['host'], to: HostName, payload: unknown): Message[] {
   if (to !== host) fail(`delivered to ${to}, not ${host}`);
-  if (host === 'android') {
-    if (typeof payload !== 'string') fail(`android received a ${typeof payload}, not JSON text`);
-    return JSON.parse(payload as string) as Message;
-  }
-  if (!isObject(payload)) fail(`ios received ${shown(payload)}, not an object`);
-  return payload as Message;
+  if (host === 'android' && typeof payload !== 'string') fail(`android received a ${typeof payload}, not JSON text`);
+  const value: unknown = host === 'android' ? JSON.parse(payload as string) : payload;
+  const messages: unknown[] = Array.isArray(value) ? value : [value];
+  if (!messages.every(isObject)) fail(`${host} received ${shown(payload)}, not an object or an array of them`);
+  return messages as Message[];
 }
 
 /** Visits every string and key, without recursion: outputs may be deeper than the stack. */

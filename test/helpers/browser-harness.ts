@@ -79,25 +79,31 @@ ${offlineStandInJs('Failed to fetch')}
   else if (host === 'ios') window.webkit = { messageHandlers: { chatBridge: { postMessage: function (payload) { keep(structuredClone(payload)); } } } };
   else if (host === 'browser') addEventListener('chatbridge', function (event) { keep(event.detail); });
 
+  // A payload may carry what one task delivered, as an array: each message in turn.
   var decode = function (payload) { return typeof payload === 'string' ? JSON.parse(payload) : payload; };
+  var messagesFrom = function (from) {
+    return received.reduce(function (all, payload) { return all.concat(decode(payload)); }, []).slice(from);
+  };
   var matches = function (message, pattern) {
     return Object.keys(pattern).every(function (key) { return message !== null && message[key] === pattern[key]; });
   };
 
   window.__harness = {
     setOffline: setOffline,
+    /** How many messages arrived so far (a payload may carry several). */
+    count: function () { return messagesFrom(0).length; },
     /** Resolves with the first decoded message from index 'since' on that matches every field of 'pattern'. */
     waitFor: function (pattern, since, timeoutMs) {
       return new Promise(function (resolve, reject) {
         var started = Date.now();
         var look = function () {
-          for (var i = since; i < received.length; i++) {
-            var message = decode(received[i]);
-            if (matches(message, pattern)) return resolve(message);
+          var messages = messagesFrom(since);
+          for (var i = 0; i < messages.length; i++) {
+            if (matches(messages[i], pattern)) return resolve(messages[i]);
           }
           if (Date.now() - started > timeoutMs) {
             return reject(new Error('no message matching ' + JSON.stringify(pattern) + ' within ' + timeoutMs + ' ms; received: ' +
-              JSON.stringify(received.slice(since).map(decode)).slice(0, 2000)));
+              JSON.stringify(messagesFrom(since)).slice(0, 2000)));
           }
           setTimeout(look, 10);
         };
@@ -214,6 +220,7 @@ interface PageGlobals {
   __harness: {
     waitFor(pattern: Record<string, unknown>, since: number, timeoutMs: number): Promise<OutboundMessage>;
     setOffline(offline: boolean, announce: boolean): void;
+    count(): number;
   };
   ChatBridge: {
     receive(data: unknown): void;
@@ -288,9 +295,9 @@ export async function startBrowserHarness(): Promise<BrowserHarness> {
       consoleErrors,
       payloads: () => tab.evaluate(() => (window as unknown as PageGlobals).__received.slice()),
       async messages() {
-        return (await bridgePage.payloads()).map((payload) => decodePayload(host, payload));
+        return (await bridgePage.payloads()).flatMap((payload) => decodePayloads(host, payload));
       },
-      mark: () => tab.evaluate(() => (window as unknown as PageGlobals).__received.length),
+      mark: () => tab.evaluate(() => (window as unknown as PageGlobals).__harness.count()),
       async send(method, params) {
         const id = `e2e-${++commandCounter}`;
         const command = params === undefined ? { id, method } : { id, method, params };
@@ -358,18 +365,19 @@ export async function startBrowserHarness(): Promise<BrowserHarness> {
 }
 
 /**
- * A channel payload as the native side would decode it. String hosts must get JSON text
- * (a JavascriptInterface turns objects into "[object Object]"); object hosts a plain object.
+ * A channel payload as the native side would decode it: one message, or an array of the messages
+ * one task delivered. String hosts must get JSON text (a JavascriptInterface turns objects into
+ * "[object Object]"); object hosts a plain object or an array of them.
  */
-export function decodePayload(host: HostName, payload: unknown): OutboundMessage {
-  if (STRING_HOSTS.has(host)) {
-    if (typeof payload !== 'string') throw new Error(`${host} channel got a ${typeof payload}, expected JSON text`);
-    return JSON.parse(payload) as OutboundMessage;
-  }
-  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
-    throw new Error(`${host} channel got ${JSON.stringify(payload)}, expected an object`);
-  }
-  return payload as OutboundMessage;
+export function decodePayloads(host: HostName, payload: unknown): OutboundMessage[] {
+  if (STRING_HOSTS.has(host) && typeof payload !== 'string')
+    throw new Error(`${host} channel got a ${typeof payload}, expected JSON text`);
+  const value: unknown = STRING_HOSTS.has(host) ? JSON.parse(payload as string) : payload;
+  const messages: unknown[] = Array.isArray(value) ? value : [value];
+  for (const message of messages)
+    if (typeof message !== 'object' || message === null || Array.isArray(message))
+      throw new Error(`${host} channel got ${JSON.stringify(payload)}, expected an object or an array of them`);
+  return messages as OutboundMessage[];
 }
 
 /** Polls the backend's request log until `predicate` holds (the log is filled by another process's requests). */

@@ -7,7 +7,7 @@ import { expect } from 'vitest';
 import type { ErrorCode, ErrorEvent } from '../../bridge/protocol/errors.js';
 import type { ResponseMessage } from '../../bridge/protocol/messages.js';
 import type { HostName } from '../../bridge/protocol/bridge-options.js';
-import { STRING_HOSTS, WEBSITE_TOKEN, decodePayload } from './browser-harness.js';
+import { STRING_HOSTS, WEBSITE_TOKEN, decodePayloads } from './browser-harness.js';
 import type { ScenarioPage } from './scenario-page.js';
 
 /** A host command (answered with a response), a message posted in the page, or raw text handed to ChatBridge.receive. */
@@ -206,10 +206,13 @@ export async function produce(tab: ScenarioPage, testCase: Case, backendUrl: str
       response = await tab.call(trigger.method, trigger.params);
     }
     await tab.waitFor({ type: 'error', code: testCase.code }, { since });
-    const payloads = (await tab.payloads()).slice(since);
-    const errors = payloads.filter((payload) => decodePayload(tab.host, payload).type === 'error');
-    const raw = errors[0];
-    return { raw, event: decodePayload(tab.host, raw) as ErrorEvent, errorEvents: errors.length, response };
+    // A payload may carry several messages (what one task delivered): the error events among them.
+    const errors = (await tab.payloads())
+      .flatMap((payload) => decodePayloads(tab.host, payload).map((message) => ({ payload, message })))
+      .slice(since)
+      .filter(({ message }) => message.type === 'error');
+    const raw = errors[0]?.payload;
+    return { raw, event: errors[0]?.message as ErrorEvent, errorEvents: errors.length, response };
   } finally {
     if (testCase.options) await tab.install();
   }

@@ -10,11 +10,14 @@ export interface ScenarioPage {
   readonly host: HostName;
   /** Every payload the native channel received since the page (re)loaded, exactly as received. */
   payloads(): Promise<unknown[]>;
-  /** How many payloads arrived so far: a mark to wait from. */
+  /**
+   * How many messages arrived so far (a payload may carry several): a mark to wait from, and an
+   * index into `messages()`.
+   */
   mark(): Promise<number>;
   /** Sends a command (as text, like evaluateJavascript) and waits for its response. */
   call(method: string, params?: Record<string, unknown>, timeoutMs?: number): Promise<ResponseMessage>;
-  /** Waits for a message with these fields (from payload index `since`, default 0). */
+  /** Waits for a message with these fields (from message index `since`, default 0). */
   waitFor(pattern: Record<string, unknown>, options?: { since?: number; timeoutMs?: number }): Promise<OutboundMessage>;
   /** `ChatBridge.install(options)` in the page (replaces the running bridge). */
   install(options?: Record<string, unknown>): Promise<void>;

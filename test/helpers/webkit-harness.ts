@@ -28,7 +28,7 @@ import {
   NO_WEB_LOCKS_JS,
   STARTER_PATH,
   WEBSITE_TOKEN,
-  decodePayload,
+  decodePayloads,
   type BridgeStats,
   type ReferenceBackend,
 } from './browser-harness.js';
@@ -181,9 +181,9 @@ export async function startWebKitHarness(): Promise<WebKitHarness> {
       },
       payloads: async () => received.map((message) => message.body),
       async messages() {
-        return received.map((message) => decodePayload(host as HostName, message.body));
+        return received.flatMap((message) => decodePayloads(host as HostName, message.body));
       },
-      mark: async () => received.length,
+      mark: async () => received.flatMap((message) => decodePayloads(host as HostName, message.body)).length,
       async send(method, params) {
         const id = `wk-${++commandCounter}`;
         const command = params === undefined ? { id, method } : { id, method, params };
@@ -191,25 +191,27 @@ export async function startWebKitHarness(): Promise<WebKitHarness> {
         return id;
       },
       async call(method, params, timeoutMs = 10_000) {
-        const since = received.length;
+        const since = await page.mark();
         const id = await page.send(method, params);
         return (await page.waitFor({ type: 'response', id }, { since, timeoutMs })) as ResponseMessage;
       },
       waitFor(pattern, { since = 0, timeoutMs = 10_000 } = {}) {
         return new Promise((resolve, reject) => {
           const look = () => {
-            for (const message of received.slice(since)) {
-              const decoded = decodePayload(host as HostName, message.body) as unknown as Record<string, unknown>;
-              if (Object.entries(pattern).every(([key, value]) => decoded[key] === value)) {
+            const messages = received.flatMap((message) => decodePayloads(host as HostName, message.body));
+            for (const decoded of messages.slice(since)) {
+              const fields = decoded as unknown as Record<string, unknown>;
+              if (Object.entries(pattern).every(([key, value]) => fields[key] === value)) {
                 finish();
-                resolve(decoded as unknown as OutboundMessage);
+                resolve(decoded);
                 return;
               }
             }
           };
           const timer = setTimeout(() => {
             finish();
-            const seen = JSON.stringify(received.slice(since).map((message) => message.body)).slice(0, 2000);
+            const messages = received.flatMap((message) => decodePayloads(host as HostName, message.body));
+            const seen = JSON.stringify(messages.slice(since)).slice(0, 2000);
             reject(
               new Error(`no message matching ${JSON.stringify(pattern)} within ${timeoutMs} ms; received: ${seen}`),
             );

@@ -1,6 +1,7 @@
 /*
  * Runs the Kotlin decoder (host-adapters/android/.../dev/chatbridge/ChatEvent.kt) over the shared test vectors:
- * each "payload" is decoded and its toJson() compared with the vector's "event". Compiled and run
+ * each "payload" is decoded (decodeAll) and the events' toJson() compared with the vector's "events",
+ * or its one "event". Compiled and run
  * by scripts/test-native.mjs (npm run test:native) against AOSP's org.json.
  *
  * Usage: VectorRunnerKt <vector file>...   Prints one line per failure and "vectors: N passed, N failed".
@@ -25,13 +26,14 @@ fun main(args: Array<String>) {
             // Android's channels deliver text; the object payloads of the iOS and browser files go
             // through decode(JSONObject), the step after parsing. Other JSON values (numbers, arrays)
             // cannot arrive through a String channel at all.
-            val event = when (val payload = vector.opt("payload")) {
-                is String -> ChatEvent.decode(payload)
-                is JSONObject -> ChatEvent.decode(payload)
+            val events = when (val payload = vector.opt("payload")) {
+                is String -> ChatEvent.decodeAll(payload)
+                is JSONObject -> listOf(ChatEvent.decode(payload))
                 else -> { notApplicable++; continue }
             }
-            val expected = vector.get("event")
-            val actual = event.toJson()
+            // A payload of several messages (one task's) has "events"; one of one message, "event".
+            val expected = vector.optJSONArray("events") ?: JSONArray().put(vector.get("event"))
+            val actual = JSONArray(events.map { it.toJson() })
             if (same(expected, actual)) passed++ else {
                 failed++
                 println("FAIL $name\n  expected $expected\n  actual   $actual")

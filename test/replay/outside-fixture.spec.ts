@@ -47,10 +47,11 @@ describe.each(HOST_NAMES)('the outside fixture on %s', (host) => {
       .map((line) => JSON.parse(line) as RequestLine | DeliverLine);
     const requests = lines.filter((line): line is RequestLine => line.kind === 'request');
     const deliveries = lines.filter((line): line is DeliverLine => line.kind === 'deliver');
-    const decoded = deliveries.map((line) => ({
-      at: line.at,
-      message: (typeof line.payload === 'string' ? JSON.parse(line.payload) : line.payload) as Message,
-    }));
+    // A native channel's call may carry several messages (an array): each in turn.
+    const decoded = deliveries.flatMap((line) => {
+      const value: unknown = typeof line.payload === 'string' ? JSON.parse(line.payload) : line.payload;
+      return (Array.isArray(value) ? value : [value]).map((message) => ({ at: line.at, message: message as Message }));
+    });
     const response = (id: string) =>
       decoded.find(({ message }) => message['type'] === 'response' && message['id'] === id);
     return { output, requests, deliveries, decoded, response };

@@ -36,7 +36,12 @@ import {
   type OutboxListing,
   type UploadProgress,
 } from '../../host-adapters/client.js';
-import { createReactNativeHost, decodeMessage, type ReactNativeHost } from '../../host-adapters/react-native-host.js';
+import {
+  createReactNativeHost,
+  decodeMessage,
+  decodeMessages,
+  type ReactNativeHost,
+} from '../../host-adapters/react-native-host.js';
 
 declare const bridge: Bridge;
 declare const global: ChatBridgeGlobal;
@@ -301,3 +306,4 @@ createReactNativeHost({ onEvent: () => undefined, webView: ref });
 // @ts-expect-error react-native-webview's onMessage data is a string
 rnHost.onMessage({ nativeEvent: { data: { type: 'ready' } } });
 expectTypeOf(decodeMessage).returns.toEqualTypeOf<OutboundMessage>();
+expectTypeOf(decodeMessages).returns.toEqualTypeOf<OutboundMessage[]>();

@@ -15,7 +15,7 @@ import type { MessageState, OutboundMessage } from '../../bridge/protocol/messag
 import { normalizeOptions } from '../../bridge/options.js';
 import { HOST_NAMES, type HostName } from '../../bridge/protocol/bridge-options.js';
 import { adapters } from '../../bridge/outbound/adapters/index.js';
-import { decodeMessage } from '../../host-adapters/react-native-host.js';
+import { decodeMessage, decodeMessages } from '../../host-adapters/react-native-host.js';
 import { createInMemoryEnvironment } from '../../tools/testing/in-memory-environment.js';
 
 /** The platform-neutral form of a native event, as the vectors write it. */
@@ -43,9 +43,16 @@ interface Vector {
   name: string;
   /** Absent for payloads the bridge never sends (decode-only vectors). */
   message?: OutboundMessage;
+  /** What the bridge emitted in one task, posted as one payload (an array), instead of `message`. */
+  messages?: OutboundMessage[];
   payload: unknown;
-  event: NativeEvent;
+  /** The one event a payload of one message decodes to; `events` for a payload that is an array. */
+  event?: NativeEvent;
+  events?: NativeEvent[];
 }
+
+/** What a vector's payload decodes to: its events in order. */
+const eventsOf = (vector: Vector): NativeEvent[] => vector.events ?? [vector.event as NativeEvent];
 
 interface VectorFile {
   host: HostName;
@@ -74,7 +81,23 @@ const MAX_ATTEMPT = 2 ** 31 - 1;
 const MAX_TIME = 8.64e15;
 
 /**
- * The reference receiver: the payload is JSON text (React Native, Android, Flutter) or an object
+ * The reference receiver for one call of a channel: one message, or an array of the messages one
+ * task of the page delivered (JSON text or, on iOS, the array itself), each decoded in turn.
+ */
+function decodeAll(payload: unknown): NativeEvent[] {
+  let value = payload;
+  if (typeof payload === 'string') {
+    try {
+      value = JSON.parse(payload);
+    } catch {
+      return [decode(payload)];
+    }
+  }
+  return Array.isArray(value) ? value.map((item: unknown) => decode(item)) : [decode(payload)];
+}
+
+/**
+ * The reference receiver for one message: the payload is JSON text (React Native, Android, Flutter) or an object
  * (iOS, browser; JSON text accepted there too); anything it cannot decode becomes a parse_error
  * event, so a bad payload never crashes the app.
  */
@@ -205,10 +228,20 @@ describe.each(files)('the $host vectors', ({ host, file }) => {
     },
   );
 
-  it.each(file.vectors.map((vector) => [vector.name, vector] as const))(
-    'decode "%s" to the native event',
+  it.each(file.vectors.flatMap((vector) => (vector.messages === undefined ? [] : [[vector.name, vector] as const])))(
+    'encode "%s", the messages of one task, as the one payload the channel receives',
     (_name, vector) => {
-      expect(decode(vector.payload)).toStrictEqual(vector.event);
+      const payload = adapters[host].encode(vector.messages as OutboundMessage[]);
+      expect(typeof payload).toBe(file.payload);
+      expect(payload).toStrictEqual(vector.payload);
+    },
+  );
+
+  it.each(file.vectors.map((vector) => [vector.name, vector] as const))(
+    'decode "%s" to the native events',
+    (_name, vector) => {
+      expect(vector.event === undefined).toBe(vector.events !== undefined);
+      expect(decodeAll(vector.payload)).toStrictEqual(eventsOf(vector));
     },
   );
 
@@ -217,7 +250,7 @@ describe.each(files)('the $host vectors', ({ host, file }) => {
     (_name, vector) => {
       // What a native test does: read the file, hand the payload over, compare with "event".
       const reread = JSON.parse(JSON.stringify(vector)) as Vector;
-      expect(decode(reread.payload)).toStrictEqual(reread.event);
+      expect(decodeAll(reread.payload)).toStrictEqual(eventsOf(reread));
     },
   );
 });
@@ -248,7 +281,7 @@ describe('the vector files together', () => {
     expect(messages.some((message) => message.type === 'response' && !message.ok)).toBe(true);
     const texts = JSON.stringify(messages);
     for (const hard of ['\u2028', '\u2029', '😀', '\\"', '\\n', '\\u0000']) expect(texts).toContain(hard);
-    const decodeOnly = android.vectors.filter(({ message }) => message === undefined).map(({ event }) => event);
+    const decodeOnly = android.vectors.filter(({ message }) => message === undefined).flatMap(eventsOf);
     for (const text of Object.values(DECODE_ERRORS)) {
       expect(
         decodeOnly.some(
@@ -268,8 +301,10 @@ describe('the vector files together', () => {
   });
 
   it('hold what the React Native host decodes back to the very message', () => {
-    for (const vector of load('react-native').vectors)
+    for (const vector of load('react-native').vectors) {
       if (vector.message !== undefined) expect(decodeMessage(vector.payload)).toStrictEqual(vector.message);
+      if (vector.messages !== undefined) expect(decodeMessages(vector.payload)).toStrictEqual(vector.messages);
+    }
   });
 
   it('match what a running bridge delivers for ready and a widget event', () => {

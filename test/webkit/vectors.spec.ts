@@ -53,7 +53,7 @@ describe.skipIf(!requireWebKit())('the vectors as WebKit delivers them', () => {
       const payloadOf = (name: string) => encodedVectors(host).find((vector) => vector.name === name)?.payload;
       // The bridge said ready when the page loaded: the first thing the handler received.
       expect(tab.received[0]?.body).toStrictEqual(payloadOf('ready'));
-      const since = await tab.mark();
+      const since = tab.received.length;
       await tab.postWindowMessage('chatwoot-widget:{"event":"loaded"}');
       await tab.waitFor({ type: 'widget' }, { since });
       expect(tab.received[since]?.body).toStrictEqual(payloadOf('widget loaded without data'));

@@ -72,6 +72,7 @@ export async function replay(text: string, { host, name = 'fixture', onWarning }
     clock.now,
     () => memory.env.isOnline(),
     (line: RequestLine) => print(line),
+    () => new Promise<void>((resolve) => clock.setTimeout(resolve, 0)),
   );
   const memory = createInMemoryEnvironment({
     fetch: http.fetch,

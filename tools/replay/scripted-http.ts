@@ -34,11 +34,17 @@ export interface ScriptedHttp {
   unused(): string[];
 }
 
+/**
+ * @param later resolves in a task after the request's (a 0 ms timer of the replay's clock): an
+ *   answer or a network failure comes in a task of its own, as a real network's does, so what the
+ *   bridge delivers in the request's task and in the answer's is grouped as in a live session.
+ */
 export function createScriptedHttp(
   basePath: string,
   now: () => number,
   isOnline: () => boolean,
   output: (line: RequestLine) => void,
+  later: () => Promise<void> = async () => undefined,
 ): ScriptedHttp {
   const answers = new Map<string, Answer[]>();
   let unmatched: string | undefined;
@@ -76,11 +82,13 @@ export function createScriptedHttp(
       if (!isOnline()) {
         line.offline = true;
         output(line);
+        // At once, as a WebView that knows it is offline (or the demo's Offline switch) fails it.
         throw new TypeError('Failed to fetch');
       }
       const answer = answers.get(`${request.method} ${path}`)?.shift();
       if (answer === undefined && afterLastStep) line.unanswered = true;
       output(line);
+      if (answer?.kind !== 'hang') await later();
       if (answer === undefined) {
         if (!afterLastStep) unmatched ??= `${request.method} ${path}`;
         throw new TypeError('Failed to fetch');

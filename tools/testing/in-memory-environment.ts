@@ -134,10 +134,12 @@ export function createInMemoryEnvironment(options: InMemoryEnvironmentOptions = 
     deliveries,
     requests,
     storage,
+    // A payload may carry what one task delivered, as an array: each message in turn.
     messages: () =>
-      deliveries.map(
-        ({ payload }) => (typeof payload === 'string' ? JSON.parse(payload) : payload) as Record<string, unknown>,
-      ),
+      deliveries.flatMap(({ payload }): Array<Record<string, unknown>> => {
+        const value: unknown = typeof payload === 'string' ? JSON.parse(payload) : payload;
+        return (Array.isArray(value) ? value : [value]) as Array<Record<string, unknown>>;
+      }),
     post(data, origin = env.pageOrigin) {
       messageEvents.fire({ data, origin });
     },

@@ -1,12 +1,14 @@
 /**
  * Browser pages (the demo, or a page embedding the bridge directly): a `CustomEvent` on
- * `window` whose `detail` is the message object.
+ * `window` whose `detail` is the message object, one event per message, at once (a listener in
+ * the page is no crossing into an app, so there is nothing to save by batching).
  */
 import type { HostAdapter } from '../channel.js';
 
 export const browserAdapter: HostAdapter = {
   host: 'browser',
   encode: (message) => message,
+  oneByOne: true,
   find(scope, names) {
     const dispatchEvent = scope['dispatchEvent'];
     const CustomEventClass = scope['CustomEvent'] as (new (type: string, init: CustomEventInit) => Event) | undefined;

@@ -399,8 +399,10 @@ describe('upload progress', () => {
         ['sending', undefined],
         ['sent', undefined],
       ]);
+      // In the payloads of this host alone (on a native host, with other states of their task).
       const payloads = t.deliveries.filter((delivery) => JSON.stringify(delivery.payload).includes('sentBytes'));
-      expect(payloads.map((delivery) => delivery.host)).toEqual([host, host]);
+      expect(payloads.length).toBeGreaterThan(0);
+      expect(new Set(payloads.map((delivery) => delivery.host))).toEqual(new Set([host]));
       expect(
         payloads.every(
           (delivery) => typeof delivery.payload === (host === 'ios' || host === 'browser' ? 'object' : 'string'),

@@ -13,6 +13,7 @@ import { ChatBridgeError } from '../../../host-adapters/client.js';
 import {
   createReactNativeHost,
   decodeMessage,
+  decodeMessages,
   PROBE_ATTEMPTS,
   PROBE_RETRY_MS,
   type ReactNativeHost,
@@ -95,12 +96,32 @@ describe('createReactNativeHost onMessage', () => {
     ['an object without type', '{"code":"x"}'],
     ['a number', '42'],
     ['null', 'null'],
-    ['an array', '[{"type":"ready"}]'],
+    ['an array holding an array', '[[{"type":"widget","event":"loaded","data":{}}]]'],
     ['a non-string type', '{"type":1}'],
   ])('turns JSON that is %s into a parse_error event', (_, data) => {
     const { host, events } = hostWith();
     host.onMessage({ nativeEvent: { data } });
     expect(events).toEqual([
+      { type: 'error', code: 'parse_error', message: expect.stringMatching(/without a "type" field/) },
+    ]);
+  });
+
+  it('hands each message of a payload that carries several (one task of the page) to onEvent, in order', () => {
+    const { host, events } = hostWith();
+    host.onMessage({
+      nativeEvent: {
+        data: JSON.stringify([
+          { type: 'message', messageId: 'm-1', state: 'queued', attempt: 0 },
+          { type: 'message', messageId: 'm-1', state: 'sending', attempt: 1 },
+          { type: 'widget', event: 'loaded', data: {} },
+          7,
+        ]),
+      },
+    });
+    expect(events).toEqual([
+      { type: 'message', messageId: 'm-1', state: 'queued', attempt: 0 },
+      { type: 'message', messageId: 'm-1', state: 'sending', attempt: 1 },
+      { type: 'widget', event: 'loaded', data: {} },
       { type: 'error', code: 'parse_error', message: expect.stringMatching(/without a "type" field/) },
     ]);
   });
@@ -561,6 +582,14 @@ describe('decodeMessage', () => {
     });
   });
 
+  it('refuses a payload of several messages with a parse_error that points to decodeMessages', () => {
+    expect(decodeMessage('[{"type":"ready"},{"type":"ready"}]')).toMatchObject({
+      type: 'error',
+      code: 'parse_error',
+      message: expect.stringMatching(/decodeMessages/),
+    });
+  });
+
   it('names the react-native side in its parse_error messages', () => {
     const event = decodeMessage('not json');
     expect(event).toMatchObject({
@@ -568,6 +597,19 @@ describe('decodeMessage', () => {
       code: 'parse_error',
       message: expect.stringMatching(/^\[react-native\] /),
     });
+  });
+});
+
+describe('decodeMessages', () => {
+  it('returns one message, or each message of an array in order, and a parse_error for what is not one', () => {
+    expect(decodeMessages('{"type":"ready"}')).toEqual([{ type: 'ready' }]);
+    expect(decodeMessages('[{"type":"ready"},{"type":"widget","event":"loaded","data":{}},null]')).toEqual([
+      { type: 'ready' },
+      { type: 'widget', event: 'loaded', data: {} },
+      { type: 'error', code: 'parse_error', message: expect.stringMatching(/without a "type" field/) },
+    ]);
+    expect(decodeMessages('[]')).toEqual([]);
+    expect(decodeMessages('not json')).toMatchObject([{ type: 'error', code: 'parse_error' }]);
   });
 });
 

@@ -1,7 +1,8 @@
 // The webview glue: the bridge in the page calls `window.ChatBridgeFlutter.postMessage(json)`
-// with one JSON text per message; webview_flutter hands it over as `JavaScriptMessage.message`
-// (flutter_inappwebview as a handler's argument), and [ChatBridgeReceiver.handle] turns it into a
-// [ChatEvent] and calls the matching callback. Parsed here, not compiled (see chat_event.dart).
+// with one JSON text per call (one message, or an array of the messages one task delivered);
+// webview_flutter hands it over as `JavaScriptMessage.message` (flutter_inappwebview as a
+// handler's argument), and [ChatBridgeReceiver.handle] turns it into [ChatEvent]s and calls the
+// matching callback for each. Parsed here, not compiled (see chat_event.dart).
 
 import 'chat_event.dart';
 
@@ -31,9 +32,15 @@ class ChatBridgeReceiver {
   /// The widget's conversation token (only with the bridge's `forwardConversationToken: true`).
   final void Function(String token)? onConversationToken;
 
-  /// Decodes [payload], calls the matching callback and returns the event.
-  ChatEvent handle(Object? payload) {
-    final event = ChatEvent.decode(payload);
+  /// Decodes [payload] (one message, or the list of those one task of the page delivered), calls
+  /// the matching callback for each event in order and returns the events.
+  List<ChatEvent> handle(Object? payload) {
+    final events = ChatEvent.decodeAll(payload);
+    events.forEach(_call);
+    return events;
+  }
+
+  void _call(ChatEvent event) {
     switch (event) {
       case ChatReady():
         onReady?.call();
@@ -48,6 +55,5 @@ class ChatBridgeReceiver {
       case ChatConversationToken conversation:
         onConversationToken?.call(conversation.token);
     }
-    return event;
   }
 }

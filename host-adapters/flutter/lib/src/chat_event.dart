@@ -10,7 +10,21 @@ import 'dart:convert';
 sealed class ChatEvent {
   const ChatEvent();
 
-  /// Decodes one payload: JSON text as the bridge posts it, or a map already decoded
+  /// Decodes one call of the channel: one message, or a list of the messages one task of the page
+  /// delivered (in order), as JSON text or already decoded. Each becomes one event.
+  static List<ChatEvent> decodeAll(Object? payload) {
+    Object? value = payload;
+    if (payload is String) {
+      try {
+        value = jsonDecode(payload);
+      } on FormatException {
+        return [decode(payload)];
+      }
+    }
+    return value is List ? [for (final item in value) decode(item)] : [decode(payload)];
+  }
+
+  /// Decodes one message: JSON text as the bridge posts it, or a map already decoded
   /// (flutter_inappwebview's handlers, for instance).
   static ChatEvent decode(Object? payload) {
     Object? value = payload;

@@ -80,7 +80,18 @@ public struct ChatMessageStatus {
 }
 
 extension ChatEvent {
-    /// Decodes `WKScriptMessage.body`: a dictionary, as the bridge posts it, or JSON text.
+    /// Decodes one call of the handler: one message, or an array of the messages one task of the
+    /// page delivered (in order), as an object or as JSON text. Each becomes one event.
+    public static func decodeAll(_ body: Any) -> [ChatEvent] {
+        if let many = body as? [Any] { return many.map(decode) }
+        if let text = body as? String, let data = text.data(using: .utf8),
+           let many = (try? JSONSerialization.jsonObject(with: data)) as? [Any] {
+            return many.map(decode)
+        }
+        return [decode(body)]
+    }
+
+    /// Decodes one message of `WKScriptMessage.body`: a dictionary, as the bridge posts it, or JSON text.
     public static func decode(_ body: Any) -> ChatEvent {
         guard let object = dictionary(from: body) else { return parseError("the payload is not a JSON object") }
         guard let type = object["type"] as? String else { return parseError("the payload has no string \"type\"") }

@@ -1,6 +1,6 @@
 //
 // Runs the shared test vectors (the repository's test/vectors/) through the decoder: each
-// "payload" is decoded and its `jsonObject` compared with "event". Needs a checkout of the
+// "payload" is decoded (`decodeAll`) and the events' `jsonObject` compared with "events" (or its one "event"). Needs a checkout of the
 // repository, which is why the tests are not in the npm package. Parsed by `npm run test:native`;
 // run with `swift test` on a Mac (there is no Swift toolchain where this project's CI runs).
 //
@@ -47,9 +47,10 @@ final class VectorTests: XCTestCase {
     private func expectDecoded(_ vectors: [[String: Any]], file: StaticString = #filePath, line: UInt = #line) throws {
         XCTAssertFalse(vectors.isEmpty, file: file, line: line)
         for vector in vectors {
-            let event = ChatEvent.decode(vector["payload"] ?? NSNull())
-            let expected = try XCTUnwrap(vector["event"] as? NSDictionary)
-            XCTAssertEqual(event.jsonObject as NSDictionary, expected, "\(vector["name"] ?? "?")", file: file, line: line)
+            let events = ChatEvent.decodeAll(vector["payload"] ?? NSNull())
+            // A payload of several messages (one task's) has "events"; one of one message, "event".
+            let expected = try XCTUnwrap(vector["events"] as? NSArray ?? (vector["event"]).map { [$0] as NSArray })
+            XCTAssertEqual(events.map { $0.jsonObject } as NSArray, expected, "\(vector["name"] ?? "?")", file: file, line: line)
         }
     }
 }

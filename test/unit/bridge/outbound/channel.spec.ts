@@ -298,6 +298,82 @@ describe('createChannel with real timer functions (fake clock)', () => {
   });
 });
 
+describe('createChannel: one crossing for what one task delivers', () => {
+  const state = (state: 'queued' | 'sending' | 'sent', attempt: number): OutboundMessage => ({
+    type: 'message',
+    messageId: 'm-1',
+    state,
+    attempt,
+  });
+
+  it("posts a task's message-state events as one array at the task's end, a lone one as itself", () => {
+    const clock = createVirtualClock();
+    const native = recorder();
+    const channel = createChannel(adapters['react-native'], { ReactNativeWebView: native.target }, names, clock);
+
+    channel.deliver(state('queued', 0));
+    channel.deliver(state('sending', 1));
+    expect(native.payloads).toEqual([]);
+    expect(channel.pending).toBe(2);
+    clock.advance(0);
+    channel.deliver(state('sent', 1));
+    clock.advance(0);
+
+    expect(native.payloads).toEqual([
+      JSON.stringify([state('queued', 0), state('sending', 1)]),
+      JSON.stringify(state('sent', 1)),
+    ]);
+    expect(channel.pending).toBe(0);
+    expect(clock.pending).toBe(0);
+  });
+
+  it('posts waiting message-state events at once with the next other message, in order, in one payload', () => {
+    const clock = createVirtualClock();
+    const native = recorder();
+    const channel = createChannel(
+      adapters.ios,
+      { webkit: { messageHandlers: { chatBridge: native.target } } },
+      names,
+      clock,
+    );
+    const response: OutboundMessage = { type: 'response', id: 'c1', ok: true, result: { id: 1 } };
+
+    channel.deliver(state('sent', 1));
+    channel.deliver(response);
+    channel.deliver({ type: 'ready' });
+
+    expect(native.payloads).toEqual([[state('sent', 1), response], { type: 'ready' }]);
+    expect(clock.pending).toBe(0);
+  });
+
+  it('gives a browser page each message at once, in its own event', () => {
+    const clock = createVirtualClock();
+    const details: unknown[] = [];
+    const events = new EventTarget();
+    events.addEventListener(names.browserEvent, (event) => details.push((event as CustomEvent).detail));
+    const scope: HostScope = { CustomEvent, dispatchEvent: (event: Event) => events.dispatchEvent(event) };
+    const channel = createChannel(adapters.browser, scope, names, clock);
+
+    channel.deliver(state('queued', 0));
+    channel.deliver(state('sending', 1));
+
+    expect(details).toEqual([state('queued', 0), state('sending', 1)]);
+    expect(clock.pending).toBe(0);
+  });
+
+  it("posts what waits for the task's end on destroy, then nothing more", () => {
+    const clock = createVirtualClock();
+    const native = recorder();
+    const channel = createChannel(adapters.android, { [names.androidChannel]: native.target }, names, clock);
+
+    channel.deliver(state('queued', 0));
+    channel.destroy();
+
+    expect(native.payloads).toEqual([JSON.stringify(state('queued', 0))]);
+    expect(clock.pending).toBe(0);
+  });
+});
+
 /*
  * Issue 22, case 8: Chatwoot's widget loaded as the WebView's page calls
  * `window.ReactNativeWebView.postMessage('chatwoot-widget:' + JSON)` directly. On every host such

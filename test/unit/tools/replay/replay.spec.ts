@@ -58,6 +58,10 @@ describe('replay', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(lines.filter((line) => line.path === '/messages').map((line) => line.at)).toEqual([0, 2_000]);
     expect(lines.at(-1)).toMatchObject({ kind: 'deliver', at: 2_000 });
-    expect(JSON.parse(lines.at(-1).payload)).toMatchObject({ type: 'response', id: 'm-1', ok: true });
+    // The message's `sent` state and the response, in one call of the android channel.
+    expect(JSON.parse(lines.at(-1).payload)).toMatchObject([
+      { type: 'message', messageId: 'e-1', state: 'sent' },
+      { type: 'response', id: 'm-1', ok: true },
+    ]);
   });
 });

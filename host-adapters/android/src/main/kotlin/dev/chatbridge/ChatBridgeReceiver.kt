@@ -1,6 +1,6 @@
 /*
  * The WebView glue: the bridge in the page calls `window.ChatBridgeAndroid.postMessage(json)`
- * with one JSON text per message, and `attach` installs that object the safest way the WebView
+ * with one JSON text per call (one message, or an array of the messages one task delivered), and `attach` installs that object the safest way the WebView
  * offers:
  *
  * - AndroidX `WebViewCompat.addWebMessageListener` with `allowedOriginRules`, when
@@ -24,7 +24,7 @@ import androidx.webkit.WebViewCompat
 import androidx.webkit.WebViewFeature
 
 /**
- * Receives the bridge's messages and hands each decoded [ChatEvent] to [onEvent] on the main thread.
+ * Receives the bridge's messages and hands each decoded [ChatEvent] to [onEvent] on the main thread, in order.
  */
 class ChatBridgeReceiver(
     private val handler: Handler = Handler(Looper.getMainLooper()),
@@ -44,7 +44,7 @@ class ChatBridgeReceiver(
             // Called on the main thread. Only the main frame runs the injected bridge, so a
             // same-origin iframe's message is not taken for the bridge's.
             WebViewCompat.addWebMessageListener(webView, name, allowedOrigins) { _, message, _, isMainFrame, _ ->
-                if (isMainFrame) onEvent(ChatEvent.decode(message.data))
+                if (isMainFrame) ChatEvent.decodeAll(message.data).forEach(onEvent)
             }
             return Channel.WEB_MESSAGE_LISTENER
         }
@@ -64,8 +64,8 @@ class ChatBridgeReceiver(
     /** The fallback channel: JavaScript interface calls arrive on a background thread. */
     @JavascriptInterface
     fun postMessage(payload: String?) {
-        val event = ChatEvent.decode(payload)
-        handler.post { onEvent(event) }
+        val events = ChatEvent.decodeAll(payload)
+        handler.post { events.forEach(onEvent) }
     }
 
     companion object {

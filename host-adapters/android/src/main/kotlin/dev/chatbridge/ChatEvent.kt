@@ -95,21 +95,33 @@ sealed class ChatEvent {
     }
 
     companion object {
-        /** Decodes one payload as the bridge posts it: JSON text. */
+        /**
+         * Decodes one payload as the bridge posts it, JSON text: one message, or a JSON array of
+         * the messages one task of the page delivered, in order. Each becomes one event.
+         */
         @JvmStatic
-        fun decode(payload: String?): ChatEvent {
-            val value = try {
-                payload?.let { text ->
-                    val tokener = JSONTokener(text)
-                    // org.json stops after the first value; anything after it means this is not our JSON.
-                    tokener.nextValue().takeIf { tokener.nextClean() == '\u0000' }
-                }
-            } catch (e: Exception) {
-                null
-            }
-            val json = value as? JSONObject ?: return parseError("the payload is not a JSON object")
-            return decode(json)
+        fun decodeAll(payload: String?): List<ChatEvent> = when (val value = parse(payload)) {
+            is JSONArray -> (0 until value.length()).map { i -> decodeValue(value.opt(i)) }
+            else -> listOf(decodeValue(value))
         }
+
+        /** Decodes a payload that holds one message (JSON text); an array of several is a parse_error here. */
+        @JvmStatic
+        fun decode(payload: String?): ChatEvent = decodeValue(parse(payload))
+
+        /** The payload's one JSON value, or null when it is not JSON. */
+        private fun parse(payload: String?): Any? = try {
+            payload?.let { text ->
+                val tokener = JSONTokener(text)
+                // org.json stops after the first value; anything after it means this is not our JSON.
+                tokener.nextValue().takeIf { tokener.nextClean() == '\u0000' }
+            }
+        } catch (e: Exception) {
+            null
+        }
+
+        private fun decodeValue(value: Any?): ChatEvent =
+            (value as? JSONObject)?.let { decode(it) } ?: parseError("the payload is not a JSON object")
 
         /** Decodes a payload already parsed into a [JSONObject]. */
         @JvmStatic
