@@ -1,6 +1,11 @@
 /**
  * One running bridge, wiring the environment to the pipeline in one direction: inbound →
  * dispatch (command runner, host commands) → backend (outbox, api, http) → outbound (channel, adapter).
+ *
+ * createBridge runs past 80 lines on purpose: it is the one place that knows every part, and each of
+ * its inner functions (the core built at first use, the verdict's route, the guard, the public
+ * calls) is a few lines that read the same few values: the options, the emitter, the core and
+ * the page's connectivity. docs/architecture.md follows one message through it.
  */
 import { detectHost } from './outbound/adapters/index.js';
 import { guardOf, onPageCall } from './outbound/channel.js';

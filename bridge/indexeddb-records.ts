@@ -10,6 +10,9 @@
  *   remembers one (an app's logout that deletes the database alone), was wiped: `onWiped` says so.
  * Writes are `strict`: `complete` waits until the record is on disk (Chromium 121+ defaults to
  * relaxed, which may lose the last writes when the app's process is killed).
+ *
+ * indexedDbRecords runs past 80 lines on purpose: one closure over the one connection, its open
+ * under way and the wiped mark, which the open, the reopen and each call read and reset.
  */
 
 const STORE = 'outbox';

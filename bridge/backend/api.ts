@@ -6,6 +6,10 @@
  * headers (no preflight) and matches the widget API the contract describes; it is a public
  * identifier printed in every page's widget snippet. The auth token travels as
  * `Authorization: Bearer <token>`, a header the contract's CORS list admits, and never in a URL.
+ *
+ * createApi runs past 80 lines on purpose: one closure over the auth token, the config request in
+ * flight and whether the conversation is known, which every call (config, conversations, messages,
+ * uploads) reads and may renew; each call is short.
  */
 import { bridgeError } from '../protocol/errors.js';
 import { route, type ApiRequest, type ApiResponse, type Http } from './http.js';

@@ -6,6 +6,9 @@
  * the contract's `Access-Control-Allow-Headers` admits) and the methods are among the
  * contract's `Access-Control-Allow-Methods`; a self-hosted backend configured by the contract
  * therefore never refuses a preflight.
+ *
+ * createHttp runs a few lines past 80: one closure over the requests in flight, which `destroy`
+ * aborts, and the 429 waits that each attempt reads.
  */
 import type { Environment, HttpRequest, ProgressListener } from '../environment.js';
 import { bridgeError } from '../protocol/errors.js';
