@@ -114,8 +114,6 @@ const PENDING = [
   'bridge/backend/outbox-record.ts',
   'bridge/backend/outbox/inbox-lock.ts',
   'bridge/indexeddb-records.ts',
-  'bridge/startup/global.debug.ts',
-  'bridge/startup/global.start.ts',
 ];
 
 /** Every TypeScript file under `dir` (the native packages' folders hold none), as a path from the root. */
