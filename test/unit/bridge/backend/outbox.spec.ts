@@ -166,7 +166,6 @@ describe('durable records', () => {
       expect(key).not.toContain('wt_outbox_secret_token');
     }
     expect([...p.map.values()].map((r) => (r as OutboxRecord).messageId)).toEqual(['msg-1', 'msg-2', 'msg-3']);
-    expect(inboxPrefix('https://chat.example.test/api/v1', 'another_token')).not.toBe(PREFIX);
     p.setOnline(true);
     p.outbox.drain(true);
     await flush();
@@ -211,22 +210,19 @@ describe('durable records', () => {
   it('drops a corrupt or hostile stored record with a storage_error, and never uploads it', async () => {
     const map = new Map<string, unknown>();
     const key = (n: number) => recordKey(PREFIX, 1000 + n, 'gone', n);
+    // Which shapes pass is isOutboxRecord's (outbox-record.spec.ts); here, what the outbox does with those that do not.
     map.set(key(1), { v: 1, messageId: 'good' });
-    map.set(key(2), { v: 1, messageId: 'x'.repeat(500) });
-    map.set(key(3), { v: 1, messageId: 'big', files: [{ name: 'f', type: 'image/png', size: 10 ** 9 }] });
-    map.set(key(4), { v: 1, messageId: 'exe', files: [{ name: 'f', type: 'application/x-msdownload', size: 1 }] });
-    map.set(key(5), { v: 1, messageId: 'contact', contact: { email: 'a@b.c', admin: 'true' } });
-    map.set(key(6), 'not an object');
-    map.set(key(7), { v: 1, messageId: 'strdata', files: [{ name: 'f', type: 'image/png', data: 'AAAA' }] });
-    // A Blob (an attachment sent in chunks) is kept to maxFileSize too.
-    map.set(key(8), { v: 1, messageId: 'blob', files: [{ name: 'f', type: 'image/png', data: new Blob(['ok']) }] });
+    map.set(key(2), { v: 1, messageId: 'exe', files: [{ name: 'f', type: 'application/x-msdownload', size: 1 }] });
+    map.set(key(3), 'not an object');
+    // A Blob (an attachment sent in chunks) is kept to the outbox's maxFileSize too.
+    map.set(key(4), { v: 1, messageId: 'blob', files: [{ name: 'f', type: 'image/png', data: new Blob(['ok']) }] });
     const huge = new Blob([new Uint8Array(6 * 1024 * 1024)]);
-    map.set(key(9), { v: 1, messageId: 'hugeblob', files: [{ name: 'f', type: 'image/png', data: huge }] });
+    map.set(key(5), { v: 1, messageId: 'hugeblob', files: [{ name: 'f', type: 'image/png', data: huge }] });
     const p = page({ map, id: 'new' });
     p.outbox.drain();
     await flush();
     expect(p.sent).toEqual(['good', 'blob']);
-    expect(p.errors().map((e) => e.code)).toEqual(Array(7).fill('storage_error'));
+    expect(p.errors().map((e) => e.code)).toEqual(Array(3).fill('storage_error'));
     expect(map.size).toBe(0);
   });
 
