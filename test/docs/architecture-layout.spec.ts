@@ -106,18 +106,6 @@ const TYPES_ONLY = [
   'host-adapters/client-transport.ts', // the one interface a host implements for the typed client
 ];
 
-/**
- * Runtime modules whose specs are being written on other branches (issue 24), so that this check
- * passes meanwhile. Empty it as they land: a module listed here that has its spec fails the check.
- */
-const PENDING = [
-  'bridge/backend/outbox-record.ts',
-  'bridge/backend/outbox/inbox-lock.ts',
-  'bridge/indexeddb-records.ts',
-  'bridge/startup/global.debug.ts',
-  'bridge/startup/global.start.ts',
-];
-
 /** Every TypeScript file under `dir` (the native packages' folders hold none), as a path from the root. */
 function typescriptFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
@@ -138,19 +126,12 @@ const runsCode = (module: string) =>
 describe('test/unit/ mirrors bridge/ and host-adapters/', () => {
   it("has a spec at test/unit/<the module's path>.spec.ts for every runtime module", () => {
     expect(modules.length).toBeGreaterThan(40);
-    const missing = modules.filter(
-      (module) => !TYPES_ONLY.includes(module) && !PENDING.includes(module) && !existsSync(join(ROOT, specOf(module))),
-    );
+    const missing = modules.filter((module) => !TYPES_ONLY.includes(module) && !existsSync(join(ROOT, specOf(module))));
     expect(missing).toEqual([]);
   });
 
   it('exempts exactly the modules that export nothing at run time', () => {
     expect(modules.filter((module) => !runsCode(module))).toEqual([...TYPES_ONLY].sort());
-  });
-
-  it('lists as pending only modules still without their spec', () => {
-    const specified = PENDING.filter((module) => existsSync(join(ROOT, specOf(module))));
-    expect(specified, 'these have their spec now: take them off PENDING').toEqual([]);
   });
 
   it('has no spec there without its module', () => {

@@ -1,0 +1,259 @@
+/**
+ * Outbox records in IndexedDB (bridge/indexeddb-records.ts), in headless Chromium: what the module
+ * is about is a real engine's IndexedDB (its transactions, `versionchange`, a delete that an open
+ * connection blocks), which no stand-in in Node has. The module alone is loaded into a page served
+ * from 127.0.0.1 (built from its source); each test has a browser context of its own, so a fresh
+ * origin's storage, and a second page of that context stands for another WebView of the app.
+ * (test/browser/storage-comes-back.spec.ts checks the same through the whole bridge, end to end.)
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { buildSync } from 'esbuild';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { IndexedDbRecords } from '../../../bridge/indexeddb-records.js';
+import { launchChromium, requireChromium, type LaunchedBrowser } from '../../helpers/chromium.js';
+
+/**
+ * indexeddb-records.ts alone, and a page-side `make()` that creates a store over the page's
+ * IndexedDB and localStorage (or over `window` without `indexedDB`), counting its `onWiped` calls.
+ */
+function pageScript(): string {
+  const built = buildSync({
+    entryPoints: [fileURLToPath(new URL('../../../bridge/indexeddb-records.ts', import.meta.url))],
+    bundle: true,
+    format: 'iife',
+    globalName: 'indexedDbRecordsModule',
+    target: 'es2017',
+    write: false,
+  });
+  return `${built.outputFiles[0]?.text ?? ''}
+window.made = [];
+window.make = function (withoutIndexedDb) {
+  var win = withoutIndexedDb ? { setTimeout: window.setTimeout.bind(window) } : window;
+  var entry = { records: indexedDbRecordsModule.indexedDbRecords(win, function () { return localStorage; }), wiped: 0 };
+  entry.records.onWiped(function () { entry.wiped++; });
+  return window.made.push(entry) - 1;
+};`;
+}
+
+/** What the page script puts on window. */
+type Made = Window & {
+  made: Array<{ records: IndexedDbRecords; wiped: number }>;
+  make(withoutIndexedDb?: boolean): number;
+};
+
+/** A page's call, as the outbox's record store makes them: its result, or the rejection's name and message. */
+type Outcome = { ok: true; value: unknown } | { ok: false; error: string };
+
+describe.skipIf(!requireChromium())('indexedDbRecords (Chromium, a page on 127.0.0.1)', () => {
+  let chromium: LaunchedBrowser;
+  let server: Server;
+  let origin = '';
+  let context: BrowserContext;
+
+  beforeAll(async () => {
+    const script = pageScript();
+    server = createServer((request, response) => {
+      if (request.url === '/records.js') {
+        response.writeHead(200, { 'Content-Type': 'text/javascript' }).end(script);
+        return;
+      }
+      response.writeHead(200, { 'Content-Type': 'text/html' }).end('<script src="/records.js"></script>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    chromium = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await chromium?.close();
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+  });
+
+  beforeEach(async () => {
+    context = await chromium.browser.newContext();
+  });
+  afterEach(async () => {
+    await context?.close();
+  });
+
+  /** A page of this test's origin (another page of the same context is another WebView of the app). */
+  const openPage = async () => {
+    const page = await context.newPage();
+    await page.goto(`${origin}/`);
+    return page;
+  };
+  /** Creates a store in the page (a page load's bridge), by its index. */
+  const make = (page: Page, withoutIndexedDb = false) =>
+    page.evaluate((without) => (window as unknown as Made).make(without), withoutIndexedDb);
+  const wipes = (page: Page, store: number) =>
+    page.evaluate((index) => (window as unknown as Made).made[index]?.wiped, store);
+
+  /** `put` of value under key, or (value undefined) `get` of key, as one call; 'fallback' if the fallback ran. */
+  const call = (page: Page, store: number, key: string, value?: string) =>
+    page.evaluate(
+      async ({ index, key, value }): Promise<Outcome> => {
+        const { records } = (window as unknown as Made).made[index] as Made['made'][number];
+        try {
+          const result = await records.run(
+            value !== undefined,
+            (objects) => (value !== undefined ? objects.put(value, key) : objects.get(key)),
+            async () => 'fallback',
+          );
+          return { ok: true, value: result };
+        } catch (error) {
+          return { ok: false, error: `${(error as Error).name}: ${(error as Error).message}` };
+        }
+      },
+      { index: store, key, value },
+    );
+
+  /** Deletes the database from `page`: 'success' or 'blocked' (then it waits for the connections to go). */
+  const deleteDatabase = (page: Page) =>
+    page.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          const request = indexedDB.deleteDatabase('chat-bridge');
+          request.onsuccess = () => resolve('success');
+          request.onblocked = () => resolve('blocked');
+          request.onerror = () => resolve('error');
+        }),
+    );
+
+  it('runs a call in one transaction and resolves with its result, or its results in order', async () => {
+    const page = await openPage();
+    const store = await make(page);
+    expect(await call(page, store, 'k1', 'one')).toEqual({ ok: true, value: 'k1' });
+    expect(await call(page, store, 'k1')).toEqual({ ok: true, value: 'one' });
+    const bulk = await page.evaluate(async (index) => {
+      const { records } = (window as unknown as Made).made[index] as Made['made'][number];
+      await records.run(
+        true,
+        (objects) => [objects.put('two', 'k2'), objects.put('three', 'k3')],
+        async () => [],
+      );
+      return records.run(
+        false,
+        (objects) => [objects.getAllKeys(), objects.getAll()],
+        async () => [],
+      );
+    }, store);
+    expect(bulk).toEqual([
+      ['k1', 'k2', 'k3'],
+      ['one', 'two', 'three'],
+    ]);
+    // One transaction: a request that fails takes the writes before it in the same call with it.
+    const failed = await page.evaluate(async (index) => {
+      const { records } = (window as unknown as Made).made[index] as Made['made'][number];
+      return records
+        .run(
+          true,
+          (objects) => [objects.put('four', 'k4'), objects.add('again', 'k1')],
+          async () => [],
+        )
+        .then(
+          () => 'resolved',
+          (error: Error) => error.name,
+        );
+    }, store);
+    expect(failed).toBe('ConstraintError');
+    expect(await call(page, store, 'k4')).toEqual({ ok: true, value: undefined });
+    expect(await call(page, store, 'k1')).toEqual({ ok: true, value: 'one' });
+    expect(await wipes(page, store)).toBe(0);
+  });
+
+  it('lets go when another page deletes the database, opens it again, says it was wiped once, and the next call works', async () => {
+    const page = await openPage();
+    const store = await make(page);
+    expect(await call(page, store, 'k1', 'one')).toEqual({ ok: true, value: 'k1' });
+    const other = await openPage();
+    // Not blocked: the store closed its connection on `versionchange`.
+    expect(await deleteDatabase(other)).toBe('success');
+    // It opens the database again on its own, after a pause, and so finds it wiped.
+    await expect.poll(() => wipes(page, store), { timeout: 5_000 }).toBe(1);
+    expect(await call(page, store, 'k1')).toEqual({ ok: true, value: undefined });
+    expect(await call(page, store, 'k2', 'two')).toEqual({ ok: true, value: 'k2' });
+    // Written to the database the other page sees.
+    const there = await make(other);
+    expect(await call(other, there, 'k2')).toEqual({ ok: true, value: 'two' });
+    expect(await wipes(page, store)).toBe(1);
+  });
+
+  it('says nothing on the first open of an origin, and says once that a database it knew of was wiped after a reload', async () => {
+    const page = await openPage();
+    const first = await make(page);
+    expect(await call(page, first, 'k1', 'one')).toEqual({ ok: true, value: 'k1' });
+    expect(await wipes(page, first)).toBe(0);
+    // An app's logout deletes the database alone, and the page is loaded again: localStorage
+    // remembers that the database existed.
+    await page.close();
+    const other = await openPage();
+    expect(await deleteDatabase(other)).toBe('success');
+    const reloaded = await openPage();
+    const store = await make(reloaded);
+    expect(await call(reloaded, store, 'k1')).toEqual({ ok: true, value: undefined });
+    expect(await call(reloaded, store, 'k2', 'two')).toEqual({ ok: true, value: 'k2' });
+    expect(await wipes(reloaded, store)).toBe(1);
+    // A second store of an origin whose database is there: nothing to say.
+    const again = await make(reloaded);
+    expect(await call(reloaded, again, 'k2')).toEqual({ ok: true, value: 'two' });
+    expect(await wipes(reloaded, again)).toBe(0);
+  });
+
+  it('rejects a call whose open a blocked delete holds up by its deadline, then works once the delete is through', async () => {
+    const page = await openPage();
+    // A connection that never lets go (no versionchange handler): the delete waits for it.
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve) => {
+          const request = indexedDB.open('chat-bridge', 1);
+          request.onupgradeneeded = () => request.result.createObjectStore('outbox');
+          request.onsuccess = () => {
+            (window as unknown as { blocker: IDBDatabase }).blocker = request.result;
+            resolve();
+          };
+        }),
+    );
+    const other = await openPage();
+    expect(await deleteDatabase(other)).toBe('blocked');
+    const store = await make(other);
+    const started = Date.now();
+    // Guarded: a call that hangs comes back as 'hung' rather than as a test timeout.
+    const outcome = await other.evaluate(
+      (index) =>
+        Promise.race([
+          (window as unknown as Made).made[index]?.records
+            .run(
+              false,
+              (objects) => objects.count(),
+              async () => -1,
+            )
+            .then(
+              (count) => `resolved ${count}`,
+              (error: Error) => `rejected: ${error.message}`,
+            ),
+          new Promise<string>((resolve) => setTimeout(resolve, 15_000, 'hung')),
+        ]),
+      store,
+    );
+    expect(outcome).toBe('rejected: IndexedDB timeout');
+    // By the open's deadline (OPEN_DEADLINE), not the transaction's.
+    expect(Date.now() - started).toBeLessThan(9_000);
+    // Once the blocking connection goes, the delete and the queued open go through.
+    await page.evaluate(() => (window as unknown as { blocker: IDBDatabase }).blocker.close());
+    await expect
+      .poll(async () => (await call(other, store, 'k1', 'one')).ok, { timeout: 10_000, interval: 200 })
+      .toBe(true);
+    expect(await call(other, store, 'k1')).toEqual({ ok: true, value: 'one' });
+  });
+
+  it('uses the fallback where the window has no IndexedDB', async () => {
+    const page = await openPage();
+    const store = await make(page, true);
+    expect(await call(page, store, 'k1', 'one')).toEqual({ ok: true, value: 'fallback' });
+    expect(await call(page, store, 'k1')).toEqual({ ok: true, value: 'fallback' });
+  });
+});
