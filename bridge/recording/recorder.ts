@@ -15,7 +15,7 @@
  * up no answer, so a request made then is written only when the replay would not do the same
  * (as a `//` note: the fixture format cannot say "offline, yet answered").
  *
- * The recorder's factory runs past 80 lines on purpose: its hooks (posted, host, the environment
+ * createRecorder runs past 80 lines on purpose: its hooks (posted, host, the environment
  * it wraps, whose answers it keeps) all append to the one list of step groups and read the replay's
  * connectivity and the time of the last input.
  */

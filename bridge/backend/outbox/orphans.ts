@@ -2,6 +2,9 @@
  * Orphan recovery: what a page that is gone left (a reload, a closed or crashed WebView) is taken
  * in by a live page within a few seconds and sent once, in its order. Each page holds a lock of
  * its own while it lives; other pages leave its records to it.
+ *
+ * orphanRecovery runs a few lines past 80: the page's own lock, the periodic look and the adoption
+ * share the one timer and the one lock release.
  */
 import type { RecordStore } from '../../environment.js';
 import { isOutboxRecord, pageOf } from '../outbox-record.js';

@@ -5,6 +5,10 @@
  * online; at once on `online`, when the page is visible again and on the next message). One error
  * event tells the host a failure burst began. A message leaves (`finish`: sent, failed for good,
  * cancelled) told first, its record removed after.
+ *
+ * createSender runs past 80 lines on purpose: the pass, the attempt, the retry timer and the drain
+ * loop all read and set the one sender's state (running, again, the burst, the removal under way);
+ * split apart, each would need that state handed around and its invariants restated.
  */
 import type { RecordStore } from '../../environment.js';
 import { toErrorEvent } from '../../protocol/errors.js';
