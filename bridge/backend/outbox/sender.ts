@@ -57,7 +57,9 @@ export function createSender(
 
   function finish(entry: Entry, outcome: Outcome): Promise<unknown> {
     entries.delete(entry.key);
-    answered.add(entry.key);
+    // Kept until its record is removed (a failed removal keeps it: the record stays behind); with
+    // no store there is no record, and nothing to keep.
+    if (records) answered.add(entry.key);
     setState(entry, outcome.ok ? 'sent' : 'failed', outcome.ok ? { result: outcome.result } : { error: outcome.error });
     if (entry.settle) entry.settle(outcome);
     else if (!outcome.ok) s.emit(outcome.error);

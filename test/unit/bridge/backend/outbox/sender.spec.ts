@@ -14,13 +14,13 @@ const flush = async () => {
   for (let i = 0; i < 20; i++) await new Promise<void>((resolve) => setImmediate(resolve));
 };
 
-function setup(fail: (messageId: string) => boolean) {
+function setup(fail: (messageId: string) => boolean, stored = true) {
   const clock = createVirtualClock(1_700_000_000_000);
   const map = new Map<string, unknown>();
   const sent: string[] = [];
   const outcomes: Array<[string, Outcome]> = [];
   const s: OutboxSettings = {
-    records: mapRecords(map),
+    records: stored ? mapRecords(map) : undefined,
     prefix: 'p:',
     page: 'me',
     maxFileSize: 1024,
@@ -37,8 +37,9 @@ function setup(fail: (messageId: string) => boolean) {
     emit: () => undefined,
   };
   const entries: Entries = new Map();
+  const answered = new Set<string>();
   const orphans: Orphans = [async () => undefined, async () => 0, async () => true, () => undefined];
-  const [drain, , stop] = createSender(s, s.records, entries, new Set(), inboxLock(undefined, s, 'p:'), orphans);
+  const [drain, , stop] = createSender(s, s.records, entries, answered, inboxLock(undefined, s, 'p:'), orphans);
   const queue = (n: number) => {
     const key = recordKey('p:', 1, 'me', n);
     entries.set(key, {
@@ -49,7 +50,7 @@ function setup(fail: (messageId: string) => boolean) {
       settle: (outcome) => outcomes.push([`m-${n}`, outcome]),
     });
   };
-  return { clock, sent, outcomes, entries, drain, stop, queue };
+  return { clock, sent, outcomes, entries, answered, drain, stop, queue };
 }
 
 describe('the sender', () => {
@@ -89,5 +90,18 @@ describe('the sender', () => {
     t.drain();
     await flush();
     expect(t.sent).toEqual([]);
+  });
+
+  it('keeps no answered key once its record is removed, nor any where there is no store', async () => {
+    for (const stored of [true, false]) {
+      const t = setup(() => false, stored);
+      t.queue(1);
+      t.queue(2);
+      t.drain();
+      await flush();
+      expect(t.sent).toEqual(['m-1', 'm-2']);
+      expect(t.answered.size).toBe(0);
+      t.stop();
+    }
   });
 });
