@@ -127,7 +127,7 @@ export function createHttp(env: HttpEnvironment, options: HttpOptions, inFlight 
         throw bridgeError(
           'rate_limited',
           `[${route(request)}] 429: ${serverMessage || 'too many requests'}; ${decision.reason}`,
-          { status: 429 },
+          429,
         );
       }
       await new Promise<void>((resolve) => env.setTimeout(resolve, decision.delay));
