@@ -54,10 +54,10 @@ export const TERSER_OPTIONS = /** @type {const} */ ({
  * handover or a web API reads or writes. A name belongs here only if no object crossing any of
  * those boundaries has it: terser renames it everywhere, and a mistake breaks the bundle only
  * (the ES modules and the debug bundle keep every name; test/unit/scripts/build.spec.ts runs the bundle).
- * `key` and `pending` stay out: the lease reads `StorageEvent.key` and the outbox reads Web Locks'
- * `query().pending`, and with `builtins: true` terser would rename those reads too. So do `held`
- * (Web Locks' `query().held`) and `waiting` (a service worker registration's), though the outbox's
- * lock adapters use both names for their own methods.
+ * `key` stays out: the lease reads `StorageEvent.key`, and with `builtins: true` terser would rename
+ * that read too. `held`, `waiting` and `pending` (the outbox's locks, the channel's and the command
+ * runner's counts) are in: Web Locks' `query()` result, the one web object with such fields here,
+ * is read with the field's name passed as a string (browser-locks.ts `names`), which terser leaves.
  */
 export const INTERNAL_PROPERTIES = new RegExp(
   `^(?:${[
@@ -69,6 +69,7 @@ export const INTERNAL_PROPERTIES = new RegExp(
     ...['onVisible', 'onConnectivityChange', 'onMessage', 'isOnline', 'pageOrigin', 'scope', 'apiOrigin'],
     ...['maxCommandLength', 'form', 'json', 'onProgress', 'delay', 'stop', 'list', 'cancel', 'clearAll'],
     ...['rawOptions', 'recorder', 'hosts', 'firm', 'wanted', 'keep', 'onWiped', 'onChange', 'record'],
+    ...['held', 'waiting', 'pending'],
   ].join('|')})$`,
 );
 
