@@ -11,6 +11,7 @@
  * Writes are `strict`: `complete` waits until the record is on disk (Chromium 121+ defaults to
  * relaxed, which may lose the last writes when the app's process is killed).
  */
+import { noop } from './environment.js';
 
 const STORE = 'outbox';
 /** Where localStorage remembers that the database existed (it outlives an app's deleting the database alone). */
@@ -21,8 +22,6 @@ export const OPEN_DEADLINE = 3_000;
 export const CALL_DEADLINE = 10_000;
 /** How long after losing its connection the store opens again. */
 const REOPEN = 300;
-
-const noop = () => {};
 
 /** One request, or several made in the same transaction (a bulk read's keys and values). */
 type Op = (store: IDBObjectStore) => IDBRequest | IDBRequest[];

@@ -3,9 +3,9 @@
  * in by a live page within a few seconds and sent once, in its order. Each page holds a lock of
  * its own while it lives; other pages leave its records to it.
  */
-import type { RecordStore } from '../../environment.js';
+import { noop, type RecordStore } from '../../environment.js';
 import { isOutboxRecord, pageOf } from '../outbox-record.js';
-import { hold, noop } from './inbox-lock.js';
+import { hold } from './inbox-lock.js';
 import { storageError, type Entries } from './queue.js';
 import type { OutboxSettings } from './settings.js';
 import { readAll, readEvery, readKeys, slices } from './stored.js';
