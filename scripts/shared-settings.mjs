@@ -69,7 +69,7 @@ export const INTERNAL_PROPERTIES = new RegExp(
     ...['onVisible', 'onConnectivityChange', 'onMessage', 'isOnline', 'pageOrigin', 'scope', 'apiOrigin'],
     ...['maxCommandLength', 'form', 'json', 'onProgress', 'delay', 'stop', 'list', 'cancel', 'clearAll'],
     ...['rawOptions', 'recorder', 'hosts', 'firm', 'wanted', 'keep', 'onWiped', 'onChange', 'record'],
-    ...['held', 'waiting', 'pending'],
+    ...['held', 'waiting', 'pending', 'retryAfter'],
   ].join('|')})$`,
 );
 
