@@ -48,6 +48,8 @@ export function browserLocks(win: Window, storage: () => Storage | undefined, ra
 
 function nativeLocks(win: Window): Locks | undefined {
   const native = win.navigator && win.navigator.locks;
+  // The field's name passed as a string, never written `.held`/`.pending`: the bundle renames
+  // those properties for the locks' own methods (INTERNAL_PROPERTIES, scripts/shared-settings.mjs).
   const names = async (which: 'held' | 'pending') => ((await native.query())[which] || []).map((lock) => lock.name);
   return native
     ? {

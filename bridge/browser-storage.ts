@@ -41,12 +41,6 @@ export function browserRecords(win: Window, storage: () => Storage | undefined):
   const database = indexedDbRecords(win, storage);
   const run = (writes: boolean, op: Op, fallback: (store: RecordStore) => Promise<any>) =>
     database.run(writes, op, () => fallback((local ||= localRecords(storage() as Storage))));
-  const put = (key: string, value: unknown) =>
-    run(
-      true,
-      (store) => store.put(value, key),
-      (l) => l.put(key, value),
-    );
   /** This store refused a Blob: records with bytes are written in slices from then on. */
   let refused = false;
   /** The record with its files' bytes in slices, written in one transaction, a slice a task. */
@@ -99,7 +93,11 @@ export function browserRecords(win: Window, storage: () => Storage | undefined):
     put: (key, value) =>
       refused
         ? sliced(key, value)
-        : put(key, value).catch(async (error) => {
+        : run(
+            true,
+            (store) => store.put(value, key),
+            (l) => l.put(key, value),
+          ).catch(async (error) => {
             if (!hasBlobs(value)) throw error;
             await sliced(key, value);
             refused = true;

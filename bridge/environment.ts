@@ -114,6 +114,9 @@ export interface Environment {
 /** The window, as far as host adapters are concerned: they look their channel up by name. */
 export type HostScope = Record<string, unknown>;
 
+/** Does nothing: the release of what was never held, the removal of a listener never added, a failure let go. */
+export const noop = () => {};
+
 /** Timers that `destroy` can clear all at once, so a destroyed bridge leaves nothing running. */
 export function trackedTimers(env: Environment): Timers & { clearAll(): void } {
   const live = new Set<TimerHandle>();

@@ -14,6 +14,7 @@
  * indexedDbRecords runs past 80 lines on purpose: one closure over the one connection, its open
  * under way and the wiped mark, which the open, the reopen and each call read and reset.
  */
+import { noop } from './environment.js';
 
 const STORE = 'outbox';
 /** Where localStorage remembers that the database existed (it outlives an app's deleting the database alone). */
@@ -24,8 +25,6 @@ export const OPEN_DEADLINE = 3_000;
 export const CALL_DEADLINE = 10_000;
 /** How long after losing its connection the store opens again. */
 const REOPEN = 300;
-
-const noop = () => {};
 
 /** One request, or several made in the same transaction (a bulk read's keys and values). */
 type Op = (store: IDBObjectStore) => IDBRequest | IDBRequest[];

@@ -47,9 +47,7 @@ export function createApi(http: Http, settings: ApiSettings): Api {
   async function fetchConfig(): Promise<Record<string, unknown>> {
     const websiteToken = settings.websiteToken;
     if (websiteToken === undefined) {
-      throw bridgeError('auth_failed', `[${route(CONFIG)}] no website token: set the websiteToken option`, {
-        status: 401,
-      });
+      throw bridgeError('auth_failed', `[${route(CONFIG)}] no website token: set the websiteToken option`, 401);
     }
     const response = await http(Object.assign({ query: { website_token: websiteToken } }, CONFIG));
     if (response.status < 200 || response.status > 299) throw httpError(CONFIG, response);
@@ -64,7 +62,7 @@ export function createApi(http: Http, settings: ApiSettings): Api {
       throw bridgeError(
         'config_error',
         `[${route(CONFIG)}] ${response.status} with ${what}: backend not running or widget inbox not set up`,
-        { status: response.status },
+        response.status,
       );
     }
     settings.onToken(token);

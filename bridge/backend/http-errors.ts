@@ -23,10 +23,12 @@ export function httpErrorEvent(request: Pick<ApiRequest, 'method' | 'path'>, res
   const errors = fieldErrorsOf(response.body);
   const text =
     serverMessage || STATUS_TEXT[response.status] || (response.status >= 500 ? 'server error' : 'request failed');
-  return errorEvent(codeForStatus(response.status), `[${route(request)}] ${response.status}: ${text}`, {
-    status: response.status,
+  return errorEvent(
+    codeForStatus(response.status),
+    `[${route(request)}] ${response.status}: ${text}`,
+    response.status,
     errors,
-  });
+  );
 }
 
 /** Carries the server's `Retry-After`, which the outbox honours before its next attempt at a message it keeps. */

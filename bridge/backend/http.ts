@@ -125,15 +125,15 @@ export function createHttp(env: HttpEnvironment, options: HttpOptions, inFlight 
       const response = await attempt(request);
       if (response.status !== 429) return response;
       const decision = retryDelay(retry, response.headers.get('Retry-After'), options.retry, env.random(), env.now());
-      if (!decision.retry) {
+      if (typeof decision === 'string') {
         const serverMessage = errorMessageOf(response.body);
         throw bridgeError(
           'rate_limited',
-          `[${route(request)}] 429: ${serverMessage || 'too many requests'}; ${decision.reason}`,
-          { status: 429 },
+          `[${route(request)}] 429: ${serverMessage || 'too many requests'}; ${decision}`,
+          429,
         );
       }
-      await new Promise<void>((resolve) => env.setTimeout(resolve, decision.delay));
+      await new Promise<void>((resolve) => env.setTimeout(resolve, decision));
       if (request.signal && request.signal.aborted)
         throw bridgeError('network_error', `[${route(request)}] stopped: the command was answered`);
     }

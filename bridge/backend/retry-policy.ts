@@ -9,7 +9,7 @@
  *   408, a gateway's 502, 503 or 504) and tries again after a capped, jittered exponential
  *   backoff, or when the server's `Retry-After` says; every other failure is final.
  */
-import { isBridgeError, type ErrorEvent } from '../protocol/errors.js';
+import type { ErrorEvent } from '../protocol/errors.js';
 import { parseRetryAfter, retryDelay } from './retry-timing.js';
 
 /** The request timed out at the server: reported as `network_error` (http-errors.ts). */
@@ -20,9 +20,12 @@ const BACKOFF = { limit: Infinity, baseDelay: 1_000, maxDelay: 60_000 };
 /** Gateways' answers that say the backend is away for now (a 408 comes as a `network_error`). */
 const TRANSIENT = [502, 503, 504];
 
-/** Whether the outbox keeps a message after this failure (`error`: what `thrown` is reported as). */
-export const isTransient = (thrown: unknown, error: ErrorEvent) =>
-  isBridgeError(thrown) && (error.code === 'network_error' || TRANSIENT.includes(error.status as number));
+/**
+ * Whether the outbox keeps a message after a failure reported as `error` (toErrorEvent: what is not
+ * a bridge error, a programming error, is a `server_error` without a status, never kept).
+ */
+export const isTransient = (error: ErrorEvent) =>
+  error.code === 'network_error' || TRANSIENT.includes(error.status as number);
 
 /**
  * The wait the server asked for before the next attempt (its `Retry-After`, RFC 9110 §10.2.3, as
@@ -32,5 +35,4 @@ export const askedWait = (thrown: unknown, now: number) =>
   parseRetryAfter((thrown as { retryAfter?: string | null }).retryAfter || null, now);
 
 /** The outbox's wait before the next attempt where the server asked for none (`attempt`: the attempts made so far). */
-export const backoff = (attempt: number, random: number) =>
-  (retryDelay(attempt, null, BACKOFF, random, 0) as { delay: number }).delay;
+export const backoff = (attempt: number, random: number) => retryDelay(attempt, null, BACKOFF, random, 0) as number;

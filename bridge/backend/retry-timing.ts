@@ -8,7 +8,8 @@ import type { RetryPolicy } from '../protocol/bridge-options.js';
 // The policy is an option, defined with the others (protocol/bridge-options.ts), which import nothing from backend/.
 export type { RetryPolicy };
 
-export type RetryDecision = { retry: true; delay: number } | { retry: false; reason: string };
+/** The delay before the retry in ms, or why there is none. */
+export type RetryDecision = number | string;
 
 /**
  * @param attempt the retry about to be made: 1 for the first retry.
@@ -24,22 +25,18 @@ export function retryDelay(
   random: number,
   now: number,
 ): RetryDecision {
-  if (attempt > policy.limit)
-    return { retry: false, reason: `gave up after ${policy.limit} ${policy.limit === 1 ? 'retry' : 'retries'}` };
+  if (attempt > policy.limit) return `gave up after ${policy.limit} ${policy.limit === 1 ? 'retry' : 'retries'}`;
   const serverDelay = parseRetryAfter(retryAfter, now);
   if (serverDelay !== undefined) {
     if (serverDelay > policy.maxDelay) {
-      return {
-        retry: false,
-        reason: `the server asks to wait ${Math.ceil(serverDelay / 1000)} s, over the ${policy.maxDelay / 1000} s cap`,
-      };
+      return `the server asks to wait ${Math.ceil(serverDelay / 1000)} s, over the ${policy.maxDelay / 1000} s cap`;
     }
-    return { retry: true, delay: serverDelay };
+    return serverDelay;
   }
   // "Equal jitter": half the exponential delay is fixed, half random, so clients that were
   // limited together spread out but none retries immediately.
   const exponential = Math.min(policy.maxDelay, policy.baseDelay * 2 ** (attempt - 1));
-  return { retry: true, delay: Math.round(exponential / 2 + (random * exponential) / 2) };
+  return Math.round(exponential / 2 + (random * exponential) / 2);
 }
 
 /** Retry-After is either delta-seconds or an HTTP date (RFC 9110 §10.2.3). */

@@ -170,8 +170,8 @@ function isEnvelopeLike(value: unknown): value is object {
 /** Refused unparsed, yet answered on its id when that can be read (inbound/oversize.ts). */
 function oversizedCommand(text: string, options: InboundOptions): Verdict {
   const refused = tooLong('host command', text.length, options.maxCommandLength);
-  const { error, id } = refuseOversized(text, refused.error, options.maxFileSize);
-  return id === undefined ? { kind: 'invalid', error } : { kind: 'invalid', error, id };
+  // Its id only where it could be read: `id` is absent otherwise, not undefined.
+  return Object.assign({ kind: 'invalid' as const }, refuseOversized(text, refused.error, options.maxFileSize));
 }
 
 function tooLong(what: string, length: number, cap: number): Extract<Verdict, { kind: 'invalid' }> {

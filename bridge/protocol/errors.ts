@@ -84,14 +84,11 @@ export class BridgeError extends Error {
   }
 }
 
-export function errorEvent(
-  code: ErrorCode,
-  message: string,
-  extra: { status?: number | undefined; errors?: FieldErrors | undefined } = {},
-): ErrorEvent {
+/** An error event; `status` and field `errors` where known (fields left out when undefined). */
+export function errorEvent(code: ErrorCode, message: string, status?: number, errors?: FieldErrors): ErrorEvent {
   const event: ErrorEvent = { type: 'error', code, message };
-  if (extra.status !== undefined) event.status = extra.status;
-  if (extra.errors !== undefined) event.errors = extra.errors;
+  if (status !== undefined) event.status = status;
+  if (errors !== undefined) event.errors = errors;
   return event;
 }
 

@@ -24,18 +24,18 @@ export const MAX_FILES = 5;
 export function validateMessage(params: SendMessageParams, maxFileSize: number): void {
   const attachments = params.attachments || [];
   if (attachments.length === 0 && (params.content || '').trim() === '') {
-    throw bridgeError('empty_message', `${WHERE} 400: message.content is required`, { status: 400 });
+    throw bridgeError('empty_message', `${WHERE} 400: message.content is required`, 400);
   }
   if (attachments.length > MAX_FILES) {
-    throw bridgeError('too_many_files', `${WHERE} 400: ${attachments.length} files, at most ${MAX_FILES} per message`, {
-      status: 400,
-    });
+    throw bridgeError(
+      'too_many_files',
+      `${WHERE} 400: ${attachments.length} files, at most ${MAX_FILES} per message`,
+      400,
+    );
   }
   attachments.forEach((file, index) => {
     if (!ACCEPTED_TYPES.test(file.type)) {
-      throw bridgeError('unsupported_file_type', `${WHERE} 400: ${file.name} has unsupported type "${file.type}"`, {
-        status: 400,
-      });
+      throw bridgeError('unsupported_file_type', `${WHERE} 400: ${file.name} has unsupported type "${file.type}"`, 400);
     }
     const data = file.data === undefined ? undefined : base64Text(file.data);
     if (
@@ -59,9 +59,11 @@ export const notBase64 = (text: string | undefined, where: string, why: string) 
 
 /** The refusal of a file over `maxFileSize`, as the server words it. */
 export function fileTooLarge(name: string, size: number, maxFileSize: number): ErrorEvent {
-  return errorEvent('file_too_large', `${WHERE} 413: ${name} is ${size} bytes, over the ${maxFileSize}-byte limit`, {
-    status: 413,
-  });
+  return errorEvent(
+    'file_too_large',
+    `${WHERE} 413: ${name} is ${size} bytes, over the ${maxFileSize}-byte limit`,
+    413,
+  );
 }
 
 /** When `data` is present the size is its decoded length and a declared `size` is ignored. */
@@ -87,6 +89,6 @@ export function validateContact(contact: Contact, where: string): void {
   if (contact.identifier !== undefined && contact.identifier.trim() === '') errors['identifier'] = ["can't be blank"];
   const fields = Object.keys(errors);
   if (fields.length > 0) {
-    throw bridgeError('validation_error', `${where} 422: invalid ${fields.join(' and ')}`, { status: 422, errors });
+    throw bridgeError('validation_error', `${where} 422: invalid ${fields.join(' and ')}`, 422, errors);
   }
 }

@@ -89,6 +89,20 @@ describe.skipIf(!requireChromium())('delivery cases (real bundle in Chromium, re
       expect(await contents()).toEqual(['first', 'second']);
     });
 
+    it("waits the Retry-After a 503 asked for before the message's next attempt, not its own backoff", async () => {
+      const tab = await open();
+      expect(await tab.call('getConversation')).toMatchObject({ ok: true });
+      harness.backend.setFault('service-unavailable', true, '30');
+      const asked = Date.now();
+      await send(tab, 'later');
+      // The first backoff is at most a second; the server's 30 s reach the outbox from the response.
+      const queued = await tab.waitFor({ type: 'message', messageId: 'later', state: 'queued', attempt: 1 });
+      expect(queued).toMatchObject({ nextAttemptAt: expect.any(Number) });
+      const wait = (queued as { nextAttemptAt: number }).nextAttemptAt - asked;
+      expect(wait).toBeGreaterThan(25_000);
+      expect(wait).toBeLessThanOrEqual(31_000);
+    });
+
     it('loses nothing from two WebViews under faults and reloads: each message once, each WebView in order', async () => {
       const random = seeded(20);
       const a = await open();

@@ -9,11 +9,10 @@
  * after its current send (`wanted`): a busy WebView never keeps another waiting for more than one
  * send or one linger. After a failed pass the lock goes at once.
  */
-import type { Locks, Timers } from '../../environment.js';
+import { noop, type Locks, type Timers } from '../../environment.js';
 
 /** How long the inbox lock is kept after a pass that sent everything. */
 export const LINGER = 1_000;
-export const noop = () => {};
 
 /** Asks for a lock and keeps it until the release it resolves with is called. */
 export const hold = (locks: Locks, name: string, only?: boolean) =>

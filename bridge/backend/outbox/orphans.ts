@@ -6,9 +6,9 @@
  * orphanRecovery runs a few lines past 80: the page's own lock, the periodic look and the adoption
  * share the one timer and the one lock release.
  */
-import type { RecordStore } from '../../environment.js';
+import { noop, type RecordStore } from '../../environment.js';
 import { isOutboxRecord, pageOf } from '../outbox-record.js';
-import { hold, noop } from './inbox-lock.js';
+import { hold } from './inbox-lock.js';
 import { storageError, type Entries } from './queue.js';
 import type { OutboxSettings } from './settings.js';
 import { readAll, readEvery, readKeys, slices } from './stored.js';

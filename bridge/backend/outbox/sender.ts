@@ -128,7 +128,7 @@ export function createSender(
       burst = false;
     } catch (thrown) {
       const error = toErrorEvent(thrown, 'server_error', '[POST /messages]');
-      if (!isTransient(thrown, error)) outcome = { ok: false, error };
+      if (!isTransient(error)) outcome = { ok: false, error };
       else {
         if (stopped) return false;
         const asked = askedWait(thrown, s.now());

@@ -18,7 +18,7 @@ const flush = async () => {
 
 const networkError = () => bridgeError('network_error', '[POST /messages] network error');
 const httpFailure = (status: number, code: 'server_error' | 'validation_error' = 'server_error') =>
-  bridgeError(code, `[POST /messages] ${status}: failed`, { status });
+  bridgeError(code, `[POST /messages] ${status}: failed`, status);
 
 type Answer = (record: OutboxRecord, attempt: number, onProgress: ProgressListener) => Promise<unknown>;
 

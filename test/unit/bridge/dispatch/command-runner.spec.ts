@@ -52,7 +52,7 @@ function setup() {
     rejectsBridge: {
       params: z.object({}),
       run: async () => {
-        throw bridgeError('not_found', '[GET /conversations] 404: nope', { status: 404 });
+        throw bridgeError('not_found', '[GET /conversations] 404: nope', 404);
       },
     },
   };

@@ -20,12 +20,8 @@ describe('error codes', () => {
 describe('errorEvent', () => {
   it('builds {type, code, message} and adds status and field errors only when given', () => {
     expect(errorEvent('parse_error', 'bad')).toEqual({ type: 'error', code: 'parse_error', message: 'bad' });
-    expect(Object.keys(errorEvent('not_found', 'x', { status: undefined, errors: undefined }))).toEqual([
-      'type',
-      'code',
-      'message',
-    ]);
-    expect(errorEvent('validation_error', 'x', { status: 422, errors: { email: ['is invalid'] } })).toEqual({
+    expect(Object.keys(errorEvent('not_found', 'x', undefined, undefined))).toEqual(['type', 'code', 'message']);
+    expect(errorEvent('validation_error', 'x', 422, { email: ['is invalid'] })).toEqual({
       type: 'error',
       code: 'validation_error',
       message: 'x',
@@ -37,7 +33,7 @@ describe('errorEvent', () => {
 
 describe('BridgeError', () => {
   it('carries its finished event and the event message as its own', () => {
-    const error = bridgeError('not_found', '[GET /conversations] 404: not found', { status: 404 });
+    const error = bridgeError('not_found', '[GET /conversations] 404: not found', 404);
     expect(error).toBeInstanceOf(Error);
     expect(error.name).toBe('BridgeError');
     expect(error.message).toBe('[GET /conversations] 404: not found');
@@ -56,7 +52,7 @@ describe('BridgeError', () => {
 
 describe('toErrorEvent', () => {
   it('keeps a BridgeError event as it is', () => {
-    const event = errorEvent('rate_limited', '[GET /config] 429: slow', { status: 429 });
+    const event = errorEvent('rate_limited', '[GET /config] 429: slow', 429);
     expect(toErrorEvent(new BridgeError(event), 'server_error', '[init]')).toBe(event);
   });
 
