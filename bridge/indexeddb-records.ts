@@ -29,8 +29,13 @@ const REOPEN = 300;
 /** One request, or several made in the same transaction (a bulk read's keys and values). */
 type Op = (store: IDBObjectStore) => IDBRequest | IDBRequest[];
 
-/** A call's deadline passed. */
-const TIMEOUT = new Error('IndexedDB timeout');
+/**
+ * A call's deadline passed: one Error, made the first time, not as the script is evaluated. An
+ * Error made during that evaluation costs Chromium milliseconds at document start (its stack's
+ * source positions are worked out by parsing the whole script again).
+ */
+let timedOut: Error | undefined;
+const timeout = () => (timedOut ||= new Error('IndexedDB timeout'));
 
 export interface IndexedDbRecords {
   /**
@@ -63,7 +68,7 @@ export function indexedDbRecords(win: Window, storage: () => Storage | undefined
 
   /** Rejects after `ms` unless `promise` settled (its timer left to run out: a race settles once). */
   const deadline = <T>(promise: Promise<T>, ms: number) =>
-    Promise.race([promise, new Promise<never>((_, reject) => win.setTimeout(reject, ms, TIMEOUT))]);
+    Promise.race([promise, new Promise<never>((_, reject) => win.setTimeout(() => reject(timeout()), ms))]);
 
   const transact = <T>(database: IDBDatabase, writes: boolean, op: Op) =>
     new Promise<T>((resolve, reject) => {
@@ -128,9 +133,9 @@ export function indexedDbRecords(win: Window, storage: () => Storage | undefined
     // A missing `indexedDB` throws in `open`: the fallback's case too.
     const opening = (connection ||= open());
     // Once an open has missed its deadline, the calls after it fail at once until it settles.
-    if (stalled) throw TIMEOUT;
+    if (stalled) throw timeout();
     const database = await deadline(opening, OPEN_DEADLINE).catch((error) => {
-      stalled = error === TIMEOUT;
+      stalled = error === timedOut;
       throw error;
     });
     if (!database) return fallback();
