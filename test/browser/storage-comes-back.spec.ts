@@ -5,7 +5,7 @@
  * connection which never lets go keeps blocked. Messages are durable again afterwards, the
  * host is told once, and nothing waits on storage without a deadline.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Page } from 'playwright-core';
 import { requireChromium } from '../helpers/chromium.js';
 import { closingAfterEach } from '../helpers/opened-pages.js';
@@ -132,6 +132,15 @@ describe.skipIf(!requireChromium())('storage that comes back (real bundle in Chr
       (window as unknown as { held: IDBDatabase }).held.close();
       await (window as unknown as { deleted: Promise<void> }).deleted;
     });
+    // The bridge's open, queued behind the delete, goes through next (until it has, calls fail at
+    // once rather than wait on it): the database is there again once it has.
+    await vi.waitFor(
+      async () =>
+        expect(
+          await tab.page.evaluate(async () => (await indexedDB.databases()).some((db) => db.name === 'chat-bridge')),
+        ).toBe(true),
+      { timeout: 10_000, interval: 100 },
+    );
     await tab.setOffline(true);
     const since = await tab.mark();
     await send(tab, 'three');

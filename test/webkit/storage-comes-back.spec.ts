@@ -5,7 +5,7 @@
  * database deleted by another WebView of the app, and a delete that a connection which never lets
  * go keeps blocked. The same cases as test/browser/storage-comes-back.spec.ts in Chromium.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { logLines } from '../helpers/browser-harness.js';
 import { closingAfterEach } from '../helpers/opened-pages.js';
 import { requireWebKit } from '../helpers/webkit.js';
@@ -104,6 +104,15 @@ describe.skipIf(!requireWebKit())('storage that comes back (real bundle in WebKi
 
     // The holder lets go: the delete proceeds, the bridge's open after it, and messages are durable again.
     await holder.evaluate('window.held.close(); await window.deleted; return null;');
+    // The bridge's open, queued behind the delete, goes through next (until it has, calls fail at
+    // once rather than wait on it): the database is there again once it has.
+    await vi.waitFor(
+      async () =>
+        expect(
+          await tab.evaluate(`return (await indexedDB.databases()).some((db) => db.name === 'chat-bridge');`),
+        ).toBe(true),
+      { timeout: 10_000, interval: 100 },
+    );
     await tab.setOffline(true);
     const since = await tab.mark();
     await send(tab, 'three');
