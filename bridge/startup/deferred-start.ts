@@ -26,11 +26,11 @@ export function deferredBridge(
 ): Bridge {
   let bridge: Bridge | undefined;
   /**
-   * Commands that came while the bridge was being built: it says `ready` as it is built, and a
-   * host may answer at once, before `build` has returned. Handed to it once built, after the
-   * kept events, rather than building a second bridge.
+   * The bridge says `ready` as it is built, and a host may answer at once, before `build` has
+   * returned: such commands wait in the buffer and are handed to it once built, after the kept
+   * events, rather than building a second bridge.
    */
-  let building: unknown[] | undefined;
+  let building = false;
   buffer.keep();
   win.setTimeout(() => started(), 0);
 
@@ -41,7 +41,7 @@ export function deferredBridge(
     let onMessage: (message: InboundMessage) => void = () => {};
     let onConnectivityChange: (online: boolean) => void = () => {};
     const env = browserEnvironment(win);
-    building = [];
+    building = true;
     bridge = build(
       Object.assign({}, env, {
         onMessage(listener: (message: InboundMessage) => void) {
@@ -57,9 +57,8 @@ export function deferredBridge(
     kept.events.forEach((event) =>
       event.type === 'message' ? onMessage(inboundMessage(event)) : onConnectivityChange(event.type === 'online'),
     );
-    const answers = building;
-    building = undefined;
-    answers.forEach((data) => (bridge as Bridge).receive(data));
+    building = false;
+    buffer.commands.splice(0).forEach((data) => (bridge as Bridge).receive(data));
     return bridge;
   };
 
@@ -69,7 +68,7 @@ export function deferredBridge(
     get host() {
       return started().host;
     },
-    receive: (data) => (building ? void building.push(data) : started().receive(data)),
+    receive: (data) => (building ? buffer.command(data) : started().receive(data)),
     on: (listener) => started().on(listener),
     recording: () => started().recording(),
     stats: () => started().stats(),
