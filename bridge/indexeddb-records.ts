@@ -66,9 +66,15 @@ export function indexedDbRecords(win: Window, storage: () => Storage | undefined
   let lost = false;
   let wiped = noop;
 
-  /** Rejects after `ms` unless `promise` settled (its timer left to run out: a race settles once). */
+  /**
+   * Rejects after `ms` unless `promise` settled. Its timer is cleared as it settles: left to run
+   * out, each call's timer would hold its closures and promises for seconds after the call.
+   */
   const deadline = <T>(promise: Promise<T>, ms: number) =>
-    Promise.race([promise, new Promise<never>((_, reject) => win.setTimeout(() => reject(timeout()), ms))]);
+    new Promise<T>((resolve, reject) => {
+      const timer = win.setTimeout(() => reject(timeout()), ms);
+      promise.then(resolve, reject).then(() => win.clearTimeout(timer));
+    });
 
   const transact = <T>(database: IDBDatabase, writes: boolean, op: Op) =>
     new Promise<T>((resolve, reject) => {

@@ -9,6 +9,7 @@ export function oldWebView(): { win: Window; hide(): void } {
   const events = new EventTarget();
   const win = {
     setTimeout: window.setTimeout.bind(window),
+    clearTimeout: window.clearTimeout.bind(window),
     setInterval: window.setInterval.bind(window),
     clearInterval: window.clearInterval.bind(window),
     addEventListener: events.addEventListener.bind(events),

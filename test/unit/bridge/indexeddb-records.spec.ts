@@ -17,7 +17,8 @@ import { launchChromium, requireChromium, type LaunchedBrowser } from '../../hel
 
 /**
  * indexeddb-records.ts alone, and a page-side `make()` that creates a store over the page's
- * IndexedDB and localStorage (or over `window` without `indexedDB`), counting its `onWiped` calls.
+ * IndexedDB and localStorage (or over a window without `indexedDB`), counting its `onWiped` calls;
+ * `liveTimers()`: how many of the stores' timers are set and neither run out nor cleared.
  */
 function pageScript(): string {
   const built = buildSync({
@@ -30,8 +31,18 @@ function pageScript(): string {
   });
   return `${built.outputFiles[0]?.text ?? ''}
 window.made = [];
+var live = new Set();
+var timers = {
+  setTimeout: function (callback, ms) {
+    var handle = window.setTimeout(function () { live.delete(handle); callback(); }, ms);
+    live.add(handle);
+    return handle;
+  },
+  clearTimeout: function (handle) { live.delete(handle); window.clearTimeout(handle); },
+};
+window.liveTimers = function () { return live.size; };
 window.make = function (withoutIndexedDb) {
-  var win = withoutIndexedDb ? { setTimeout: window.setTimeout.bind(window) } : window;
+  var win = withoutIndexedDb ? timers : Object.assign({ indexedDB: window.indexedDB }, timers);
   var entry = { records: indexedDbRecordsModule.indexedDbRecords(win, function () { return localStorage; }), wiped: 0 };
   entry.records.onWiped(function () { entry.wiped++; });
   return window.made.push(entry) - 1;
@@ -42,6 +53,7 @@ window.make = function (withoutIndexedDb) {
 type Made = Window & {
   made: Array<{ records: IndexedDbRecords; wiped: number }>;
   make(withoutIndexedDb?: boolean): number;
+  liveTimers(): number;
 };
 
 /** A page's call, as the outbox's record store makes them: its result, or the rejection's name and message. */
@@ -163,6 +175,29 @@ describe.skipIf(!requireChromium())('indexedDbRecords (Chromium, a page on 127.0
     expect(await call(page, store, 'k4')).toEqual({ ok: true, value: undefined });
     expect(await call(page, store, 'k1')).toEqual({ ok: true, value: 'one' });
     expect(await wipes(page, store)).toBe(0);
+  });
+
+  it('clears the deadlines of a call once it has settled, so that nothing of it is held after', async () => {
+    const page = await openPage();
+    const store = await make(page);
+    expect(await call(page, store, 'k1', 'one')).toEqual({ ok: true, value: 'k1' });
+    expect(await call(page, store, 'k1')).toEqual({ ok: true, value: 'one' });
+    const failed = await page.evaluate(async (index) => {
+      const { records } = (window as unknown as Made).made[index] as Made['made'][number];
+      return records
+        .run(
+          true,
+          (objects) => objects.add('again', 'k1'),
+          async () => undefined,
+        )
+        .then(
+          () => 'resolved',
+          (error: Error) => error.name,
+        );
+    }, store);
+    expect(failed).toBe('ConstraintError');
+    // Each call set two deadlines (the open's, the transaction's), seconds long: none is left.
+    expect(await page.evaluate(() => (window as unknown as Made).liveTimers())).toBe(0);
   });
 
   it('lets go when another page deletes the database, opens it again, says it was wiped once, and the next call works', async () => {
