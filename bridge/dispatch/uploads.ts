@@ -29,11 +29,13 @@ export const MAX_UPLOADS = 10;
 export const MAX_CHUNKS = 4096;
 /**
  * Decoded chunks become one Blob per this many bytes. Making a Blob costs about 1 ms in Chromium
- * however small it is (a round trip to the browser process), plus about 1 ms a MiB: a Blob per
- * 384 KiB chunk was 1.8 ms a chunk, 70 ms of five photos' send. Up to this much waits in the
- * page's memory meanwhile, and a Blob of it is a few milliseconds of one chunk's task.
+ * however small it is (a round trip to the browser process): a Blob per chunk added up over a
+ * photo's chunks. WebKit hands a new Blob's bytes to its network process while the constructor
+ * waits, and that wait grows faster than the Blob (measured in WebKitGTK: Blobs of 2.25 MiB held
+ * the main thread several times longer per byte than Blobs of 1.1 MiB, and were the longest of a
+ * chunked send's tasks); about 1 MiB keeps either engine's part of one chunk's task short.
  */
-const BLOB_BYTES = 2 * 1024 * 1024;
+const BLOB_BYTES = 1024 * 1024;
 
 interface Upload {
   /** Chunks taken so far. */
@@ -90,7 +92,7 @@ export function createUploads(maxFileSize: number, timers: Timers): Uploads {
       const size = upload.size + bytes.byteLength;
       drop(id, upload);
       if (size > maxFileSize) throw new BridgeError(fileTooLarge(`upload "${id}"`, size, maxFileSize));
-      // Blobs of a few chunks each (a copy of 2 MiB in one chunk's task): the message's Blob is
+      // Blobs of a few chunks each (a copy of BLOB_BYTES in one chunk's task): the message's Blob is
       // then made of them by reference, and stored (IndexedDB keeps Blobs by reference too) and
       // uploaded without one 25 MB copy or structured clone in a single task.
       upload.chunks++;
