@@ -81,13 +81,15 @@ const json = (response: ServerResponse, status: number, body: unknown, headers: 
 describe('one request', () => {
   it('sends JSON under the base URL with only Content-Type and Authorization of its own, and parses the answer', async () => {
     const server = await serve((_request, response) => json(response, 201, { id: 7 }));
-    const response = await http(server.origin)({
-      method: 'POST',
-      path: '/messages',
-      query: { page: '2' },
-      json: { message: { content: 'Hi' } },
-      authToken: 'at_1',
-    });
+    const response = await http(server.origin)(
+      {
+        method: 'POST',
+        path: '/messages',
+        query: { page: '2' },
+        json: { message: { content: 'Hi' } },
+      },
+      'at_1',
+    );
     expect(response).toMatchObject({ status: 201, body: { id: 7 }, text: '{"id":7}' });
     const [seen] = server.seen;
     expect(seen?.method).toBe('POST');
@@ -130,9 +132,9 @@ describe('one request', () => {
     const server = await serve((_request, response) =>
       response.writeHead(302, { Location: `${elsewhere.origin}/steal` }).end(),
     );
-    expect(
-      await failure(http(server.origin)({ method: 'GET', path: '/conversations', authToken: 'at_1' })),
-    ).toMatchObject({ code: 'network_error' });
+    expect(await failure(http(server.origin)({ method: 'GET', path: '/conversations' }, 'at_1'))).toMatchObject({
+      code: 'network_error',
+    });
     expect(elsewhere.seen).toEqual([]);
   });
 
@@ -180,13 +182,15 @@ describe('uploads with progress', () => {
     const server = await serve((_request, response) => json(response, 201, { id: 8 }));
     const { given, upload } = transport();
     const progress: number[][] = [];
-    const response = await http(server.origin, { upload })({
-      method: 'POST',
-      path: '/messages',
-      form: form(),
-      authToken: 'at_1',
-      onProgress: (sent, total) => progress.push([sent, total]),
-    });
+    const response = await http(server.origin, { upload })(
+      {
+        method: 'POST',
+        path: '/messages',
+        form: form(),
+        onProgress: (sent, total) => progress.push([sent, total]),
+      },
+      'at_1',
+    );
     expect(response).toMatchObject({ status: 201, body: { id: 8 } });
     expect(given.map(({ url, request }) => [url, request.headers])).toEqual([
       [`${server.origin}/api/v1/messages`, { Authorization: 'Bearer at_1' }],
