@@ -12,7 +12,7 @@
  * renew; each call is short.
  */
 import { bridgeError } from '../protocol/errors.js';
-import type { ApiRequest, ApiResponse, Http } from './http.js';
+import type { ApiRequest, Http } from './http.js';
 import type { ProgressListener } from '../environment.js';
 import { httpError, route } from './http-errors.js';
 import { authTokenOf } from './backend-bodies.js';
@@ -74,25 +74,20 @@ export function createApi(http: Http, settings: ApiSettings): Api {
   const init = shared(fetchConfig);
 
   /**
-   * A conversation or message request with the auth token. A 401 means the token expired or
-   * was rotated: fetch the config once and retry once; a second 401 is final (never a loop).
+   * A conversation or message request with the auth token, whose 2xx body is the answer. A 401
+   * means the token expired or was rotated: fetch the config once and retry once; a second 401 is
+   * final (never a loop). A 404 goes to `recover` when the caller has a recovery.
    */
-  async function authorized(request: ApiRequest): Promise<ApiResponse> {
+  async function call(request: ApiRequest, recover?: () => Promise<unknown>): Promise<unknown> {
     // Without an await when the token is known: the request starts in this very task.
     if (!authToken) await init();
     const token = authToken;
-    const response = await http(request, token);
-    if (response.status !== 401) return response;
-    // A concurrent request may have refreshed the token already; then its token is the new one.
-    if (authToken === token) await init();
-    const retried = await http(request, authToken);
-    if (retried.status === 401) throw httpError(request, retried);
-    return retried;
-  }
-
-  /** A request whose 2xx body is the answer; a 404 goes to `recover` when the caller has a recovery. */
-  async function call(request: ApiRequest, recover?: () => Promise<unknown>): Promise<unknown> {
-    const response = await authorized(request);
+    let response = await http(request, token);
+    if (response.status === 401) {
+      // A concurrent request may have refreshed the token already; then its token is the new one.
+      if (authToken === token) await init();
+      response = await http(request, authToken);
+    }
     const { status } = response;
     const ok = status >= 200 && status <= 299;
     // Any 2xx of these endpoints proves the contact has a conversation; a 404, that it may have none.

@@ -8,16 +8,15 @@ import { errorMessageOf, fieldErrorsOf } from './backend-bodies.js';
 import { TIMED_OUT } from './retry-policy.js';
 
 /**
- * The statuses with a code of their own, and the text said when the server gives no message;
- * another 4xx is `bad_request`, "request failed". The contract gives 400 for several message rules
- * (and one statement lists a too-large file there, conflicting with 413). The bridge checks those
- * rules before sending and reports them with their own codes; a 400 the server still gives is
- * `bad_request`, its message kept.
+ * The statuses with a code of their own, and the text said when the server gives no message.
+ * The contract gives 400 for several message rules (and one statement lists a too-large file
+ * there, conflicting with 413). The bridge checks those rules before sending and reports them
+ * with their own codes; a 400 the server still gives is `bad_request`, its message kept.
  */
-const STATUSES: Record<number, [code: ErrorCode, text?: string] | undefined> = {
+const STATUSES: Record<number, [code: ErrorCode, text: string] | undefined> = {
   400: ['bad_request', 'bad request'],
   401: ['auth_failed', 'unauthorized'],
-  403: ['auth_failed'],
+  403: ['auth_failed', 'request failed'],
   404: ['not_found', 'not found'],
   // Retried like no answer in time (retry-policy.ts says why).
   [TIMED_OUT]: ['network_error', 'request timeout'],
@@ -27,6 +26,10 @@ const STATUSES: Record<number, [code: ErrorCode, text?: string] | undefined> = {
   500: ['server_error', 'internal server error'],
 };
 
+/** The code and the text of a status: any other 5xx is a `server_error`, any other status a `bad_request`. */
+const describeStatus = (status: number): [code: ErrorCode, text: string] =>
+  STATUSES[status] || (status >= 500 ? ['server_error', 'server error'] : ['bad_request', 'request failed']);
+
 /** Where a message says the failure happened: `GET /config`. */
 export function route(request: Pick<ApiRequest, 'method' | 'path'>): string {
   return `${request.method} ${request.path}`;
@@ -34,9 +37,13 @@ export function route(request: Pick<ApiRequest, 'method' | 'path'>): string {
 
 export function httpErrorEvent(request: Pick<ApiRequest, 'method' | 'path'>, response: ApiResponse): ErrorEvent {
   const { status, body } = response;
-  const text =
-    errorMessageOf(body) || (STATUSES[status] || [])[1] || (status >= 500 ? 'server error' : 'request failed');
-  return errorEvent(codeForStatus(status), `[${route(request)}] ${status}: ${text}`, status, fieldErrorsOf(body));
+  const [code, text] = describeStatus(status);
+  return errorEvent(
+    code,
+    `[${route(request)}] ${status}: ${errorMessageOf(body) || text}`,
+    status,
+    fieldErrorsOf(body),
+  );
 }
 
 /** Carries the server's `Retry-After`, which the outbox honours before its next attempt at a message it keeps. */
@@ -46,7 +53,4 @@ export function httpError(request: Pick<ApiRequest, 'method' | 'path'>, response
   });
 }
 
-/** Every 5xx is `server_error`; a 4xx without a code of its own, `bad_request` (STATUSES). */
-export function codeForStatus(status: number): ErrorCode {
-  return status >= 500 ? 'server_error' : (STATUSES[status] || ['bad_request'])[0];
-}
+export const codeForStatus = (status: number): ErrorCode => describeStatus(status)[0];

@@ -126,9 +126,9 @@ export function createHttp(env: HttpEnvironment, options: HttpOptions, inFlight 
       // The message of any other 429 (the server's own, or "too many requests"), and why no retry.
       if (typeof decision === 'string')
         throw bridgeError('rate_limited', `${httpErrorEvent(request, response).message}; ${decision}`, 429);
+      // A command answered meanwhile aborted the signal: the next attempt refuses to start, and
+      // its error goes nowhere (the command runner drops what comes after the answer).
       await new Promise<void>((resolve) => env.setTimeout(resolve, decision));
-      if (request.signal && request.signal.aborted)
-        throw bridgeError('network_error', `[${route(request)}] stopped: the command was answered`);
     }
   };
 }
