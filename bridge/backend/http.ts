@@ -47,7 +47,7 @@ type HttpOptions = Pick<ResolvedOptions, 'baseUrl' | 'apiOrigin' | 'requestTimeo
 type HttpEnvironment = Pick<Environment, 'fetch' | 'upload' | 'setTimeout' | 'clearTimeout' | 'random' | 'now'>;
 
 /** @param inFlight the controllers of requests under way, which `destroy` aborts. */
-export function createHttp(env: HttpEnvironment, options: HttpOptions, inFlight = new Set<AbortController>()): Http {
+export function createHttp(env: HttpEnvironment, options: HttpOptions, inFlight: Set<AbortController>): Http {
   const attempt: Http = async (request, authToken) => {
     const url = urlFor(request, options);
     const { form, json, signal, onProgress } = request;

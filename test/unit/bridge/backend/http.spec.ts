@@ -69,7 +69,7 @@ function http(
       requestTimeout: settings.requestTimeout ?? 5_000,
       retry: { limit: settings.limit ?? 2, baseDelay: 1, maxDelay: 5 },
     },
-    settings.inFlight,
+    settings.inFlight ?? new Set(),
   );
 }
 
