@@ -289,6 +289,35 @@ describe('429 retries', () => {
     expect(server.seen).toHaveLength(3);
   });
 
+  it('makes no attempt after a 429 wait once the command that made the request was answered', async () => {
+    const server = await serve((_request, response) => json(response, 429, {}));
+    const command = new AbortController();
+    const send = createHttp(
+      {
+        fetch: (url: string, request: HttpRequest) => fetch(url, request) as Promise<HttpResponse>,
+        setTimeout: (callback, ms) => {
+          // The wait before the retry, the one timer shorter than requestTimeout: the command is answered meanwhile.
+          if (ms < 5_000) command.abort();
+          return setTimeout(callback, ms);
+        },
+        clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+        random: () => 0.5,
+        now: () => Date.now(),
+      },
+      {
+        baseUrl: `${server.origin}/api/v1`,
+        apiOrigin: server.origin,
+        requestTimeout: 5_000,
+        retry: { limit: 2, baseDelay: 1, maxDelay: 5 },
+      },
+      new Set(),
+    );
+    expect(await failure(send({ method: 'GET', path: '/conversations', signal: command.signal }))).toMatchObject({
+      code: 'network_error',
+    });
+    expect(server.seen).toHaveLength(1);
+  });
+
   it('does not retry at all with retry.limit 0', async () => {
     const server = await serve((_request, response) => json(response, 429, {}));
     expect(await failure(http(server.origin, { limit: 0 })({ method: 'GET', path: '/config' }))).toMatchObject({
