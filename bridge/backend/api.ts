@@ -7,14 +7,14 @@
  * identifier printed in every page's widget snippet. The auth token travels as
  * `Authorization: Bearer <token>`, a header the contract's CORS list admits, and never in a URL.
  *
- * createApi runs past 80 lines on purpose: one closure over the auth token, the config request in
- * flight and whether the conversation is known, which every call (config, conversations, messages,
- * uploads) reads and may renew; each call is short.
+ * createApi runs past 80 lines on purpose: one closure over the auth token and whether the
+ * conversation is known, which every call (config, conversations, messages, uploads) reads and may
+ * renew; each call is short.
  */
 import { bridgeError } from '../protocol/errors.js';
-import { route, type ApiRequest, type ApiResponse, type Http } from './http.js';
+import type { ApiRequest, Http } from './http.js';
 import type { ProgressListener } from '../environment.js';
-import { httpError } from './http-errors.js';
+import { httpError, route } from './http-errors.js';
 import { authTokenOf } from './backend-bodies.js';
 import type { Contact } from '../protocol/schemas.js';
 import type { OutboxRecord } from './outbox-record.js';
@@ -39,20 +39,18 @@ const CONFIG: Pick<ApiRequest, 'method' | 'path'> = { method: 'GET', path: '/con
 
 export function createApi(http: Http, settings: ApiSettings): Api {
   let authToken: string | undefined;
-  let configInFlight: Promise<Record<string, unknown>> | undefined;
   // Whether the contact is known to have a conversation, learnt from the backend's answers.
   let conversationKnown = false;
-  let lookupInFlight: Promise<unknown> | undefined;
 
   async function fetchConfig(): Promise<Record<string, unknown>> {
     const websiteToken = settings.websiteToken;
-    if (websiteToken === undefined) {
+    if (!websiteToken) {
       throw bridgeError('auth_failed', `[${route(CONFIG)}] no website token: set the websiteToken option`, 401);
     }
     const response = await http(Object.assign({ query: { website_token: websiteToken } }, CONFIG));
     if (response.status < 200 || response.status > 299) throw httpError(CONFIG, response);
     const token = authTokenOf(response.body);
-    if (token === undefined) {
+    if (!token) {
       const what =
         response.text.trim() === ''
           ? 'an empty body'
@@ -73,65 +71,30 @@ export function createApi(http: Http, settings: ApiSettings): Api {
     return config;
   }
 
-  function init(): Promise<Record<string, unknown>> {
-    // try/finally, not Promise.prototype.finally (ES2018): the bundle stays within ES2017 built-ins.
-    configInFlight ||= (async () => {
-      try {
-        return await fetchConfig();
-      } finally {
-        configInFlight = undefined;
-      }
-    })();
-    return configInFlight;
-  }
-
-  async function currentToken(): Promise<string> {
-    if (authToken === undefined) await (configInFlight || init());
-    return authToken as string;
-  }
+  const init = shared(fetchConfig);
 
   /**
-   * A conversation or message request with the auth token. A 401 means the token expired or
-   * was rotated: fetch the config once and retry once; a second 401 is final (never a loop).
+   * A conversation or message request with the auth token, whose 2xx body is the answer. A 401
+   * means the token expired or was rotated: fetch the config once and retry once; a second 401 is
+   * final (never a loop). A 404 goes to `recover` when the caller has a recovery.
    */
-  async function authorized(request: ApiRequest): Promise<ApiResponse> {
-    // Without an await when the token is known: the request starts in this very task.
-    const token = authToken === undefined ? await currentToken() : authToken;
-    const response = await http(Object.assign({}, request, { authToken: token }));
-    if (response.status !== 401) return response;
-    // A concurrent request may have refreshed the token already; then its token is the new one.
-    if (authToken === token) await (configInFlight || init());
-    const retried = await http(Object.assign({}, request, { authToken: authToken as string }));
-    if (retried.status === 401) throw httpError(request, retried);
-    return retried;
-  }
-
-  /** A request whose 2xx body is the answer; a 404 goes to `recover` when the caller has a recovery. */
   async function call(request: ApiRequest, recover?: () => Promise<unknown>): Promise<unknown> {
-    const response = await authorized(request);
-    const ok = response.status >= 200 && response.status <= 299;
+    // Without an await when the token is known: the request starts in this very task.
+    if (!authToken) await init();
+    const token = authToken;
+    let response = await http(request, token);
+    if (response.status === 401) {
+      // A concurrent request may have refreshed the token already; then its token is the new one.
+      if (authToken === token) await init();
+      response = await http(request, authToken);
+    }
+    const { status } = response;
+    const ok = status >= 200 && status <= 299;
     // Any 2xx of these endpoints proves the contact has a conversation; a 404, that it may have none.
-    if (ok || response.status === 404) conversationKnown = ok;
-    if (response.status === 404 && recover !== undefined) return recover();
+    if (ok || status === 404) conversationKnown = ok;
+    if (status === 404 && recover) return recover();
     if (ok) return response.body ?? null;
     throw httpError(request, response);
-  }
-
-  /**
-   * Makes sure the contact has a conversation before a body too large to send twice goes out:
-   * looked up once a page (the contract's `GET /conversations`, created on 404), then known from
-   * every answer. Concurrent senders share one lookup.
-   */
-  function ensureConversation(contact: Contact): Promise<unknown> {
-    if (conversationKnown) return Promise.resolve();
-    lookupInFlight ||= (async () => {
-      try {
-        return await getConversation(contact);
-      } finally {
-        lookupInFlight = undefined;
-      }
-    })();
-    return lookupInFlight;
   }
 
   // The contact was checked against the service's rules by the host command (protocol/service-rules.ts),
@@ -147,6 +110,13 @@ export function createApi(http: Http, settings: ApiSettings): Api {
     return call({ method: 'GET', path: '/conversations', signal }, () => createConversation(contact, signal));
   }
 
+  /**
+   * Makes sure the contact has a conversation before a body too large to send twice goes out:
+   * looked up once a page (the contract's `GET /conversations`, created on 404), then known from
+   * every answer. Concurrent senders share one lookup.
+   */
+  const lookUpConversation = shared(getConversation);
+
   async function sendMessage(message: OutboxRecord, onProgress?: ProgressListener): Promise<unknown> {
     // Every attempt of one message carries the same echo_id, so the backend can drop a repeat
     // and a retry never duplicates a chat message. A 404 means the contact has no conversation
@@ -154,14 +124,34 @@ export function createApi(http: Http, settings: ApiSettings): Api {
     // exists, but would send a photo's bytes twice to a new contact, so attachments wait for
     // the conversation to be known first.
     const request = messageRequest(message, onProgress);
-    if (request.form !== undefined) await ensureConversation(message.contact || {});
+    const contact = message.contact || {};
+    if (request.form && !conversationKnown) await lookUpConversation(contact);
     return call(request, async () => {
-      await createConversation(message.contact || {});
+      await createConversation(contact);
       return call(request);
     });
   }
 
   return { init, getConversation, createConversation, sendMessage };
+}
+
+/**
+ * `run` one call at a time: callers while one is under way share its promise (and its first
+ * caller's arguments); a call after it settled runs again.
+ */
+function shared<Args extends unknown[], Result>(
+  run: (...args: Args) => Promise<Result>,
+): (...args: Args) => Promise<Result> {
+  let inFlight: Promise<Result> | undefined;
+  // try/finally, not Promise.prototype.finally (ES2018): the bundle stays within ES2017 built-ins.
+  return (...args) =>
+    (inFlight ||= (async () => {
+      try {
+        return await run(...args);
+      } finally {
+        inFlight = undefined;
+      }
+    })());
 }
 
 function messageRequest(message: OutboxRecord, onProgress?: ProgressListener): ApiRequest {

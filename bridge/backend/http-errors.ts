@@ -3,58 +3,54 @@
  * docs/reference.md's table and the server's own `message` where it gave one.
  */
 import { errorEvent, BridgeError, type ErrorCode, type ErrorEvent } from '../protocol/errors.js';
-import { route, type ApiRequest, type ApiResponse } from './http.js';
+import type { ApiRequest, ApiResponse } from './http.js';
 import { errorMessageOf, fieldErrorsOf } from './backend-bodies.js';
 import { TIMED_OUT } from './retry-policy.js';
 
-const STATUS_TEXT: Record<number, string> = {
-  400: 'bad request',
-  408: 'request timeout',
-  401: 'unauthorized',
-  404: 'not found',
-  413: 'file exceeds the maximum upload size',
-  422: 'validation failed',
-  429: 'too many requests',
-  500: 'internal server error',
+/**
+ * The statuses with a code of their own, and the text said when the server gives no message.
+ * The contract gives 400 for several message rules (and one statement lists a too-large file
+ * there, conflicting with 413). The bridge checks those rules before sending and reports them
+ * with their own codes; a 400 the server still gives is `bad_request`, its message kept.
+ */
+const STATUSES: Record<number, [code: ErrorCode, text: string] | undefined> = {
+  400: ['bad_request', 'bad request'],
+  401: ['auth_failed', 'unauthorized'],
+  403: ['auth_failed', 'request failed'],
+  404: ['not_found', 'not found'],
+  // Retried like no answer in time (retry-policy.ts says why).
+  [TIMED_OUT]: ['network_error', 'request timeout'],
+  413: ['file_too_large', 'file exceeds the maximum upload size'],
+  422: ['validation_error', 'validation failed'],
+  429: ['rate_limited', 'too many requests'],
+  500: ['server_error', 'internal server error'],
 };
 
+/** The code and the text of a status: any other 5xx is a `server_error`, any other status a `bad_request`. */
+const describeStatus = (status: number): [code: ErrorCode, text: string] =>
+  STATUSES[status] || (status >= 500 ? ['server_error', 'server error'] : ['bad_request', 'request failed']);
+
+/** Where a message says the failure happened: `GET /config`. */
+export function route(request: Pick<ApiRequest, 'method' | 'path'>): string {
+  return `${request.method} ${request.path}`;
+}
+
 export function httpErrorEvent(request: Pick<ApiRequest, 'method' | 'path'>, response: ApiResponse): ErrorEvent {
-  const serverMessage = errorMessageOf(response.body);
-  const errors = fieldErrorsOf(response.body);
-  const text =
-    serverMessage || STATUS_TEXT[response.status] || (response.status >= 500 ? 'server error' : 'request failed');
+  const { status, body } = response;
+  const [code, text] = describeStatus(status);
   return errorEvent(
-    codeForStatus(response.status),
-    `[${route(request)}] ${response.status}: ${text}`,
-    response.status,
-    errors,
+    code,
+    `[${route(request)}] ${status}: ${errorMessageOf(body) || text}`,
+    status,
+    fieldErrorsOf(body),
   );
 }
 
 /** Carries the server's `Retry-After`, which the outbox honours before its next attempt at a message it keeps. */
 export function httpError(request: Pick<ApiRequest, 'method' | 'path'>, response: ApiResponse): BridgeError {
   return Object.assign(new BridgeError(httpErrorEvent(request, response)), {
-    retryAfter: response.headers && response.headers.get('Retry-After'),
+    retryAfter: response.headers.get('Retry-After'),
   });
 }
 
-/**
- * The contract gives 400 for several message rules (and one statement lists a too-large file
- * there, conflicting with 413). The bridge checks those rules before sending and reports them
- * with their own codes; a 400 the server still gives is `bad_request`, its message kept.
- */
-export function codeForStatus(status: number): ErrorCode {
-  return status >= 500 ? 'server_error' : CODE_FOR_STATUS[status] || 'bad_request';
-}
-
-/** 4xx statuses with a code of their own; any other is `bad_request`. */
-const CODE_FOR_STATUS: Record<number, ErrorCode | undefined> = {
-  // Retried like no answer in time (retry-policy.ts says why).
-  [TIMED_OUT]: 'network_error',
-  401: 'auth_failed',
-  403: 'auth_failed',
-  404: 'not_found',
-  413: 'file_too_large',
-  422: 'validation_error',
-  429: 'rate_limited',
-};
+export const codeForStatus = (status: number): ErrorCode => describeStatus(status)[0];

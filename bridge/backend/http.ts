@@ -14,7 +14,7 @@ import type { Environment, HttpRequest, ProgressListener } from '../environment.
 import { bridgeError } from '../protocol/errors.js';
 import type { ResolvedOptions } from '../options.js';
 import { retryDelay } from './retry-timing.js';
-import { errorMessageOf } from './backend-bodies.js';
+import { httpErrorEvent, route } from './http-errors.js';
 import { parseJson } from '../protocol/safe-json.js';
 
 type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -24,9 +24,8 @@ export interface ApiRequest {
   /** Relative to `baseUrl`, starting with "/". */
   path: string;
   query?: Record<string, string>;
-  json?: unknown;
+  json?: object;
   form?: FormData;
-  authToken?: string;
   /** Aborted when the command that made the request was answered. */
   signal?: AbortSignal | undefined;
   /** Told a `form` upload's progress: the request then goes through `upload` where the environment has it. */
@@ -41,36 +40,33 @@ export interface ApiResponse {
   headers: { get(name: string): string | null };
 }
 
-export type Http = (request: ApiRequest) => Promise<ApiResponse>;
+/** `authToken`: sent as `Authorization: Bearer`, when given. */
+export type Http = (request: ApiRequest, authToken?: string) => Promise<ApiResponse>;
 
 type HttpOptions = Pick<ResolvedOptions, 'baseUrl' | 'apiOrigin' | 'requestTimeout' | 'retry'>;
 type HttpEnvironment = Pick<Environment, 'fetch' | 'upload' | 'setTimeout' | 'clearTimeout' | 'random' | 'now'>;
 
-export function route(request: Pick<ApiRequest, 'method' | 'path'>): string {
-  return `${request.method} ${request.path}`;
-}
-
 /** @param inFlight the controllers of requests under way, which `destroy` aborts. */
-export function createHttp(env: HttpEnvironment, options: HttpOptions, inFlight = new Set<AbortController>()): Http {
-  const attempt = async (request: ApiRequest): Promise<ApiResponse> => {
+export function createHttp(env: HttpEnvironment, options: HttpOptions, inFlight: Set<AbortController>): Http {
+  const attempt: Http = async (request, authToken) => {
     const url = urlFor(request, options);
+    const { form, json, signal, onProgress } = request;
     // A redirect could carry Authorization to another origin in WebViews that predate the Fetch
     // rule dropping it; the API never needs one, so a redirect fails as a network error.
     const init: HttpRequest = { method: request.method, headers: {}, redirect: 'error' };
-    if (request.form !== undefined) {
+    if (form) {
       // The browser writes the multipart Content-Type with its boundary itself.
-      init.body = request.form;
-    } else if (request.json !== undefined) {
+      init.body = form;
+    } else if (json) {
       init.headers['Content-Type'] = 'application/json';
-      init.body = JSON.stringify(request.json);
+      init.body = JSON.stringify(json);
     }
-    if (request.authToken !== undefined) init.headers['Authorization'] = `Bearer ${request.authToken}`;
+    if (authToken) init.headers['Authorization'] = `Bearer ${authToken}`;
 
     const controller = new AbortController();
     const stop = () => controller.abort();
     inFlight.add(controller);
     init.signal = controller.signal;
-    const { signal } = request;
     if (signal) signal.addEventListener('abort', stop);
     let timedOut = false;
     let timer: unknown;
@@ -88,7 +84,6 @@ export function createHttp(env: HttpEnvironment, options: HttpOptions, inFlight 
     const aborted = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', reject));
     try {
       if (signal && signal.aborted) throw 0;
-      const { form, onProgress } = request;
       // Only uploads take the XHR path: fetch keeps the round trip of a text message short.
       const sent =
         form && onProgress && env.upload
@@ -99,19 +94,22 @@ export function createHttp(env: HttpEnvironment, options: HttpOptions, inFlight 
           : env.fetch(url, init);
       const response = await Promise.race([sent, aborted]);
       const text = await Promise.race([response.text(), aborted]);
-      const parsed = text === '' ? undefined : parseJson(text);
+      // An empty body is not JSON either.
+      const parsed = parseJson(text);
       return {
         status: response.status,
-        body: parsed && parsed.ok ? parsed.value : undefined,
+        body: parsed.ok ? parsed.value : undefined,
         text,
         headers: response.headers,
       };
     } catch {
       throw bridgeError(
         'network_error',
-        timedOut
-          ? `[${route(request)}] no answer within ${options.requestTimeout} ms`
-          : `[${route(request)}] network error: offline, backend unreachable, or missing CORS headers`,
+        `[${route(request)}] ${
+          timedOut
+            ? `no answer within ${options.requestTimeout} ms`
+            : 'network error: offline, backend unreachable, or missing CORS headers'
+        }`,
       );
     } finally {
       env.clearTimeout(timer);
@@ -120,22 +118,17 @@ export function createHttp(env: HttpEnvironment, options: HttpOptions, inFlight 
     }
   };
 
-  return async (request) => {
+  return async (request, authToken) => {
     for (let retry = 1; ; retry++) {
-      const response = await attempt(request);
+      const response = await attempt(request, authToken);
       if (response.status !== 429) return response;
       const decision = retryDelay(retry, response.headers.get('Retry-After'), options.retry, env.random(), env.now());
-      if (typeof decision === 'string') {
-        const serverMessage = errorMessageOf(response.body);
-        throw bridgeError(
-          'rate_limited',
-          `[${route(request)}] 429: ${serverMessage || 'too many requests'}; ${decision}`,
-          429,
-        );
-      }
+      // The message of any other 429 (the server's own, or "too many requests"), and why no retry.
+      if (typeof decision === 'string')
+        throw bridgeError('rate_limited', `${httpErrorEvent(request, response).message}; ${decision}`, 429);
+      // A command answered meanwhile aborted the signal: the next attempt refuses to start, and
+      // its error goes nowhere (the command runner drops what comes after the answer).
       await new Promise<void>((resolve) => env.setTimeout(resolve, decision));
-      if (request.signal && request.signal.aborted)
-        throw bridgeError('network_error', `[${route(request)}] stopped: the command was answered`);
     }
   };
 }

@@ -32,7 +32,7 @@ export const isTransient = (error: ErrorEvent) =>
  * on a 429), or undefined: the outbox keeps it even against a retry "at once".
  */
 export const askedWait = (thrown: unknown, now: number) =>
-  parseRetryAfter((thrown as { retryAfter?: string | null }).retryAfter || null, now);
+  parseRetryAfter((thrown as { retryAfter?: string | null }).retryAfter, now);
 
 /** The outbox's wait before the next attempt where the server asked for none (`attempt`: the attempts made so far). */
 export const backoff = (attempt: number, random: number) => retryDelay(attempt, null, BACKOFF, random, 0) as number;

@@ -40,8 +40,8 @@ export function retryDelay(
 }
 
 /** Retry-After is either delta-seconds or an HTTP date (RFC 9110 §10.2.3). */
-export function parseRetryAfter(value: string | null, now: number): number | undefined {
-  if (value === null) return undefined;
+export function parseRetryAfter(value: string | null | undefined, now: number): number | undefined {
+  if (!value) return undefined;
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
   // Every HTTP date form names the month; without a letter, V8's lenient Date.parse reads

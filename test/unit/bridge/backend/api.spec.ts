@@ -8,9 +8,10 @@ import { failure } from '../../../helpers/failure.js';
  * kept, each answer is taken in order. The network itself is http.spec.ts's concern.
  */
 function scriptedHttp(answers: Array<Partial<ApiResponse> & { status: number }>) {
-  const requests: ApiRequest[] = [];
-  const http: Http = async (request) => {
-    requests.push(request);
+  const requests: Array<ApiRequest & { authToken?: string }> = [];
+  const http: Http = async (request, authToken) => {
+    // Kept with the auth token it was sent with, to check which one each call carried.
+    requests.push(authToken === undefined ? request : { ...request, authToken });
     const answer = answers.shift();
     if (answer === undefined) throw new Error(`unexpected request ${request.method} ${request.path}`);
     const body = answer.body;

@@ -69,7 +69,7 @@ function http(
       requestTimeout: settings.requestTimeout ?? 5_000,
       retry: { limit: settings.limit ?? 2, baseDelay: 1, maxDelay: 5 },
     },
-    settings.inFlight,
+    settings.inFlight ?? new Set(),
   );
 }
 
@@ -81,13 +81,15 @@ const json = (response: ServerResponse, status: number, body: unknown, headers: 
 describe('one request', () => {
   it('sends JSON under the base URL with only Content-Type and Authorization of its own, and parses the answer', async () => {
     const server = await serve((_request, response) => json(response, 201, { id: 7 }));
-    const response = await http(server.origin)({
-      method: 'POST',
-      path: '/messages',
-      query: { page: '2' },
-      json: { message: { content: 'Hi' } },
-      authToken: 'at_1',
-    });
+    const response = await http(server.origin)(
+      {
+        method: 'POST',
+        path: '/messages',
+        query: { page: '2' },
+        json: { message: { content: 'Hi' } },
+      },
+      'at_1',
+    );
     expect(response).toMatchObject({ status: 201, body: { id: 7 }, text: '{"id":7}' });
     const [seen] = server.seen;
     expect(seen?.method).toBe('POST');
@@ -130,9 +132,9 @@ describe('one request', () => {
     const server = await serve((_request, response) =>
       response.writeHead(302, { Location: `${elsewhere.origin}/steal` }).end(),
     );
-    expect(
-      await failure(http(server.origin)({ method: 'GET', path: '/conversations', authToken: 'at_1' })),
-    ).toMatchObject({ code: 'network_error' });
+    expect(await failure(http(server.origin)({ method: 'GET', path: '/conversations' }, 'at_1'))).toMatchObject({
+      code: 'network_error',
+    });
     expect(elsewhere.seen).toEqual([]);
   });
 
@@ -180,13 +182,15 @@ describe('uploads with progress', () => {
     const server = await serve((_request, response) => json(response, 201, { id: 8 }));
     const { given, upload } = transport();
     const progress: number[][] = [];
-    const response = await http(server.origin, { upload })({
-      method: 'POST',
-      path: '/messages',
-      form: form(),
-      authToken: 'at_1',
-      onProgress: (sent, total) => progress.push([sent, total]),
-    });
+    const response = await http(server.origin, { upload })(
+      {
+        method: 'POST',
+        path: '/messages',
+        form: form(),
+        onProgress: (sent, total) => progress.push([sent, total]),
+      },
+      'at_1',
+    );
     expect(response).toMatchObject({ status: 201, body: { id: 8 } });
     expect(given.map(({ url, request }) => [url, request.headers])).toEqual([
       [`${server.origin}/api/v1/messages`, { Authorization: 'Bearer at_1' }],
@@ -283,6 +287,35 @@ describe('429 retries', () => {
     expect(event).toMatchObject({ code: 'rate_limited', status: 429 });
     expect(event.message).toMatch(/^\[GET \/conversations\] 429: slow down; /);
     expect(server.seen).toHaveLength(3);
+  });
+
+  it('makes no attempt after a 429 wait once the command that made the request was answered', async () => {
+    const server = await serve((_request, response) => json(response, 429, {}));
+    const command = new AbortController();
+    const send = createHttp(
+      {
+        fetch: (url: string, request: HttpRequest) => fetch(url, request) as Promise<HttpResponse>,
+        setTimeout: (callback, ms) => {
+          // The wait before the retry, the one timer shorter than requestTimeout: the command is answered meanwhile.
+          if (ms < 5_000) command.abort();
+          return setTimeout(callback, ms);
+        },
+        clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+        random: () => 0.5,
+        now: () => Date.now(),
+      },
+      {
+        baseUrl: `${server.origin}/api/v1`,
+        apiOrigin: server.origin,
+        requestTimeout: 5_000,
+        retry: { limit: 2, baseDelay: 1, maxDelay: 5 },
+      },
+      new Set(),
+    );
+    expect(await failure(send({ method: 'GET', path: '/conversations', signal: command.signal }))).toMatchObject({
+      code: 'network_error',
+    });
+    expect(server.seen).toHaveLength(1);
   });
 
   it('does not retry at all with retry.limit 0', async () => {
