@@ -91,16 +91,14 @@ export function createCommandRunner({ commands, timeoutMs, timers, answer }: Run
         ? undefined
         : timers.setTimeout(() => finish(failure('network_error', `no answer within ${timeoutMs} ms`)), timeoutMs);
       pending.add(abandon);
-      let running: Promise<unknown>;
+      const failed = (thrown: unknown) =>
+        finish({ ok: false, error: toErrorEvent(thrown, 'server_error', `[${name}]`) });
       try {
-        running = spec.run(params.data, { id, signal: controller.signal });
+        spec.run(params.data, { id, signal: controller.signal }).then((result) => finish({ ok: true, result }), failed);
       } catch (thrown) {
-        running = Promise.reject(thrown);
+        // A run that throws before it returns its promise (not an async function) fails alike.
+        failed(thrown);
       }
-      running.then(
-        (result) => finish({ ok: true, result }),
-        (thrown: unknown) => finish({ ok: false, error: toErrorEvent(thrown, 'server_error', `[${name}]`) }),
-      );
     },
     get pending() {
       return pending.size;
