@@ -17,7 +17,8 @@ export interface CommandContext {
 }
 
 export interface CommandSpec<Params, Result = unknown> {
-  params: z.ZodMiniType<Params>;
+  /** What the command's `params` must be. */
+  schema: z.ZodMiniType<Params>;
   run(params: Params, context: CommandContext): Promise<Result>;
   /**
    * Answered by something with its own guarantees, not by the command timeout: `sendMessage`
@@ -71,7 +72,7 @@ export function createCommandRunner({ commands, timeoutMs, timers, answer }: Run
           failure('unknown_method', `unknown method "${name}"; known methods: ${known}`, 'host command'),
         );
       }
-      const params = spec.params.safeParse(command.params || {});
+      const params = spec.schema.safeParse(command.params || {});
       if (!params.success) return answer(id, failure('parse_error', `invalid params: ${describeIssues(params.error)}`));
 
       const controller = new AbortController();

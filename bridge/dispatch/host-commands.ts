@@ -40,25 +40,25 @@ export function createHostCommands({ api, outbox, maxFileSize, timers }: HostCom
   const uploads = createUploads(maxFileSize, timers);
   return {
     init: {
-      params: EmptyParamsSchema,
+      schema: EmptyParamsSchema,
       run: async () => ({ config: await api.init() }),
     } satisfies Answering<Record<string, never>, 'init'>,
     getConversation: {
-      params: ContactSchema,
+      schema: ContactSchema,
       async run(contact, { signal }) {
         validateContact(contact, '[getConversation]');
         return api.getConversation(contact, signal);
       },
     } satisfies CommandSpec<Contact>,
     createConversation: {
-      params: ContactSchema,
+      schema: ContactSchema,
       async run(contact, { signal }) {
         validateContact(contact, '[createConversation]');
         return api.createConversation(contact, signal);
       },
     } satisfies CommandSpec<Contact>,
     sendMessage: {
-      params: SendMessageSchema,
+      schema: SendMessageSchema,
       untimed: true,
       async run(params) {
         validateMessage(params, maxFileSize);
@@ -81,15 +81,15 @@ export function createHostCommands({ api, outbox, maxFileSize, timers }: HostCom
       },
     } satisfies CommandSpec<SendMessageParams>,
     appendAttachment: {
-      params: AppendAttachmentSchema,
+      schema: AppendAttachmentSchema,
       run: async ({ uploadId, index, data }) => ({ size: uploads.append(uploadId, index, data) }),
     } satisfies Answering<AppendAttachmentParams, 'appendAttachment'>,
     listOutbox: {
-      params: EmptyParamsSchema,
+      schema: EmptyParamsSchema,
       run: async () => ({ messages: await outbox.list() }),
     } satisfies Answering<Record<string, never>, 'listOutbox'>,
     cancelMessage: {
-      params: CancelMessageSchema,
+      schema: CancelMessageSchema,
       run: async ({ messageId }) => ({ cancelled: await outbox.cancel(messageId) }),
     } satisfies Answering<{ messageId: string }, 'cancelMessage'>,
   };
