@@ -70,6 +70,7 @@ export const INTERNAL_PROPERTIES = new RegExp(
     ...['maxCommandLength', 'form', 'json', 'onProgress', 'delay', 'stop', 'list', 'cancel', 'clearAll'],
     ...['rawOptions', 'recorder', 'hosts', 'firm', 'wanted', 'keep', 'onWiped', 'onChange', 'record'],
     ...['held', 'waiting', 'pending', 'retryAfter'],
+    ...['parts', 'blobbed', 'schema', 'oneByOne'],
   ].join('|')})$`,
 );
 

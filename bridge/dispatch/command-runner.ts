@@ -4,7 +4,7 @@
  * response, plus the error event for a failure).
  */
 import type * as z from 'zod/mini';
-import { errorEvent, toErrorEvent, type ErrorEvent } from '../protocol/errors.js';
+import { errorEvent, toErrorEvent, type ErrorCode } from '../protocol/errors.js';
 import type { Timers } from '../environment.js';
 import type { Outcome } from '../protocol/messages.js';
 import { describeIssues } from '../inbound/describe-issues.js';
@@ -17,7 +17,8 @@ export interface CommandContext {
 }
 
 export interface CommandSpec<Params, Result = unknown> {
-  params: z.ZodMiniType<Params>;
+  /** What the command's `params` must be. */
+  schema: z.ZodMiniType<Params>;
   run(params: Params, context: CommandContext): Promise<Result>;
   /**
    * Answered by something with its own guarantees, not by the command timeout: `sendMessage`
@@ -49,88 +50,62 @@ interface RunnerSettings {
   answer(id: string, outcome: Outcome): void;
 }
 
-interface Pending {
-  timer: unknown;
-  finish(outcome: Outcome): void;
-  name: string;
-  untimed: boolean | undefined;
-  controller: AbortController;
-}
-
 export function createCommandRunner({ commands, timeoutMs, timers, answer }: RunnerSettings): CommandRunner {
-  /** Pending commands by a unique key (ids come from the host and may repeat). */
-  const pending = new Map<number, Pending>();
-  let nextKey = 0;
-
-  const fail = (id: string, error: ErrorEvent) => answer(id, { ok: false, error });
-  /** Clears the timeout and aborts the command's signal: its requests stop, no new one is made. */
-  const stop = (entry: Pending) => {
-    timers.clearTimeout(entry.timer);
-    entry.controller.abort();
-  };
+  /**
+   * What `destroy` does to each command started and not yet answered (a command's own entry,
+   * since ids come from the host and may repeat).
+   */
+  const pending = new Set<(why: string) => void>();
 
   return {
     run(command) {
       const { id, method: name } = command;
+      const failure = (code: ErrorCode, text: string, where = name): Outcome => ({
+        ok: false,
+        error: errorEvent(code, `[${where}] ${text}`),
+      });
       const spec = Object.prototype.hasOwnProperty.call(commands, name) ? commands[name] : undefined;
       if (spec === undefined) {
-        fail(
+        const known = Object.keys(commands).join(', ');
+        return answer(
           id,
-          errorEvent(
-            'unknown_method',
-            `[host command] unknown method "${name}"; known methods: ${Object.keys(commands).join(', ')}`,
-          ),
+          failure('unknown_method', `unknown method "${name}"; known methods: ${known}`, 'host command'),
         );
-        return;
       }
-      const params = spec.params.safeParse(command.params || {});
-      if (!params.success) {
-        fail(id, errorEvent('parse_error', `[${name}] invalid params: ${describeIssues(params.error)}`));
-        return;
-      }
+      const params = spec.schema.safeParse(command.params || {});
+      if (!params.success) return answer(id, failure('parse_error', `invalid params: ${describeIssues(params.error)}`));
 
-      const key = nextKey++;
-      const finish = (outcome: Outcome) => {
-        const entry = pending.get(key);
-        if (entry === undefined) return; // already answered (timed out, or the bridge was destroyed)
-        pending.delete(key);
+      const controller = new AbortController();
+      /** Answers (unless `outcome` is missing), clears the timeout and aborts the command's signal: its requests stop. */
+      const finish = (outcome?: Outcome) => {
+        if (!pending.delete(abandon)) return; // already answered (timed out, or the bridge was destroyed)
         // Answered first: aborting costs about 0.05 ms (the abort's DOMException), which the
         // host need not wait for; nothing can start a request in between.
-        answer(id, outcome);
-        stop(entry);
+        if (outcome) answer(id, outcome);
+        timers.clearTimeout(timer);
+        controller.abort();
       };
+      // An untimed command's message stays queued and is reported by its message-state events.
+      const abandon = (why: string) =>
+        finish(spec.untimed ? undefined : failure('network_error', `not answered: the bridge was ${why}`));
       const timer = spec.untimed
         ? undefined
-        : timers.setTimeout(
-            () =>
-              finish({ ok: false, error: errorEvent('network_error', `[${name}] no answer within ${timeoutMs} ms`) }),
-            timeoutMs,
-          );
-      const controller = new AbortController();
-      pending.set(key, { timer, finish, name, untimed: spec.untimed, controller });
-      const context: CommandContext = { id, signal: controller.signal };
-      let running: Promise<unknown>;
+        : timers.setTimeout(() => finish(failure('network_error', `no answer within ${timeoutMs} ms`)), timeoutMs);
+      pending.add(abandon);
+      const failed = (thrown: unknown) =>
+        finish({ ok: false, error: toErrorEvent(thrown, 'server_error', `[${name}]`) });
       try {
-        running = spec.run(params.data, context);
+        spec.run(params.data, { id, signal: controller.signal }).then((result) => finish({ ok: true, result }), failed);
       } catch (thrown) {
-        running = Promise.reject(thrown);
+        // A run that throws before it returns its promise (not an async function) fails alike.
+        failed(thrown);
       }
-      running.then(
-        (result) => finish({ ok: true, result }),
-        (thrown: unknown) => finish({ ok: false, error: toErrorEvent(thrown, 'server_error', `[${name}]`) }),
-      );
     },
     get pending() {
       return pending.size;
     },
     destroy(why = 'destroyed') {
-      for (const entry of [...pending.values()]) {
-        if (entry.untimed) continue;
-        const message = `[${entry.name}] not answered: the bridge was ${why}`;
-        entry.finish({ ok: false, error: errorEvent('network_error', message) });
-      }
-      pending.forEach(stop);
-      pending.clear();
+      pending.forEach((abandon) => abandon(why));
     },
   };
 }

@@ -36,60 +36,61 @@ interface HostCommandDeps {
   timers: Timers;
 }
 
-export function createHostCommands(deps: HostCommandDeps): CommandTable {
-  const uploads = createUploads(deps.maxFileSize, deps.timers);
-  const init: Answering<Record<string, never>, 'init'> = {
-    params: EmptyParamsSchema,
-    run: async () => ({ config: await deps.api.init() }),
+export function createHostCommands({ api, outbox, maxFileSize, timers }: HostCommandDeps): CommandTable {
+  const uploads = createUploads(maxFileSize, timers);
+  return {
+    init: {
+      schema: EmptyParamsSchema,
+      run: async () => ({ config: await api.init() }),
+    } satisfies Answering<Record<string, never>, 'init'>,
+    getConversation: {
+      schema: ContactSchema,
+      async run(contact, { signal }) {
+        validateContact(contact, '[getConversation]');
+        return api.getConversation(contact, signal);
+      },
+    } satisfies CommandSpec<Contact>,
+    createConversation: {
+      schema: ContactSchema,
+      async run(contact, { signal }) {
+        validateContact(contact, '[createConversation]');
+        return api.createConversation(contact, signal);
+      },
+    } satisfies CommandSpec<Contact>,
+    sendMessage: {
+      schema: SendMessageSchema,
+      untimed: true,
+      async run(params) {
+        validateMessage(params, maxFileSize);
+        const { content, attachments } = params;
+        // Given by the host, or minted as the command came in (bridge.ts, protocol/message-ids.ts).
+        const messageId = params.messageId as string;
+        // The contact fields that are present (a rest pattern would pull in esbuild's helper).
+        const contact: Contact = {};
+        for (const field of CONTACT_FIELDS) if (params[field] !== undefined) contact[field] = params[field];
+        validateContact(contact, '[sendMessage]');
+        // Attachments are stored and uploaded as bytes; base64 is only how commands carry them.
+        const uploaded = uploads.take(attachments ? attachments.map((file) => file.uploadId) : []);
+        const files =
+          attachments &&
+          attachments.map(({ name, type, data, size }, i) => {
+            const bytes = uploaded[i] || (data !== undefined && unbase64(data));
+            return bytes ? { name, type, data: bytes } : { name, type, size: size || 0 };
+          });
+        return outbox.enqueue({ messageId, content, contact, files });
+      },
+    } satisfies CommandSpec<SendMessageParams>,
+    appendAttachment: {
+      schema: AppendAttachmentSchema,
+      run: async ({ uploadId, index, data }) => ({ size: uploads.append(uploadId, index, data) }),
+    } satisfies Answering<AppendAttachmentParams, 'appendAttachment'>,
+    listOutbox: {
+      schema: EmptyParamsSchema,
+      run: async () => ({ messages: await outbox.list() }),
+    } satisfies Answering<Record<string, never>, 'listOutbox'>,
+    cancelMessage: {
+      schema: CancelMessageSchema,
+      run: async ({ messageId }) => ({ cancelled: await outbox.cancel(messageId) }),
+    } satisfies Answering<{ messageId: string }, 'cancelMessage'>,
   };
-  const getConversation: CommandSpec<Contact> = {
-    params: ContactSchema,
-    async run(contact, { signal }) {
-      validateContact(contact, '[getConversation]');
-      return deps.api.getConversation(contact, signal);
-    },
-  };
-  const createConversation: CommandSpec<Contact> = {
-    params: ContactSchema,
-    async run(contact, { signal }) {
-      validateContact(contact, '[createConversation]');
-      return deps.api.createConversation(contact, signal);
-    },
-  };
-  const sendMessage: CommandSpec<SendMessageParams> = {
-    params: SendMessageSchema,
-    untimed: true,
-    async run(params) {
-      validateMessage(params, deps.maxFileSize);
-      const { content, attachments } = params;
-      // Given by the host, or minted as the command came in (bridge.ts, protocol/message-ids.ts).
-      const messageId = params.messageId as string;
-      // The contact fields that are present (a rest pattern would pull in esbuild's helper).
-      const contact: Contact = {};
-      for (const field of CONTACT_FIELDS) if (params[field] !== undefined) contact[field] = params[field];
-      validateContact(contact, '[sendMessage]');
-      // Attachments are stored and uploaded as bytes; base64 is only how commands carry them.
-      const uploaded = uploads.take(attachments ? attachments.map((file) => file.uploadId) : []);
-      const files =
-        attachments &&
-        attachments.map(({ name, type, data, size }, i) => {
-          const bytes = uploaded[i] || (data !== undefined && unbase64(data));
-          return bytes ? { name, type, data: bytes } : { name, type, size: size || 0 };
-        });
-      return deps.outbox.enqueue({ messageId, content, contact, files });
-    },
-  };
-  const appendAttachment: Answering<AppendAttachmentParams, 'appendAttachment'> = {
-    params: AppendAttachmentSchema,
-    run: async ({ uploadId, index, data }) => ({ size: uploads.append(uploadId, index, data) }),
-  };
-  const listOutbox: Answering<Record<string, never>, 'listOutbox'> = {
-    params: EmptyParamsSchema,
-    run: async () => ({ messages: await deps.outbox.list() }),
-  };
-  const cancelMessage: Answering<{ messageId: string }, 'cancelMessage'> = {
-    params: CancelMessageSchema,
-    run: async ({ messageId }) => ({ cancelled: await deps.outbox.cancel(messageId) }),
-  };
-  return { init, getConversation, createConversation, sendMessage, appendAttachment, listOutbox, cancelMessage };
 }

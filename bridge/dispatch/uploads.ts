@@ -40,11 +40,12 @@ const BLOB_BYTES = 1024 * 1024;
 interface Upload {
   /** Chunks taken so far. */
   chunks: number;
-  blobs: Blob[];
-  /** Decoded chunks not yet in a Blob, and their size. */
-  loose: ArrayBuffer[];
-  looseBytes: number;
+  /** Blobs of the earlier chunks, then (from index `loose` on) the decoded chunks not yet in one. */
+  parts: BlobPart[];
+  loose: number;
+  /** Bytes taken so far, and how many of them the Blobs held when the last was made. */
   size: number;
+  blobbed: number;
   timer?: unknown;
 }
 
@@ -58,23 +59,22 @@ export interface Uploads {
 export function createUploads(maxFileSize: number, timers: Timers): Uploads {
   // In order of last use: the first is the least recently used.
   const open = new Map<string, Upload>();
-  const drop = (id: string, upload = open.get(id)) => {
-    if (upload) timers.clearTimeout(upload.timer);
+  const drop = (id: string, upload = open.get(id) as Upload) => {
+    timers.clearTimeout(upload.timer);
     open.delete(id);
   };
-  const refuse = (where: string, why: string) => bridgeError('parse_error', `[${where}] ${why}`);
-  const unknown = (where: string, id: string) => refuse(where, `unknown upload "${id}": start it with chunk 0`);
+  const refuse = (why: string, where = 'appendAttachment') => bridgeError('parse_error', `[${where}] ${why}`);
+  const unknown = (id: string, where?: string) => refuse(`unknown upload "${id}": start it with chunk 0`, where);
 
   return {
     append(id, index, data) {
-      const upload = open.get(id) || (index ? undefined : { chunks: 0, blobs: [], loose: [], looseBytes: 0, size: 0 });
-      if (!upload) throw unknown('appendAttachment', id);
+      const upload = open.get(id) || (index ? undefined : { chunks: 0, parts: [], loose: 0, size: 0, blobbed: 0 });
+      if (!upload) throw unknown(id);
       const expected = upload.chunks;
-      if (index !== expected)
-        throw refuse('appendAttachment', `upload "${id}" expects chunk ${expected}, not ${index}`);
+      if (index !== expected) throw refuse(`upload "${id}" expects chunk ${expected}, not ${index}`);
       if (index >= MAX_CHUNKS) {
         drop(id, upload);
-        throw refuse('appendAttachment', `upload "${id}" is over the ${MAX_CHUNKS}-chunk limit`);
+        throw refuse(`upload "${id}" is over the ${MAX_CHUNKS}-chunk limit`);
       }
       const text = base64Text(data);
       let bytes: ArrayBuffer;
@@ -96,12 +96,10 @@ export function createUploads(maxFileSize: number, timers: Timers): Uploads {
       // then made of them by reference, and stored (IndexedDB keeps Blobs by reference too) and
       // uploaded without one 25 MB copy or structured clone in a single task.
       upload.chunks++;
-      upload.loose.push(bytes);
-      upload.looseBytes += bytes.byteLength;
-      if (upload.looseBytes >= BLOB_BYTES) {
-        upload.blobs.push(new Blob(upload.loose));
-        upload.loose = [];
-        upload.looseBytes = 0;
+      upload.parts.push(bytes);
+      if (size - upload.blobbed >= BLOB_BYTES) {
+        upload.loose = upload.parts.push(new Blob(upload.parts.splice(upload.loose)));
+        upload.blobbed = size;
       }
       upload.size = size;
       open.set(id, upload);
@@ -112,13 +110,13 @@ export function createUploads(maxFileSize: number, timers: Timers): Uploads {
     take(ids) {
       const uploads = ids.map((id) => {
         const upload = id && open.get(id);
-        if (id && !upload) throw unknown('sendMessage', id);
+        if (id && !upload) throw unknown(id, 'sendMessage');
         return upload;
       });
       return uploads.map((upload, i) => {
         if (!upload) return;
         drop(ids[i] as string, upload);
-        return new Blob((upload.blobs as BlobPart[]).concat(upload.loose));
+        return new Blob(upload.parts);
       });
     },
   };

@@ -159,8 +159,8 @@ export function guardOf(send?: Send): Send {
  * past the bridge.
  */
 export function postMessageOf(target: unknown): Poster | undefined {
-  if (typeof target !== 'object' && typeof target !== 'function') return undefined;
-  if (target === null) return undefined;
+  // Object(x) is x for an object or a function (null and primitives excepted).
+  if (Object(target) !== target) return undefined;
   const candidate = target as { postMessage?: unknown };
   let send = candidate.postMessage as Send | undefined;
   if (typeof send !== 'function') return undefined;

@@ -16,6 +16,9 @@
  * It never throws. Whatever the bridge parses is cut at MAX_DEPTH where it is parsed
  * (protocol/safe-json.ts); a value that JSON cannot write (a cycle, or nesting past the engine's
  * stack: an object a host handed in) is copied here with the parts past MAX_DEPTH withheld.
+ *
+ * createRedactor runs a few lines past 80: its short inner functions share one closure's state
+ * (the known tokens and their forms).
  */
 import { MIN_TOKEN_LENGTH } from '../options.js';
 import { MAX_DEPTH, REDACTED } from '../protocol/limits.js';
@@ -91,7 +94,14 @@ export function createRedactor(now: () => number = Date.now): Redactor {
     const below = ancestors.concat([value]);
     if (Array.isArray(value)) return value.map((item) => scrub(item, below));
     const copy: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) defineKey(copy, scrubString(key), scrub(item, below));
+    // Defined, not assigned: a "__proto__" key must stay a plain key.
+    for (const [key, item] of Object.entries(value))
+      Object.defineProperty(copy, scrubString(key), {
+        value: scrub(item, below),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     return copy;
   };
 
@@ -165,9 +175,4 @@ const HTML = ['amp', 'lt', 'gt', 'quot', '#39'];
 /** `%2b` and `%2B` are one character, and so are `%252b` and `%252B` (encoded twice). */
 function upperHex(text: string): string {
   return text.replace(/%(?:25)*[\da-f]{2}/gi, (escape) => escape.toUpperCase());
-}
-
-/** defineProperty, not assignment: a "__proto__" key must stay a plain key. */
-function defineKey(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }

@@ -27,30 +27,30 @@ function setup() {
   const calls: Deferred[] = [];
   const commands: CommandTable = {
     echo: {
-      params: z.object({ text: z.string() }),
+      schema: z.object({ text: z.string() }),
       run: async (params: { text: string }) => ({ echoed: params.text }),
     },
     manual: {
-      params: z.object({}),
+      schema: z.object({}),
       run: (_params: unknown, context: CommandContext) =>
         new Promise((resolve, reject) => calls.push({ resolve, reject, context })),
     },
     throwsSync: {
-      params: z.object({}),
+      schema: z.object({}),
       run: () => {
         throw new TypeError('x is not a function');
       },
     },
     untimed: {
-      params: z.object({}),
+      schema: z.object({}),
       untimed: true,
       run: (_params: unknown, context: CommandContext) =>
         new Promise((resolve, reject) => calls.push({ resolve, reject, context })),
     },
-    rejectsString: { params: z.object({}), run: () => Promise.reject('plain string failure') },
-    rejectsNumber: { params: z.object({}), run: () => Promise.reject(42) },
+    rejectsString: { schema: z.object({}), run: () => Promise.reject('plain string failure') },
+    rejectsNumber: { schema: z.object({}), run: () => Promise.reject(42) },
     rejectsBridge: {
-      params: z.object({}),
+      schema: z.object({}),
       run: async () => {
         throw bridgeError('not_found', '[GET /conversations] 404: nope', 404);
       },

@@ -42,7 +42,7 @@ function setup() {
   const run = (name: string, params: unknown = {}) => {
     const spec = commands[name];
     if (spec === undefined) throw new Error(`no command ${name}`);
-    const parsed = spec.params.safeParse(params);
+    const parsed = spec.schema.safeParse(params);
     if (!parsed.success) throw new Error(`params refused: ${parsed.error.message}`);
     return spec.run(parsed.data, context);
   };
