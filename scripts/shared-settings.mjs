@@ -63,7 +63,7 @@ export const INTERNAL_PROPERTIES = new RegExp(
   `^(?:${[
     ...['kind', 'command', 'secrets', 'deep', 'conversationToken', 'success', 'issues', 'safeParse'],
     ...['optional', 'path', 'expected', 'timers', 'runner', 'api', 'answer', 'timeoutMs', 'newMessageId'],
-    ...['run', 'untimed', 'finish', 'controller', 'timer', 'chunks', 'blobs', 'loose', 'looseBytes'],
+    ...['run', 'untimed', 'finish', 'controller', 'timer', 'chunks', 'loose'],
     ...['take', 'settle', 'written', 'encode', 'deliver', 'forms', 'scrub', 'onToken'],
     ...['merged', 'resolved', 'records', 'restored', 'emit', 'page', 'prefix', 'drain', 'enqueue'],
     ...['onVisible', 'onConnectivityChange', 'onMessage', 'isOnline', 'pageOrigin', 'scope', 'apiOrigin'],
