@@ -18,23 +18,26 @@ const WANT = 'chat-bridge:want:';
 const TTL = 4_000;
 const RENEW = 1_000;
 
-/** Chosen at the first call: the Web Locks API, else a lease in localStorage, else none. */
+/**
+ * Chosen at the first call (which tells the other WebViews of this one): the Web Locks API, else a
+ * lease in localStorage, else none.
+ */
 export function browserLocks(win: Window, storage: () => Storage | undefined, random: () => number): Locks {
   let chosen: Locks | undefined | null = null;
-  let told = false;
-  const locks = () => (chosen === null ? (chosen = nativeLocks(win) || leaseLocks(win, storage(), random)) : chosen);
-  /** Other WebViews hear of this one once (a `storage` event), and watch for it to go. */
-  const tell = () => {
-    if (told) return;
-    told = true;
-    try {
-      (storage() as Storage).setItem(LEASE, String(random()));
-    } catch {
-      // No localStorage, or full: the others look when an event of their own comes.
+  const locks = () => {
+    if (chosen === null) {
+      // Other WebViews hear of this one once (a `storage` event), and watch for it to go.
+      try {
+        (storage() as Storage).setItem(LEASE, String(random()));
+      } catch {
+        // No localStorage, or full: the others look when an event of their own comes.
+      }
+      chosen = nativeLocks(win) || leaseLocks(win, storage(), random);
     }
+    return chosen;
   };
   return {
-    request: (name, work, only) => (tell(), locks() ? (locks() as Locks).request(name, work, only) : work()),
+    request: (name, work, only) => (locks() ? (locks() as Locks).request(name, work, only) : work()),
     onChange(listener) {
       const heard = (event: StorageEvent) => (event.key || '').startsWith(LEASE) && listener();
       win.addEventListener('storage', heard);
@@ -63,24 +66,28 @@ function nativeLocks(win: Window): Locks | undefined {
 function leaseLocks(win: Window, storage: Storage | undefined, random: () => number): Locks | undefined {
   if (!storage) return;
   const me = random().toString(36).slice(2);
+  /** What `key` holds: its owner and when its lease ends. */
+  const read = (key: string) => (storage.getItem(key) || '').split(' ');
   /** `key`'s owner while its time has not run out (and is no further ahead than a lease). */
   const valid = (key: string) => {
-    const [owner, until] = (storage.getItem(key) || '').split(' ');
+    const [owner, until] = read(key);
     const left = Number(until) - Date.now();
     return left > 0 && left <= TTL ? owner : undefined;
   };
   const claim = (key: string) => storage.setItem(key, `${me} ${Date.now() + TTL}`);
   /** Removes `key` if it is this WebView's lease. */
-  const drop = (key: string) => (storage.getItem(key) || '').split(' ')[0] === me && storage.removeItem(key);
+  const drop = (key: string) => read(key)[0] === me && storage.removeItem(key);
   win.addEventListener('pagehide', () => Object.keys(storage).forEach(drop));
   return {
     async request(name, work, only) {
-      for (let owner; (owner = valid(LEASE + name)) !== me;) {
-        const wants = valid(WANT + name);
+      const lease = LEASE + name;
+      const want = WANT + name;
+      for (let owner; (owner = valid(lease)) !== me;) {
+        const wants = valid(want);
         try {
           // Wanted: the holder lets go after its current send. A free lock goes to the WebView that
           // waited for it, not to its last holder asking again.
-          if (owner || !wants || wants === me) claim(owner ? WANT + name : LEASE + name);
+          if (owner || !wants || wants === me) claim(owner ? want : lease);
         } catch {
           // A full localStorage holds no lease: the work runs unlocked rather than never.
           return work();
@@ -90,14 +97,14 @@ function leaseLocks(win: Window, storage: Storage | undefined, random: () => num
         // Read back after a pause: of two WebViews that wrote at once, the later write wins.
         await new Promise((resolve) => win.setTimeout(resolve, 50 + random() * 50));
       }
-      storage.removeItem(WANT + name);
+      storage.removeItem(want);
       // Renewed while the work runs; a lease another WebView took meanwhile is not written over.
-      const renew = win.setInterval(() => (valid(LEASE + name) || me) === me && claim(LEASE + name), RENEW);
+      const renew = win.setInterval(() => (valid(lease) || me) === me && claim(lease), RENEW);
       try {
         return await work();
       } finally {
         win.clearInterval(renew);
-        drop(LEASE + name);
+        drop(lease);
       }
     },
     held: async () =>

@@ -15,8 +15,15 @@ export interface OutboxFile {
   size?: number;
 }
 
-/** An attachment's bytes. */
-export const byteSize = (data: ArrayBuffer | Blob) => (data instanceof ArrayBuffer ? data.byteLength : data.size);
+/** An attachment's size in bytes: of its bytes, else as given; -1 for bytes the bridge never writes. */
+export const fileSize = ({ data, size }: { data?: unknown; size?: unknown }) =>
+  (data === undefined
+    ? size
+    : data instanceof ArrayBuffer
+      ? data.byteLength
+      : data instanceof Blob
+        ? data.size
+        : -1) as number | undefined;
 
 export interface OutboxRecord {
   /** The record format's version. */
@@ -78,15 +85,8 @@ export function isOutboxRecord(value: unknown, maxFileSize: number): value is Ou
     files.length <= MAX_FILES &&
     files.every((file) => {
       if (!isObject(file)) return false;
-      const { name, type, data, size } = file as any;
-      const bytes =
-        data === undefined
-          ? size
-          : data instanceof ArrayBuffer
-            ? data.byteLength
-            : data instanceof Blob
-              ? data.size
-              : -1;
+      const { name, type } = file as any;
+      const bytes = fileSize(file) as number;
       return typeof name === 'string' && ACCEPTED_TYPES.test(type) && bytes >= 0 && bytes <= maxFileSize;
     })
   );

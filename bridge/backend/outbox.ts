@@ -18,7 +18,7 @@
 import type { RecordStore } from '../environment.js';
 import { BridgeError, errorEvent } from '../protocol/errors.js';
 import type { OutboxListing } from '../protocol/messages.js';
-import { byteSize, isOutboxRecord, pageOf, inQueueOrder, recordKey, type OutboxRecord } from './outbox-record.js';
+import { fileSize, isOutboxRecord, pageOf, inQueueOrder, recordKey, type OutboxRecord } from './outbox-record.js';
 import { inboxLock } from './outbox/inbox-lock.js';
 import { keptRecords } from './kept-records.js';
 import { stateSetter, storageError, type Entries, type Entry } from './outbox/queue.js';
@@ -132,15 +132,14 @@ export function createOutbox(s: OutboxSettings): Outbox {
             nextAttemptAt: entry && entry.next,
             content: record.content,
             files:
-              record.files &&
-              record.files.map(({ name, type, data, size }) => ({ name, type, size: data ? byteSize(data) : size })),
+              record.files && record.files.map((file) => ({ name: file.name, type: file.type, size: fileSize(file) })),
           });
       }
       return listing;
     },
     cancel(messageId) {
       const find = () => [...entries.values()].find((candidate) => candidate.record.messageId === messageId);
-      const take = async (entry: Entry | undefined) => {
+      const take = async (entry: Entry | false | undefined) => {
         if (!entry || entry.state === 'sending') return false;
         await finish(entry, {
           ok: false,
@@ -157,7 +156,7 @@ export function createOutbox(s: OutboxSettings): Outbox {
       return lock.run(async () => {
         await adopt();
         const entry = find();
-        return take(entry && (await isStored(entry.key)) ? entry : undefined);
+        return take(entry && (await isStored(entry.key)) && entry);
       });
     },
     get size() {

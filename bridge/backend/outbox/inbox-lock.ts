@@ -49,6 +49,7 @@ export function inboxLock(locks: Locks | undefined, timers: Timers, name: string
     held = false;
   };
   const end = () => (busy ? (expired = true) : letGo());
+  const wanted = async () => locks && locks.waiting && locks.waiting(name).catch(noop);
   const run = <T>(work: () => Promise<T>): Promise<T> => {
     if (!locks) return work();
     const result = turn.then(async () => {
@@ -65,7 +66,7 @@ export function inboxLock(locks: Locks | undefined, timers: Timers, name: string
         if (!keep || expired || destroyed) letGo();
         else {
           timer ||= timers.setTimeout(end, LINGER);
-          if (locks.waiting) locks.waiting(name).then((wanted) => wanted && end(), noop);
+          void wanted().then((asked) => asked && end());
         }
       }
     });
@@ -75,7 +76,7 @@ export function inboxLock(locks: Locks | undefined, timers: Timers, name: string
   return {
     run,
     keep: () => void (keep = true),
-    wanted: async () => locks && locks.waiting && locks.waiting(name).catch(noop),
+    wanted,
     held: () => held,
     destroy() {
       destroyed = true;

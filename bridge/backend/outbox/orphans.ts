@@ -56,13 +56,13 @@ export function orphanRecovery(
    * online, it looks again every few seconds, so what a closed page left goes within a few
    * seconds. Offline, or alone with nothing left by others, no timer runs.
    */
-  const watch = () => {
-    watching ||= s.setTimeout(() => {
+  const watch = () =>
+    s.isOnline() &&
+    (watching ||= s.setTimeout(() => {
       watching = undefined;
       if (s.isOnline()) adopt().then((adopted) => adopted && found(), noop);
-    }, ORPHAN_CHECK);
-  };
-  const unwatch = locks && locks.onChange ? locks.onChange(() => s.isOnline() && watch()) : noop;
+    }, ORPHAN_CHECK));
+  const unwatch = locks && locks.onChange ? locks.onChange(watch) : noop;
   /**
    * The records as this page found them, read as it starts: its first look takes in what the page
    * before left without reading it again behind the page's and the inbox's locks (thousands of
@@ -99,16 +99,16 @@ export function orphanRecovery(
         await (records as RecordStore).remove(key).catch(noop);
       }
     }
-    if (alive.size && others && s.isOnline() && !stopped) watch();
+    if (alive.size && others && !stopped) watch();
     if (adopted > 0 && s.restored) s.restored(adopted);
     return adopted;
   }
 
   return [
     () =>
-      (pageHeld ||= locks
-        ? hold(locks, PAGE_LOCK + s.page, true).then((resolve) => (release = resolve), noop)
-        : Promise.resolve()),
+      (pageHeld ||= Promise.resolve(
+        locks && hold(locks, PAGE_LOCK + s.page, true).then((resolve) => (release = resolve), noop),
+      )),
     adopt,
     async (key) => {
       // Its key alone is read: an attachment's bytes are not.

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  byteSize,
+  fileSize,
   inboxPrefix,
   inQueueOrder,
   isOutboxRecord,
@@ -102,11 +102,14 @@ describe('inQueueOrder', () => {
   });
 });
 
-describe('byteSize', () => {
-  it("is an ArrayBuffer's length or a Blob's size", () => {
-    expect(byteSize(new Uint8Array(5).buffer)).toBe(5);
-    expect(byteSize(new Blob(['abc', new Uint8Array(4)]))).toBe(7);
-    expect(byteSize(new ArrayBuffer(0))).toBe(0);
+describe('fileSize', () => {
+  it("is an ArrayBuffer's length or a Blob's size, else the size given, and -1 for any other data", () => {
+    expect(fileSize({ data: new Uint8Array(5).buffer })).toBe(5);
+    expect(fileSize({ data: new Blob(['abc', new Uint8Array(4)]), size: 1 })).toBe(7);
+    expect(fileSize({ data: new ArrayBuffer(0) })).toBe(0);
+    expect(fileSize({ size: 12 })).toBe(12);
+    expect(fileSize({})).toBeUndefined();
+    expect(fileSize({ data: 'abc', size: 3 })).toBe(-1);
   });
 });
 
