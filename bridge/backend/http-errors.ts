@@ -3,7 +3,6 @@
  * docs/reference.md's table and the server's own `message` where it gave one.
  */
 import { errorEvent, BridgeError, type ErrorCode, type ErrorEvent } from '../protocol/errors.js';
-import type { ApiRequest, ApiResponse } from './http.js';
 import { errorMessageOf, fieldErrorsOf } from './backend-bodies.js';
 import { TIMED_OUT } from './retry-policy.js';
 
@@ -30,12 +29,27 @@ const STATUSES: Record<number, [code: ErrorCode, text: string] | undefined> = {
 const describeStatus = (status: number): [code: ErrorCode, text: string] =>
   STATUSES[status] || (status >= 500 ? ['server_error', 'server error'] : ['bad_request', 'request failed']);
 
+/**
+ * What a failure is told from: the request's route and the answer. Written here, not taken from
+ * http.ts's request and response types, since http.ts imports this module.
+ */
+interface Route {
+  method: string;
+  path: string;
+}
+interface Answer {
+  status: number;
+  body: unknown;
+  text: string;
+  headers: { get(name: string): string | null };
+}
+
 /** Where a message says the failure happened: `GET /config`. */
-export function route(request: Pick<ApiRequest, 'method' | 'path'>): string {
+export function route(request: Route): string {
   return `${request.method} ${request.path}`;
 }
 
-export function httpErrorEvent(request: Pick<ApiRequest, 'method' | 'path'>, response: ApiResponse): ErrorEvent {
+export function httpErrorEvent(request: Route, response: Answer): ErrorEvent {
   const { status, body } = response;
   const [code, text] = describeStatus(status);
   return errorEvent(
@@ -47,7 +61,7 @@ export function httpErrorEvent(request: Pick<ApiRequest, 'method' | 'path'>, res
 }
 
 /** Carries the server's `Retry-After`, which the outbox honours before its next attempt at a message it keeps. */
-export function httpError(request: Pick<ApiRequest, 'method' | 'path'>, response: ApiResponse): BridgeError {
+export function httpError(request: Route, response: Answer): BridgeError {
   return Object.assign(new BridgeError(httpErrorEvent(request, response)), {
     retryAfter: response.headers.get('Retry-After'),
   });
