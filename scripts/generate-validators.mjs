@@ -8,7 +8,7 @@
  * as zod's, so every parse_error message stays byte-identical. The ES modules and the tests keep
  * real zod; test/unit/scripts/generate-validators.spec.ts holds the two to each other.
  *
- * Known: z.string() (with length refinements that state `params: {minLength, maxLength}`),
+ * Known: z.string() (with one length refinement that states `params: {minLength, maxLength}`),
  * z.number(), z.object(), z.looseObject(), z.optional(), z.array(). Anything else, and any export
  * that is neither a schema nor a plain constant, fails the build with a message naming it, rather
  * than being guessed at.
@@ -19,66 +19,48 @@ import { fileURLToPath } from 'node:url';
 export const SCHEMAS_PATH = fileURLToPath(new URL('../bridge/protocol/schemas.ts', import.meta.url));
 
 /**
- * The runtime every generated module starts with. A validator is `(value, issues) => output`:
- * it pushes zod-shaped issues with paths relative to itself, and its parent prefixes them, as
- * zod does, so a value that passes costs no path arrays.
+ * The runtime every generated module starts with. A validator is `(value, issues, path) => output`:
+ * it pushes zod-shaped issues at its own path, which its parent made by adding the key (one short
+ * array per field checked: a command has a handful).
  */
-const RUNTIME = `const typeIssue = (expected) => ({ expected, code: 'invalid_type', path: [], message: 'Invalid input' });
-const prefix = (issues, from, key) => {
-  for (let i = from; i < issues.length; i++) issues[i].path.unshift(key);
-};
-const string = (lengths) => (value, issues) => {
-  if (typeof value !== 'string') issues.push(typeIssue('string'));
-  else
-    for (const [min, max, message = \`must be \${min} to \${max} characters\`] of lengths)
-      if (!(value.length >= min && value.length <= max)) issues.push({ code: 'custom', path: [], message });
+const RUNTIME = `const typeIssue = (expected, path) => ({ expected, code: 'invalid_type', path, message: 'Invalid input' });
+const string = (min, max, message = \`must be \${min} to \${max} characters\`) => (value, issues, path) => {
+  if (typeof value !== 'string') issues.push(typeIssue('string', path));
+  // Without a rule, min and max are undefined and neither comparison holds.
+  else if (value.length < min || value.length > max) issues.push({ code: 'custom', path, message });
   return value;
 };
-const number = (value, issues) => {
-  if (typeof value !== 'number' || !isFinite(value)) issues.push(typeIssue('number'));
+const number = (value, issues, path) => {
+  if (typeof value !== 'number' || !isFinite(value)) issues.push(typeIssue('number', path));
   return value;
 };
-const optional = (inner) => {
-  const validate = (value, issues) => (value === undefined ? value : inner(value, issues));
-  validate.optional = true;
-  return validate;
-};
+const optional = (inner) => (value, issues, path) => (value === undefined ? value : inner(value, issues, path));
 const own = Object.prototype.hasOwnProperty;
-const object = (shape, loose) => (value, issues) => {
+const object = (shape, loose) => (value, issues, path) => {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    issues.push(typeIssue('object'));
+    issues.push(typeIssue('object', path));
     return value;
   }
   const output = {};
+  // An absent key is checked as undefined, as zod does: optional() lets it pass, anything else refuses it.
   for (const key in shape) {
-    const present = key in value;
-    const validate = shape[key];
-    if (!present && validate.optional) continue;
-    const from = issues.length;
-    const result = validate(value[key], issues);
-    prefix(issues, from, key);
-    if (present) output[key] = result;
+    const result = shape[key](value[key], issues, path.concat(key));
+    if (key in value) output[key] = result;
   }
   if (loose) for (const key in value) if (!own.call(shape, key) && key !== '__proto__') output[key] = value[key];
   return output;
 };
-const array = (element) => (value, issues) => {
+const array = (element) => (value, issues, path) => {
   if (!Array.isArray(value)) {
-    issues.push(typeIssue('array'));
+    issues.push(typeIssue('array', path));
     return value;
   }
-  const output = [];
-  for (let index = 0; index < value.length; index++) {
-    const from = issues.length;
-    output[index] = element(value[index], issues);
-    prefix(issues, from, index);
-  }
-  return output;
+  return Array.from(value, (item, index) => element(item, issues, path.concat(index)));
 };
 const schema = (validate) => ({
   safeParse(value) {
     const issues = [];
-    const data = validate(value, issues);
+    const data = validate(value, issues, []);
     return issues.length > 0 ? { success: false, error: { issues } } : { success: true, data };
   },
 });
@@ -152,7 +134,8 @@ export async function generateValidators(path = SCHEMAS_PATH) {
     let expression;
     switch (def.type) {
       case 'string':
-        expression = `string(${JSON.stringify(checks.map((/** @type {any} */ check) => lengthRule(check, fail)))})`;
+        if (checks.length > 1) fail('has more than one refinement');
+        expression = `string(${checks.length > 0 ? JSON.stringify(lengthRule(checks[0], fail)).slice(1, -1) : ''})`;
         break;
       case 'number':
         expression = 'number';
