@@ -66,17 +66,12 @@ export function classifyPosted(message: InboundMessage, options: InboundOptions)
 
   const { data } = message;
   if (typeof data === 'string') {
-    if (data.startsWith(options.widgetPrefix) && data.charCodeAt(options.widgetPrefix.length) === 58 /* ":" */) {
-      return parseWidget(data, options);
-    }
+    if (data.startsWith(options.widgetPrefix + ':')) return parseWidget(data, options);
     if (data.startsWith(COMMAND_PREFIX)) return parseCommandText(data.slice(COMMAND_PREFIX.length), options);
     // Foreign JSON is common (webpack, dev tools); only an envelope that parses is ours.
-    if (data.charCodeAt(0) === 123 /* "{" */ && data.includes('"method"')) {
-      if (data.length > options.maxCommandLength) return oversizedCommand(data, options);
-      const parsed = parseJson(data);
-      return parsed.ok && isEnvelopeLike(parsed.value) ? validateCommand(parsed) : IGNORED;
-    }
-    return IGNORED;
+    return data.charCodeAt(0) === 123 /* "{" */ && data.includes('"method"')
+      ? parseCommandText(data, options, true)
+      : IGNORED;
   }
   return isEnvelopeLike(data) ? parseCommandObject(data, options) : IGNORED;
 }
@@ -103,23 +98,26 @@ function parseWidget(data: string, options: InboundOptions): Verdict {
   const result = WidgetMessageSchema.safeParse(parsed.value);
   if (!result.success)
     return invalid(`[widget message] does not match the widget protocol: ${describeIssues(result.error)}`);
-  const data_: Record<string, unknown> = Object.assign({}, result.data);
   const event = result.data.event;
-  delete data_['event'];
   if (toWidget(event)) return IGNORED;
+  // The schema's output is a fresh object: the event's name comes out of it, the rest is the data.
+  const fields: Record<string, unknown> = result.data;
+  delete fields['event'];
   return {
     kind: 'widget',
     event,
-    data: data_,
+    data: fields,
     secrets: secrets.map((secret) => secret[1]),
     // Chatwoot's conversation token (its cw_conversation cookie): `loaded` carries it as config.authToken.
     conversationToken: event === 'loaded' && (secrets.find((secret) => secret[0] === 'authToken') || [])[1],
   };
 }
 
-function parseCommandText(text: string, options: InboundOptions): Verdict {
+/** `foreign`: text that may be someone else's JSON, ours only if it parses to an envelope. */
+function parseCommandText(text: string, options: InboundOptions, foreign?: true): Verdict {
   if (text.length > options.maxCommandLength) return oversizedCommand(text, options);
   const parsed = parseJson(text);
+  if (foreign) return parsed.ok && isEnvelopeLike(parsed.value) ? validateCommand(parsed) : IGNORED;
   return parsed.ok ? validateCommand(parsed) : invalid('[host command] is not valid JSON');
 }
 
@@ -158,12 +156,8 @@ function withId(verdict: Verdict, value: unknown): Verdict {
 }
 
 function isEnvelopeLike(value: unknown): value is object {
-  const envelope = value as { id?: unknown; method?: unknown; jsonrpc?: unknown };
   return (
-    isObject(envelope) &&
-    typeof envelope.id === 'string' &&
-    typeof envelope.method === 'string' &&
-    !('jsonrpc' in envelope)
+    isObject(value) && typeof value['id'] === 'string' && typeof value['method'] === 'string' && !('jsonrpc' in value)
   );
 }
 
@@ -171,7 +165,7 @@ function isEnvelopeLike(value: unknown): value is object {
 function oversizedCommand(text: string, options: InboundOptions): Verdict {
   const refused = tooLong('host command', text.length, options.maxCommandLength);
   // Its id only where it could be read: `id` is absent otherwise, not undefined.
-  return Object.assign({ kind: 'invalid' as const }, refuseOversized(text, refused.error, options.maxFileSize));
+  return Object.assign(refused, refuseOversized(text, refused.error, options.maxFileSize));
 }
 
 function tooLong(what: string, length: number, cap: number): Extract<Verdict, { kind: 'invalid' }> {

@@ -67,13 +67,12 @@ export function fileTooLarge(name: string, size: number, maxFileSize: number): E
 }
 
 /** When `data` is present the size is its decoded length and a declared `size` is ignored. */
-export function attachmentSize(file: Attachment): number {
-  if (file.data === undefined) return file.size || 0;
-  return base64Size(base64Text(file.data));
+export function attachmentSize(file: Partial<Attachment>): number {
+  return file.data === undefined ? file.size || 0 : base64Size(base64Text(file.data));
 }
 
 /** Decoded bytes of base64 text without whitespace. */
-function base64Size(data: string): number {
+export function base64Size(data: string): number {
   const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
   return Math.floor(data.length / 4) * 3 - padding;
 }
