@@ -90,7 +90,7 @@ function parseWidget(data: string, options: InboundOptions): Verdict {
   const secrets: Array<[string, string]> = [];
   const parsed = parseJson(data.slice(options.widgetPrefix.length + 1), secrets);
   if (!parsed.ok) return invalid(`[widget message] is not valid JSON after the "${options.widgetPrefix}:" prefix`);
-  if (parsed.deep) return invalid(tooDeep('widget message'));
+  if (parsed.deep) return tooDeep('widget message');
   // The widget's close button posts `{"type":"close-widget"}` (a type, no event): news from it,
   // which Chatwoot's own SDKs read, so it becomes the widget event "close-widget".
   if (isObject(parsed.value) && parsed.value['type'] === 'close-widget')
@@ -128,9 +128,9 @@ function parseCommandObject(data: object, options: InboundOptions): Verdict {
   return parseCommandText(text, options);
 }
 
-function validateCommand({ value, deep }: { value: unknown; deep?: true }): Verdict {
+function validateCommand({ value, deep }: { value: unknown; deep: boolean }): Verdict {
   // Answered on its id like any refusal: the host's call must not wait for a command nobody runs.
-  if (deep) return withId(invalid(tooDeep('host command')), value);
+  if (deep) return withId(tooDeep('host command'), value);
   const result = HostCommandSchema.safeParse(value);
   if (!result.success) {
     return withId(
@@ -172,8 +172,8 @@ function tooLong(what: string, length: number, cap: number): Extract<Verdict, { 
   return invalid(`[${what}] refused before parsing: ${length} characters, over the ${cap}-character cap`);
 }
 
-function tooDeep(what: string): string {
-  return `[${what}] nests objects or arrays deeper than ${MAX_DEPTH} levels`;
+function tooDeep(what: string): Extract<Verdict, { kind: 'invalid' }> {
+  return invalid(`[${what}] nests objects or arrays deeper than ${MAX_DEPTH} levels`);
 }
 
 function invalid(message: string): Extract<Verdict, { kind: 'invalid' }> {
