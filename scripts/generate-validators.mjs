@@ -23,40 +23,37 @@ export const SCHEMAS_PATH = fileURLToPath(new URL('../bridge/protocol/schemas.ts
  * it pushes zod-shaped issues at its own path, which its parent made by adding the key (one short
  * array per field checked: a command has a handful).
  */
-const RUNTIME = `const typeIssue = (expected, path) => ({ expected, code: 'invalid_type', path, message: 'Invalid input' });
-const string = (min, max, message = \`must be \${min} to \${max} characters\`) => (value, issues, path) => {
-  if (typeof value !== 'string') issues.push(typeIssue('string', path));
-  // Without a rule, min and max are undefined and neither comparison holds.
-  else if (value.length < min || value.length > max) issues.push({ code: 'custom', path, message });
+const RUNTIME = `// A value of the wrong type gives zod's invalid_type issue and goes on as it came; one of the
+// right type goes on to \`then\`, which checks what is inside it.
+const type = (expected, is, then) => (value, issues, path) => {
+  if (is(value)) return then ? then(value, issues, path) : value;
+  issues.push({ expected, code: 'invalid_type', path, message: 'Invalid input' });
   return value;
 };
-const number = (value, issues, path) => {
-  if (typeof value !== 'number' || !isFinite(value)) issues.push(typeIssue('number', path));
-  return value;
-};
+const string = (min, max, message = \`must be \${min} to \${max} characters\`) =>
+  type('string', (value) => typeof value === 'string', (value, issues, path) => {
+    // Without a rule, min and max are undefined and neither comparison holds.
+    if (value.length < min || value.length > max) issues.push({ code: 'custom', path, message });
+    return value;
+  });
+const number = type('number', (value) => typeof value === 'number' && isFinite(value));
 const optional = (inner) => (value, issues, path) => (value === undefined ? value : inner(value, issues, path));
 const own = Object.prototype.hasOwnProperty;
-const object = (shape, loose) => (value, issues, path) => {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    issues.push(typeIssue('object', path));
-    return value;
-  }
-  const output = {};
-  // An absent key is checked as undefined, as zod does: optional() lets it pass, anything else refuses it.
-  for (const key in shape) {
-    const result = shape[key](value[key], issues, path.concat(key));
-    if (key in value) output[key] = result;
-  }
-  if (loose) for (const key in value) if (!own.call(shape, key) && key !== '__proto__') output[key] = value[key];
-  return output;
-};
-const array = (element) => (value, issues, path) => {
-  if (!Array.isArray(value)) {
-    issues.push(typeIssue('array', path));
-    return value;
-  }
-  return Array.from(value, (item, index) => element(item, issues, path.concat(index)));
-};
+const object = (shape, loose) =>
+  type('object', (value) => typeof value === 'object' && value !== null && !Array.isArray(value), (value, issues, path) => {
+    const output = {};
+    // An absent key is checked as undefined, as zod does: optional() lets it pass, anything else refuses it.
+    for (const key in shape) {
+      const result = shape[key](value[key], issues, path.concat(key));
+      if (key in value) output[key] = result;
+    }
+    if (loose) for (const key in value) if (!own.call(shape, key) && key !== '__proto__') output[key] = value[key];
+    return output;
+  });
+const array = (element) =>
+  type('array', Array.isArray, (value, issues, path) =>
+    Array.from(value, (item, index) => element(item, issues, path.concat(index))),
+  );
 const schema = (validate) => ({
   safeParse(value) {
     const issues = [];
