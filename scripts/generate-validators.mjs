@@ -8,7 +8,7 @@
  * as zod's, so every parse_error message stays byte-identical. The ES modules and the tests keep
  * real zod; test/unit/scripts/generate-validators.spec.ts holds the two to each other.
  *
- * Known: z.string() (with length refinements that state `params: {minLength, maxLength}`),
+ * Known: z.string() (with one length refinement that states `params: {minLength, maxLength}`),
  * z.number(), z.object(), z.looseObject(), z.optional(), z.array(). Anything else, and any export
  * that is neither a schema nor a plain constant, fails the build with a message naming it, rather
  * than being guessed at.
@@ -19,66 +19,45 @@ import { fileURLToPath } from 'node:url';
 export const SCHEMAS_PATH = fileURLToPath(new URL('../bridge/protocol/schemas.ts', import.meta.url));
 
 /**
- * The runtime every generated module starts with. A validator is `(value, issues) => output`:
- * it pushes zod-shaped issues with paths relative to itself, and its parent prefixes them, as
- * zod does, so a value that passes costs no path arrays.
+ * The runtime every generated module starts with. A validator is `(value, issues, path) => output`:
+ * it pushes zod-shaped issues at its own path, which its parent made by adding the key (one short
+ * array per field checked: a command has a handful).
  */
-const RUNTIME = `const typeIssue = (expected) => ({ expected, code: 'invalid_type', path: [], message: 'Invalid input' });
-const prefix = (issues, from, key) => {
-  for (let i = from; i < issues.length; i++) issues[i].path.unshift(key);
-};
-const string = (lengths) => (value, issues) => {
-  if (typeof value !== 'string') issues.push(typeIssue('string'));
-  else
-    for (const [min, max, message = \`must be \${min} to \${max} characters\`] of lengths)
-      if (!(value.length >= min && value.length <= max)) issues.push({ code: 'custom', path: [], message });
+const RUNTIME = `// A value of the wrong type gives zod's invalid_type issue and goes on as it came; one of the
+// right type goes on to \`then\`, which checks what is inside it.
+const type = (expected, is, then) => (value, issues, path) => {
+  if (is(value)) return then ? then(value, issues, path) : value;
+  issues.push({ expected, code: 'invalid_type', path, message: 'Invalid input' });
   return value;
 };
-const number = (value, issues) => {
-  if (typeof value !== 'number' || !isFinite(value)) issues.push(typeIssue('number'));
-  return value;
-};
-const optional = (inner) => {
-  const validate = (value, issues) => (value === undefined ? value : inner(value, issues));
-  validate.optional = true;
-  return validate;
-};
+const string = (min, max, message = \`must be \${min} to \${max} characters\`) =>
+  type('string', (value) => typeof value === 'string', (value, issues, path) => {
+    // Without a rule, min and max are undefined and neither comparison holds.
+    if (value.length < min || value.length > max) issues.push({ code: 'custom', path, message });
+    return value;
+  });
+const number = type('number', (value) => typeof value === 'number' && isFinite(value));
+const optional = (inner) => (value, issues, path) => (value === undefined ? value : inner(value, issues, path));
 const own = Object.prototype.hasOwnProperty;
-const object = (shape, loose) => (value, issues) => {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    issues.push(typeIssue('object'));
-    return value;
-  }
-  const output = {};
-  for (const key in shape) {
-    const present = key in value;
-    const validate = shape[key];
-    if (!present && validate.optional) continue;
-    const from = issues.length;
-    const result = validate(value[key], issues);
-    prefix(issues, from, key);
-    if (present) output[key] = result;
-  }
-  if (loose) for (const key in value) if (!own.call(shape, key) && key !== '__proto__') output[key] = value[key];
-  return output;
-};
-const array = (element) => (value, issues) => {
-  if (!Array.isArray(value)) {
-    issues.push(typeIssue('array'));
-    return value;
-  }
-  const output = [];
-  for (let index = 0; index < value.length; index++) {
-    const from = issues.length;
-    output[index] = element(value[index], issues);
-    prefix(issues, from, index);
-  }
-  return output;
-};
+const object = (shape, loose) =>
+  type('object', (value) => typeof value === 'object' && value !== null && !Array.isArray(value), (value, issues, path) => {
+    const output = {};
+    // An absent key is checked as undefined, as zod does: optional() lets it pass, anything else refuses it.
+    for (const key in shape) {
+      const result = shape[key](value[key], issues, path.concat(key));
+      if (key in value) output[key] = result;
+    }
+    if (loose) for (const key in value) if (!own.call(shape, key) && key !== '__proto__') output[key] = value[key];
+    return output;
+  });
+const array = (element) =>
+  type('array', Array.isArray, (value, issues, path) =>
+    Array.from(value, (item, index) => element(item, issues, path.concat(index))),
+  );
 const schema = (validate) => ({
   safeParse(value) {
     const issues = [];
-    const data = validate(value, issues);
+    const data = validate(value, issues, []);
     return issues.length > 0 ? { success: false, error: { issues } } : { success: true, data };
   },
 });
@@ -129,12 +108,15 @@ const isSchema = (value) => typeof value === 'object' && value !== null && '_zod
 /** Turns the exports of the schemas module into the generated module's source. */
 export async function generateValidators(path = SCHEMAS_PATH) {
   const exports = await loadSchemas(path);
-  /** @type {Map<object, string>} zod schema → the variable holding its validator */
+  /** @type {Map<object, string>} zod schema → the reference to its validator */
   const names = new Map();
-  /** @type {Map<string, string>} validator expression → its variable */
+  /** @type {Map<string, string>} validator expression → its reference */
   const byExpression = new Map();
-  /** @type {string[]} */
-  const lines = [];
+  /**
+   * @type {string[]} each validator's expression, by number; an expression refers to validator n as
+   * \0n\0 (a character that JSON.stringify escapes, so no key written in an expression has it)
+   */
+  const expressions = [];
 
   /** @param {{ _zod: { def: any } }} node @param {string} where */
   const compile = (node, where) => {
@@ -152,7 +134,8 @@ export async function generateValidators(path = SCHEMAS_PATH) {
     let expression;
     switch (def.type) {
       case 'string':
-        expression = `string(${JSON.stringify(checks.map((/** @type {any} */ check) => lengthRule(check, fail)))})`;
+        if (checks.length > 1) fail('has more than one refinement');
+        expression = `string(${checks.length > 0 ? JSON.stringify(lengthRule(checks[0], fail)).slice(1, -1) : ''})`;
         break;
       case 'number':
         expression = 'number';
@@ -176,14 +159,14 @@ export async function generateValidators(path = SCHEMAS_PATH) {
         fail(`is a z.${def.type}()`);
     }
     // Schemas written alike (each `z.optional(z.string())`) share one validator.
-    let name = byExpression.get(expression);
-    if (name === undefined) {
-      name = `v${byExpression.size}`;
-      byExpression.set(expression, name);
-      lines.push(`const ${name} = ${expression};`);
+    let reference = byExpression.get(expression);
+    if (reference === undefined) {
+      reference = `\0${expressions.length}\0`;
+      byExpression.set(expression, reference);
+      expressions.push(expression);
     }
-    names.set(node, name);
-    return name;
+    names.set(node, reference);
+    return reference;
   };
 
   /** @type {string[]} */
@@ -197,11 +180,22 @@ export async function generateValidators(path = SCHEMAS_PATH) {
         `${path}: export ${name} is a ${typeof value}; only schemas and constants can be generated (move it to a module of its own)`,
       );
   }
+  // A validator used in one place is written there; one used in several is a variable.
+  const everything = [...expressions, ...exported].join('\n');
+  const shared = (/** @type {number} */ n) => everything.split(`\0${n}\0`).length > 2;
+  /** @param {string} text @returns {string} */
+  const written = (text) =>
+    text.replace(/\0(\d+)\0/g, (_, n) =>
+      shared(Number(n)) ? `v${n}` : written(/** @type {string} */ (expressions[Number(n)])),
+    );
+  const variables = expressions.flatMap((expression, n) =>
+    shared(n) ? [`const v${n} = ${written(expression)};`] : [],
+  );
   return [
     '// Generated by scripts/generate-validators.mjs from bridge/protocol/schemas.ts. Do not edit.',
     RUNTIME,
-    ...lines,
-    ...exported,
+    ...variables,
+    ...exported.map(written),
     '',
   ].join('\n');
 }

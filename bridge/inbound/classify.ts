@@ -66,17 +66,12 @@ export function classifyPosted(message: InboundMessage, options: InboundOptions)
 
   const { data } = message;
   if (typeof data === 'string') {
-    if (data.startsWith(options.widgetPrefix) && data.charCodeAt(options.widgetPrefix.length) === 58 /* ":" */) {
-      return parseWidget(data, options);
-    }
+    if (data.startsWith(options.widgetPrefix + ':')) return parseWidget(data, options);
     if (data.startsWith(COMMAND_PREFIX)) return parseCommandText(data.slice(COMMAND_PREFIX.length), options);
     // Foreign JSON is common (webpack, dev tools); only an envelope that parses is ours.
-    if (data.charCodeAt(0) === 123 /* "{" */ && data.includes('"method"')) {
-      if (data.length > options.maxCommandLength) return oversizedCommand(data, options);
-      const parsed = parseJson(data);
-      return parsed.ok && isEnvelopeLike(parsed.value) ? validateCommand(parsed) : IGNORED;
-    }
-    return IGNORED;
+    return data.charCodeAt(0) === 123 /* "{" */ && data.includes('"method"')
+      ? parseCommandText(data, options, true)
+      : IGNORED;
   }
   return isEnvelopeLike(data) ? parseCommandObject(data, options) : IGNORED;
 }
@@ -95,7 +90,7 @@ function parseWidget(data: string, options: InboundOptions): Verdict {
   const secrets: Array<[string, string]> = [];
   const parsed = parseJson(data.slice(options.widgetPrefix.length + 1), secrets);
   if (!parsed.ok) return invalid(`[widget message] is not valid JSON after the "${options.widgetPrefix}:" prefix`);
-  if (parsed.deep) return invalid(tooDeep('widget message'));
+  if (parsed.deep) return tooDeep('widget message');
   // The widget's close button posts `{"type":"close-widget"}` (a type, no event): news from it,
   // which Chatwoot's own SDKs read, so it becomes the widget event "close-widget".
   if (isObject(parsed.value) && parsed.value['type'] === 'close-widget')
@@ -103,23 +98,26 @@ function parseWidget(data: string, options: InboundOptions): Verdict {
   const result = WidgetMessageSchema.safeParse(parsed.value);
   if (!result.success)
     return invalid(`[widget message] does not match the widget protocol: ${describeIssues(result.error)}`);
-  const data_: Record<string, unknown> = Object.assign({}, result.data);
   const event = result.data.event;
-  delete data_['event'];
   if (toWidget(event)) return IGNORED;
+  // The schema's output is a fresh object: the event's name comes out of it, the rest is the data.
+  const fields: Record<string, unknown> = result.data;
+  delete fields['event'];
   return {
     kind: 'widget',
     event,
-    data: data_,
+    data: fields,
     secrets: secrets.map((secret) => secret[1]),
     // Chatwoot's conversation token (its cw_conversation cookie): `loaded` carries it as config.authToken.
     conversationToken: event === 'loaded' && (secrets.find((secret) => secret[0] === 'authToken') || [])[1],
   };
 }
 
-function parseCommandText(text: string, options: InboundOptions): Verdict {
+/** `foreign`: text that may be someone else's JSON, ours only if it parses to an envelope. */
+function parseCommandText(text: string, options: InboundOptions, foreign?: true): Verdict {
   if (text.length > options.maxCommandLength) return oversizedCommand(text, options);
   const parsed = parseJson(text);
+  if (foreign) return parsed.ok && isEnvelopeLike(parsed.value) ? validateCommand(parsed) : IGNORED;
   return parsed.ok ? validateCommand(parsed) : invalid('[host command] is not valid JSON');
 }
 
@@ -130,9 +128,9 @@ function parseCommandObject(data: object, options: InboundOptions): Verdict {
   return parseCommandText(text, options);
 }
 
-function validateCommand({ value, deep }: { value: unknown; deep?: true }): Verdict {
+function validateCommand({ value, deep }: { value: unknown; deep: boolean }): Verdict {
   // Answered on its id like any refusal: the host's call must not wait for a command nobody runs.
-  if (deep) return withId(invalid(tooDeep('host command')), value);
+  if (deep) return withId(tooDeep('host command'), value);
   const result = HostCommandSchema.safeParse(value);
   if (!result.success) {
     return withId(
@@ -158,12 +156,8 @@ function withId(verdict: Verdict, value: unknown): Verdict {
 }
 
 function isEnvelopeLike(value: unknown): value is object {
-  const envelope = value as { id?: unknown; method?: unknown; jsonrpc?: unknown };
   return (
-    isObject(envelope) &&
-    typeof envelope.id === 'string' &&
-    typeof envelope.method === 'string' &&
-    !('jsonrpc' in envelope)
+    isObject(value) && typeof value['id'] === 'string' && typeof value['method'] === 'string' && !('jsonrpc' in value)
   );
 }
 
@@ -171,15 +165,15 @@ function isEnvelopeLike(value: unknown): value is object {
 function oversizedCommand(text: string, options: InboundOptions): Verdict {
   const refused = tooLong('host command', text.length, options.maxCommandLength);
   // Its id only where it could be read: `id` is absent otherwise, not undefined.
-  return Object.assign({ kind: 'invalid' as const }, refuseOversized(text, refused.error, options.maxFileSize));
+  return Object.assign(refused, refuseOversized(text, refused.error, options.maxFileSize));
 }
 
 function tooLong(what: string, length: number, cap: number): Extract<Verdict, { kind: 'invalid' }> {
   return invalid(`[${what}] refused before parsing: ${length} characters, over the ${cap}-character cap`);
 }
 
-function tooDeep(what: string): string {
-  return `[${what}] nests objects or arrays deeper than ${MAX_DEPTH} levels`;
+function tooDeep(what: string): Extract<Verdict, { kind: 'invalid' }> {
+  return invalid(`[${what}] nests objects or arrays deeper than ${MAX_DEPTH} levels`);
 }
 
 function invalid(message: string): Extract<Verdict, { kind: 'invalid' }> {

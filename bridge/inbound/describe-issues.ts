@@ -13,9 +13,10 @@ export interface SchemaIssue {
 }
 
 export function describeIssues(error: { readonly issues: readonly SchemaIssue[] }): string {
+  // No schema has an empty key, so only the root's path joins to ''.
   return error.issues
     .slice(0, 3)
-    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(root)'}: ${describeIssue(issue)}`)
+    .map((issue) => `${issue.path.join('.') || '(root)'}: ${describeIssue(issue)}`)
     .join('; ');
 }
 

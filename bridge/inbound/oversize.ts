@@ -7,7 +7,7 @@
  * words it), else the cap's own parse_error.
  */
 import type { ErrorEvent } from '../protocol/errors.js';
-import { attachmentSize, fileTooLarge } from '../protocol/service-rules.js';
+import { attachmentSize, base64Size, fileTooLarge } from '../protocol/service-rules.js';
 import { isObject, parseJson } from '../protocol/safe-json.js';
 import { idString } from '../protocol/schemas.js';
 
@@ -67,12 +67,11 @@ function escaped(text: string, at: number): boolean {
 /** The decoded size of `data` as read, which may stand for one of the long strings. */
 function sizeOf(data: string, long: string[]): number {
   const raw = data.charCodeAt(0) === 0 ? long[Number(data.slice(1))] : undefined;
-  if (raw === undefined) return attachmentSize({ name: '', type: '', data });
-  // Plain base64 (what nearly every host sends) is measured in place; escapes (org.json's `\/`,
-  // wrapped lines' `\n`) and spaces need the string itself, one file at a time.
-  if (raw.indexOf('\\') < 0 && raw.indexOf(' ') < 0) {
-    const padding = raw.endsWith('=="') ? 2 : raw.endsWith('="') ? 1 : 0;
-    return Math.floor((raw.length - 2) / 4) * 3 - padding;
-  }
-  return attachmentSize({ name: '', type: '', data: JSON.parse(raw) as string });
+  if (raw === undefined) return attachmentSize({ data });
+  // Plain base64 (what nearly every host sends) is measured between its quotes (a slice shares the
+  // text's characters); escapes (org.json's `\/`, wrapped lines' `\n`) and spaces need the string
+  // itself, one file at a time.
+  return raw.indexOf('\\') < 0 && raw.indexOf(' ') < 0
+    ? base64Size(raw.slice(1, -1))
+    : attachmentSize({ data: JSON.parse(raw) as string });
 }

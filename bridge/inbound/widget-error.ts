@@ -19,12 +19,9 @@ export function widgetErrorEvent(data: Record<string, unknown>): ErrorEvent {
   );
   const type = firstText(data['errorType']);
   const what = type !== undefined ? `error ${type.slice(0, 64)}` : 'reported an error';
-  return errorEvent(
-    'widget_error',
-    detail !== undefined
-      ? `[widget] ${what}: ${detail}`
-      : `[widget] ${what} without details: check baseUrl and that the widget inbox is set up`,
-  );
+  const ending =
+    detail !== undefined ? `: ${detail}` : ' without details: check baseUrl and that the widget inbox is set up';
+  return errorEvent('widget_error', `[widget] ${what}${ending}`);
 }
 
 function firstText(...candidates: unknown[]): string | undefined {

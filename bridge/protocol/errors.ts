@@ -86,10 +86,12 @@ export class BridgeError extends Error {
 
 /** An error event; `status` and field `errors` where known (fields left out when undefined). */
 export function errorEvent(code: ErrorCode, message: string, status?: number, errors?: FieldErrors): ErrorEvent {
-  const event: ErrorEvent = { type: 'error', code, message };
-  if (status !== undefined) event.status = status;
-  if (errors !== undefined) event.errors = errors;
-  return event;
+  // Object.assign skips `false`: a field is written only when it is known.
+  return Object.assign(
+    { type: 'error' as const, code, message },
+    status !== undefined && { status },
+    errors !== undefined && { errors },
+  );
 }
 
 export function bridgeError(...args: Parameters<typeof errorEvent>): BridgeError {

@@ -15,7 +15,7 @@ const FORBIDDEN_KEYS = ['__proto__', 'constructor', 'prototype'];
 export const CREDENTIAL_NAME = /token|secret|password/i;
 
 /** `deep`: parts nested past MAX_DEPTH were replaced by the placeholder (see `parseJson`). */
-export type JsonResult = { ok: true; value: unknown; deep?: true } | { ok: false };
+export type JsonResult = { ok: true; value: unknown; deep: boolean } | { ok: false };
 
 /**
  * @param secrets when given, fields whose name says they hold a credential (`token`, `secret`,
@@ -33,7 +33,8 @@ export function parseJson(text: string, secrets?: Array<[string, string]>): Json
     // The engine's message quotes the input, which may carry anything; callers say what failed.
     return { ok: false };
   }
-  return cleanParsed(value, secrets) ? { ok: true, value, deep: true } : { ok: true, value };
+  // The root goes in as the one field of a holder, so that it is cleaned like any part inside it.
+  return { ok: true, value, deep: cleanParsed({ value }, secrets, 0) };
 }
 
 /**
@@ -41,20 +42,25 @@ export function parseJson(text: string, secrets?: Array<[string, string]>): Json
  * and cuts what lies past MAX_DEPTH. JSON.parse itself nests as deep as the text does; the
  * recursion here stops at the limit, so no nesting it accepts can overflow the stack.
  */
-function cleanParsed(node: unknown, secrets: Array<[string, string]> | undefined, depth = 1): boolean {
+function cleanParsed(
+  object: Record<string, unknown>,
+  secrets: Array<[string, string]> | undefined,
+  depth: number,
+): boolean {
   let deep = false;
-  if (typeof node !== 'object' || node === null) return deep;
-  const object = node as Record<string, unknown>;
   for (const key of Object.keys(object)) {
     const item = object[key];
     const credential = secrets && CREDENTIAL_NAME.test(key);
     if (credential || FORBIDDEN_KEYS.includes(key)) {
       if (credential && typeof item === 'string') (secrets as Array<[string, string]>).push([key, item]);
       delete object[key];
-    } else if (typeof item === 'object' && item !== null && depth >= MAX_DEPTH) {
-      object[key] = REDACTED;
-      deep = true;
-    } else if (cleanParsed(item, secrets, depth + 1)) deep = true;
+    } else if (typeof item === 'object' && item !== null) {
+      if (depth < MAX_DEPTH) deep = cleanParsed(item as Record<string, unknown>, secrets, depth + 1) || deep;
+      else {
+        object[key] = REDACTED;
+        deep = true;
+      }
+    }
   }
   return deep;
 }

@@ -87,7 +87,7 @@ describe('parseJson with secrets (widget events)', () => {
   it('finds a credential field whose name is spelled with \\u escapes', () => {
     const secrets: Array<[string, string]> = [];
     const result = parseJson('{"auth\\u0054oken":"escaped-1","a":1}', secrets);
-    expect(result).toEqual({ ok: true, value: { a: 1 } });
+    expect(result).toEqual({ ok: true, value: { a: 1 }, deep: false });
     expect(secrets).toEqual([['authToken', 'escaped-1']]);
   });
 
@@ -105,8 +105,12 @@ describe('parseJson and nesting', () => {
     expect(depth).toBe(64);
   });
 
-  it('says nothing of depth for text within the limit', () => {
-    expect(parseJson(`${'['.repeat(64)}1${']'.repeat(64)}`)).toEqual({ ok: true, value: expect.anything() });
+  it('says deep: false for text within the limit', () => {
+    expect(parseJson(`${'['.repeat(64)}1${']'.repeat(64)}`)).toEqual({
+      ok: true,
+      value: expect.anything(),
+      deep: false,
+    });
     expect(parseJson(`${'['.repeat(65)}1${']'.repeat(65)}`)).toMatchObject({ ok: true, deep: true });
   });
 });
