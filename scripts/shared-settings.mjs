@@ -70,6 +70,9 @@ export const INTERNAL_PROPERTIES = new RegExp(
     ...['maxCommandLength', 'form', 'json', 'onProgress', 'delay', 'stop', 'list', 'cancel', 'clearAll'],
     ...['rawOptions', 'recorder', 'hosts', 'firm', 'wanted', 'keep', 'onWiped', 'onChange', 'record'],
     ...['held', 'waiting', 'pending', 'retryAfter'],
+    // Options the bundle reads from the host's object only by a name passed as a string (options.ts
+    // `pick`), as `record`: the resolved options' fields of that name are the bundle's own.
+    ...['websiteToken', 'forwardConversationToken'],
   ].join('|')})$`,
 );
 
