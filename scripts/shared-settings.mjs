@@ -73,6 +73,8 @@ export const INTERNAL_PROPERTIES = new RegExp(
     // Options the bundle reads from the host's object only by a name passed as a string (options.ts
     // `pick`), as `record`: the resolved options' fields of that name are the bundle's own.
     ...['websiteToken', 'forwardConversationToken'],
+    // The adapters' field beside `encode`: the bundle's adapters are its own, no host hands one in.
+    ...['oneByOne'],
   ].join('|')})$`,
 );
 
