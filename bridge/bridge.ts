@@ -12,7 +12,7 @@ import { guardOf, onPageCall } from './outbound/channel.js';
 import { createEmitter } from './outbound/emitter.js';
 import { createApi } from './backend/api.js';
 import { createCommandRunner, type CommandRunner } from './dispatch/command-runner.js';
-import { trackedTimers, type Environment, type InboundMessage, type ProgressListener } from './environment.js';
+import { noop, trackedTimers, type Environment, type InboundMessage } from './environment.js';
 import { errorEvent } from './protocol/errors.js';
 import { createHttp } from './backend/http.js';
 import { classifyHostData, classifyPosted, type Verdict } from './inbound/classify.js';
@@ -21,7 +21,7 @@ import { createHostCommands } from './dispatch/host-commands.js';
 import { OptionsError, type ResolvedOptions } from './options.js';
 import { type HostName } from './protocol/bridge-options.js';
 import { createOutbox, type Outbox } from './backend/outbox.js';
-import { inboxPrefix, type OutboxRecord } from './backend/outbox-record.js';
+import { inboxPrefix } from './backend/outbox-record.js';
 import type { RecorderFactory } from './recording/plug-in.js';
 import { createRedactor } from './outbound/redact.js';
 import { widgetErrorEvent } from './inbound/widget-error.js';
@@ -124,26 +124,21 @@ export function createBridge(
   let built: { outbox: Outbox; runner: CommandRunner } | undefined;
   const core = () => {
     if (built) return built;
-    const api = createApi(
-      createHttp(
-        Object.assign({}, env, { setTimeout: timers.setTimeout, clearTimeout: timers.clearTimeout }),
-        options,
-        inFlight,
-      ),
-      {
-        websiteToken: options.websiteToken,
-        onToken: (token) => redactor.add(token, 'auth'),
-      },
-    );
+    // The environment with the bridge's own timers, which `destroy` clears.
+    const timed = Object.assign({}, env, timers);
+    const api = createApi(createHttp(timed, options, inFlight), {
+      websiteToken: options.websiteToken,
+      onToken: (token) => redactor.add(token, 'auth'),
+    });
     const outbox = createOutbox(
-      Object.assign({}, env, timers, {
+      Object.assign({}, timed, {
         isOnline: () => !offline && env.isOnline(),
         prefix: inboxPrefix(options.baseUrl, options.websiteToken),
         page,
         maxFileSize: options.maxFileSize,
-        send: (record: OutboxRecord, onProgress: ProgressListener) => api.sendMessage(record, onProgress),
+        send: api.sendMessage,
         emit,
-        restored: (count: number) => recorder && recorder.restored(count),
+        restored: recorder ? (count: number) => recorder.restored(count) : noop,
       }),
     );
     const runner = createCommandRunner({
@@ -166,9 +161,8 @@ export function createBridge(
   };
 
   const handle = (verdict: Verdict) => {
+    // An `ignored` verdict matches no case: nothing to do.
     switch (verdict.kind) {
-      case 'ignored':
-        return;
       case 'invalid':
         return verdict.id !== undefined ? answer(verdict.id, { ok: false, error: verdict.error }) : emit(verdict.error);
       case 'widget':
@@ -189,7 +183,9 @@ export function createBridge(
     try {
       work();
     } catch (thrown) {
-      emit(errorEvent('parse_error', `[bridge] could not handle a message (${String((thrown as Error)?.name)})`));
+      emit(
+        errorEvent('parse_error', `[bridge] could not handle a message (${String(((thrown || {}) as Error).name)})`),
+      );
     }
   };
 
@@ -214,14 +210,14 @@ export function createBridge(
 
   const unsubscribers = [
     onPageCall((data) => posted({ data, origin: '' })),
-    env.onMessage((message) => void posted(message)),
+    env.onMessage(posted),
     env.onConnectivityChange((online) =>
       guarded(() => {
         offline = !online;
         if (online) core().outbox.drain(true);
       }),
     ),
-    env.onVisible ? env.onVisible(() => core().outbox.drain(true)) : () => {},
+    env.onVisible ? env.onVisible(() => core().outbox.drain(true)) : noop,
   ];
 
   let destroyed = false;

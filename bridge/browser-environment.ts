@@ -4,7 +4,7 @@
  */
 import { browserLocks } from './browser-locks.js';
 import { browserRecords } from './browser-storage.js';
-import type { Environment, HostScope, InboundMessage } from './environment.js';
+import { listen, type Environment, type HostScope, type InboundMessage } from './environment.js';
 import { xhrUpload } from './xhr-upload.js';
 
 /** Fills the environment from a real browser window (the WebView). */
@@ -16,11 +16,8 @@ export function browserEnvironment(win: Window & typeof globalThis): Environment
   return {
     records: browserRecords(win, lazyStorage),
     locks: browserLocks(win, lazyStorage, random),
-    onVisible(listener) {
-      const visible = () => win.document.visibilityState === 'visible' && listener();
-      win.document.addEventListener('visibilitychange', visible);
-      return () => win.document.removeEventListener('visibilitychange', visible);
-    },
+    onVisible: (listener) =>
+      listen([win.document], ['visibilitychange'], () => win.document.visibilityState === 'visible' && listener()),
     // Bound: some WebViews throw "Illegal invocation" for a detached fetch.
     fetch: (url, request) => win.fetch(url, request),
     upload: xhrUpload(win),
@@ -29,31 +26,17 @@ export function browserEnvironment(win: Window & typeof globalThis): Environment
     clearTimeout: (handle) => win.clearTimeout(handle as number),
     random,
     isOnline: () => win.navigator.onLine !== false,
-    onConnectivityChange(listener) {
-      const online = () => listener(true);
-      const offline = () => listener(false);
-      win.addEventListener('online', online);
-      win.addEventListener('offline', offline);
-      return () => {
-        win.removeEventListener('online', online);
-        win.removeEventListener('offline', offline);
-      };
-    },
+    onConnectivityChange: (listener) =>
+      listen([win], ['online', 'offline'], (event) => listener(event.type === 'online')),
     onMessage(listener) {
       // react-native-webview dispatches host messages on `document` on Android and on
       // `window` on iOS; a bubbling event may pass both, so each event is handled once.
       const seen = new WeakSet<Event>();
-      const handle = (event: Event) => {
+      return listen([win, win.document], ['message'], (event) => {
         if (seen.has(event)) return;
         seen.add(event);
         listener(inboundMessage(event));
-      };
-      win.addEventListener('message', handle);
-      win.document.addEventListener('message', handle);
-      return () => {
-        win.removeEventListener('message', handle);
-        win.document.removeEventListener('message', handle);
-      };
+      });
     },
     pageOrigin: win.location.origin,
     scope: win as unknown as HostScope,

@@ -117,6 +117,14 @@ export type HostScope = Record<string, unknown>;
 /** Does nothing: the release of what was never held, the removal of a listener never added, a failure let go. */
 export const noop = () => {};
 
+/** Adds `handler` for each of `types` on each of `targets`. Returns their removal, all at once. */
+export function listen(targets: EventTarget[], types: string[], handler: (event: Event) => void): () => void {
+  const each = (method: 'addEventListener' | 'removeEventListener') =>
+    targets.forEach((target) => types.forEach((type) => target[method](type, handler)));
+  each('addEventListener');
+  return () => each('removeEventListener');
+}
+
 /** Timers that `destroy` can clear all at once, so a destroyed bridge leaves nothing running. */
 export function trackedTimers(env: Environment): Timers & { clearAll(): void } {
   const live = new Set<TimerHandle>();

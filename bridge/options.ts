@@ -111,7 +111,7 @@ export function normalizeOptions(input: unknown, pageOrigin: string): ResolvedOp
   return {
     baseUrl: baseUrl.href.replace(/\/+$/, ''),
     apiOrigin: baseUrl.origin,
-    websiteToken: websiteToken === '' ? undefined : websiteToken,
+    websiteToken: websiteToken || undefined,
     host,
     // An opaque page origin ("null": file:// or loadHTMLString pages) is shared by every sandboxed
     // frame, so it is never allowed by default.

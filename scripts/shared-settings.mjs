@@ -62,7 +62,7 @@ export const TERSER_OPTIONS = /** @type {const} */ ({
 export const INTERNAL_PROPERTIES = new RegExp(
   `^(?:${[
     ...['kind', 'command', 'secrets', 'deep', 'conversationToken', 'success', 'issues', 'safeParse'],
-    ...['optional', 'path', 'expected', 'timers', 'runner', 'api', 'answer', 'timeoutMs', 'newMessageId'],
+    ...['path', 'expected', 'timers', 'runner', 'api', 'answer', 'timeoutMs', 'newMessageId'],
     ...['run', 'untimed', 'finish', 'controller', 'timer', 'chunks', 'loose'],
     ...['take', 'settle', 'written', 'encode', 'deliver', 'forms', 'scrub', 'onToken'],
     ...['merged', 'resolved', 'records', 'restored', 'emit', 'page', 'prefix', 'drain', 'enqueue'],
@@ -70,7 +70,12 @@ export const INTERNAL_PROPERTIES = new RegExp(
     ...['maxCommandLength', 'form', 'json', 'onProgress', 'delay', 'stop', 'list', 'cancel', 'clearAll'],
     ...['rawOptions', 'recorder', 'hosts', 'firm', 'wanted', 'keep', 'onWiped', 'onChange', 'record'],
     ...['held', 'waiting', 'pending', 'retryAfter'],
+    // The uploads' and command specs' fields (dispatch/), and the adapters' field beside `encode`:
+    // the bundle's adapters are its own, no host hands one in.
     ...['parts', 'blobbed', 'schema', 'oneByOne'],
+    // Options the bundle reads from the host's object only by a name passed as a string (options.ts
+    // `pick`), as `record`: the resolved options' fields of that name are the bundle's own.
+    ...['websiteToken', 'forwardConversationToken'],
   ].join('|')})$`,
 );
 

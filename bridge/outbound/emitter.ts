@@ -41,9 +41,10 @@ export function createEmitter(
   // One event type and a handful of listeners: a Set does what an emitter library would.
   const listeners = new Set<(message: OutboundMessage) => void>();
 
+  const deliver = (message: OutboundMessage) => channels.forEach((channel) => channel.deliver(message));
   function emit(message: OutboundMessage): void {
     const scrubbed = redactor.scrub(message);
-    channels.forEach((channel) => channel.deliver(scrubbed));
+    deliver(scrubbed);
     listeners.forEach((listener) => {
       try {
         listener(scrubbed);
@@ -59,14 +60,11 @@ export function createEmitter(
   return {
     emit,
     answer(id, outcome) {
-      emit(
-        outcome.ok
-          ? { type: 'response', id, ok: true, result: outcome.result }
-          : { type: 'response', id, ok: false, error: outcome.error },
-      );
+      // The outcome's own fields, `ok` then `result` or `error`, in that order after `type` and `id`.
+      emit(Object.assign({ type: 'response', id } as const, outcome));
       if (!outcome.ok) emit(outcome.error);
     },
-    deliver: (message) => channels.forEach((channel) => channel.deliver(message)),
+    deliver,
     on(listener) {
       // Wrapped, so that one function added twice is two subscriptions, each with its own removal.
       const handler = (message: OutboundMessage) => listener(message);

@@ -12,7 +12,7 @@
  */
 import { VERSION, type Bridge } from '../bridge.js';
 import { browserEnvironment, inboundMessage } from '../browser-environment.js';
-import type { Environment, InboundMessage } from '../environment.js';
+import { noop, type Environment, type InboundMessage } from '../environment.js';
 import type { EarlyBuffer } from './early-buffer.js';
 
 /**
@@ -38,8 +38,8 @@ export function deferredBridge(
     if (bridge) return bridge;
     const kept = buffer.take();
     // The bridge's own listeners, caught on their way in, so the kept events reach them.
-    let onMessage: (message: InboundMessage) => void = () => {};
-    let onConnectivityChange: (online: boolean) => void = () => {};
+    let onMessage: (message: InboundMessage) => void = noop;
+    let onConnectivityChange: (online: boolean) => void = noop;
     const env = browserEnvironment(win);
     building = true;
     bridge = build(

@@ -13,6 +13,7 @@
  * data as it is told. What comes past a limit is dropped and counted (the starter hands the count
  * over, and the bridge says it once, right after `ready`).
  */
+import { listen, noop } from '../environment.js';
 import { toJsonText } from '../protocol/safe-json.js';
 
 /** Host commands kept at most before `install` (the bundle) or before the bundle comes (the starter). */
@@ -63,21 +64,18 @@ export function createEarlyBuffer(
     if (verdict) events.add(event);
     else if (verdict === false) dropped++;
   };
-  const listen = (add: boolean) => {
-    const method = add ? 'addEventListener' : 'removeEventListener';
-    ['message', 'online', 'offline'].forEach((type) => win[method](type, keep));
-    win.document[method]('message', keep);
-  };
+  let stop = noop;
 
   return {
-    keep: () => listen(true),
+    // `online` and `offline` come to the window alone: listening for them on the document too is harmless.
+    keep: () => (stop = listen([win, win.document], ['message', 'online', 'offline'], keep)),
     command(data) {
       if (commands.length < EARLY_COMMAND_LIMIT) commands.push(data);
       else dropped++;
     },
     commands,
     take() {
-      listen(false);
+      stop();
       const kept = { events: [...events], commands: commands.splice(0), dropped };
       events.clear();
       dropped = 0;

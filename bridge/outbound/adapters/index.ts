@@ -8,10 +8,11 @@ import { flutterAdapter } from './flutter.js';
 import { iosAdapter } from './ios.js';
 import { reactNativeAdapter } from './react-native.js';
 
+/** In the order detectHost tries them: the browser's last, as what is left when no app's channel is there. */
 export const adapters: Readonly<Record<HostName, HostAdapter>> = {
   'react-native': reactNativeAdapter,
-  android: androidAdapter,
   ios: iosAdapter,
+  android: androidAdapter,
   flutter: flutterAdapter,
   browser: browserAdapter,
 };
@@ -21,6 +22,6 @@ export const adapters: Readonly<Record<HostName, HostAdapter>> = {
  * be seen at install time; such hosts pass `host` explicitly, as the injected settings do.
  */
 export function detectHost(scope: HostScope, names: ChannelNames): HostName {
-  const order: HostName[] = ['react-native', 'ios', 'android', 'flutter'];
-  return order.find((host) => adapters[host].find(scope, names) !== undefined) || 'browser';
+  const hosts = Object.keys(adapters) as HostName[];
+  return hosts.find((host) => adapters[host].find(scope, names) !== undefined) || 'browser';
 }
