@@ -9,6 +9,8 @@
  *   string key, so `keys` never lists them), written in one transaction one slice a task: a
  *   structured clone of a photo in one `put` held WebKit's main thread about 14 ms a MiB, five
  *   photos' put 130-360 ms. Once a store has refused a Blob, later records go there at once.
+ *   Records without Blobs and removals share a transaction with those written with them
+ *   (indexeddb-records.ts).
  * Our own few lines instead of `idb`/`idb-keyval`: we need four calls, and a wrapper would cost
  * more bytes of the injected bundle than they do.
  */
@@ -39,8 +41,8 @@ const slicesUnder = (prefix: string) => IDBKeyRange.bound([prefix], [`${prefix}\
 export function browserRecords(win: Window, storage: () => Storage | undefined): RecordStore {
   let local: RecordStore | undefined;
   const database = indexedDbRecords(win, storage);
-  const run = (writes: boolean, op: Op, fallback: (store: RecordStore) => Promise<any>) =>
-    database.run(writes, op, () => fallback((local ||= localRecords(storage() as Storage))));
+  const run = (writes: boolean, op: Op, fallback: (store: RecordStore) => Promise<any>, alone?: boolean) =>
+    database.run(writes, op, () => fallback((local ||= localRecords(storage() as Storage))), alone);
   /** This store refused a Blob: records with bytes are written in slices from then on. */
   let refused = false;
   /** The record with its files' bytes in slices, written in one transaction, a slice a task. */
@@ -90,6 +92,7 @@ export function browserRecords(win: Window, storage: () => Storage | undefined):
           ),
         ),
       ]),
+    // A record with Blobs has a transaction of its own: a store that refuses them fails it alone.
     put: (key, value) =>
       refused
         ? sliced(key, value)
@@ -97,6 +100,7 @@ export function browserRecords(win: Window, storage: () => Storage | undefined):
             true,
             (store) => store.put(value, key),
             (l) => l.put(key, value),
+            hasBlobs(value),
           ).catch(async (error) => {
             if (!hasBlobs(value)) throw error;
             await sliced(key, value);

@@ -9,7 +9,10 @@
  * - a database that had to be created where this page opened it before, or where localStorage
  *   remembers one (an app's logout that deletes the database alone), was wiped: `onWiped` says so.
  * Writes are `strict`: `complete` waits until the record is on disk (Chromium 121+ defaults to
- * relaxed, which may lose the last writes when the app's process is killed).
+ * relaxed, which may lose the last writes when the app's process is killed). A strict transaction
+ * costs a flush to disk, so the writes asked for before one is created share it: thousands
+ * of messages queued at once are one transaction, not thousands one behind the other, which a
+ * listing or a read would wait behind.
  *
  * indexedDbRecords runs past 80 lines on purpose: one closure over the one connection, its open
  * under way and the wiped mark, which the open, the reopen and each call read and reset.
@@ -40,9 +43,13 @@ const timeout = () => (timedOut ||= new Error('IndexedDB timeout'));
 export interface IndexedDbRecords {
   /**
    * Runs one operation in one transaction: its request's result, or its requests' results in
-   * order; `fallback` where IndexedDB cannot open at all.
+   * order; `fallback` where IndexedDB cannot open at all. A write, unless `alone`, shares its
+   * transaction with the writes asked for until it is created (in the same task, or while the
+   * database opens) and resolves once it is complete (with the batch's results); it fails with
+   * every write in it (a request that throws fails them all, those before it may be stored all the
+   * same: kept-records.ts writes them again), each write's fallback its own.
    */
-  run<T>(writes: boolean, op: Op, fallback: () => Promise<T>): Promise<T>;
+  run<T>(writes: boolean, op: Op, fallback: () => Promise<T>, alone?: boolean): Promise<T>;
   /** The one listener told when the database is found wiped. */
   onWiped(listener: () => void): void;
 }
@@ -65,6 +72,9 @@ export function indexedDbRecords(win: Window, storage: () => Storage | undefined
    */
   let lost = false;
   let wiped = noop;
+  /** The writes that join the next transaction, until it is created, and its outcome. */
+  let batch: Op[] | undefined;
+  let batched: Promise<unknown>;
 
   /**
    * Rejects after `ms` unless `promise` settled. Its timer is cleared as it settles: left to run
@@ -153,14 +163,33 @@ export function indexedDbRecords(win: Window, storage: () => Storage | undefined
     });
   };
 
+  // Made once more where the connection went away under it (a passed deadline keeps it: the open
+  // or transaction it waited for goes on).
+  const twice = <T>(writes: boolean, op: Op, fallback: () => Promise<T>) =>
+    attempt(writes, op, fallback).catch((error) => {
+      if (connection) throw error;
+      return attempt(writes, op, fallback);
+    });
+
   return {
-    // Made once more where the connection went away under it (a passed deadline keeps it: the
-    // open or transaction it waited for goes on).
-    run: (writes, op, fallback) =>
-      attempt(writes, op, fallback).catch((error) => {
-        if (connection) throw error;
-        return attempt(writes, op, fallback);
-      }),
+    run(writes, op, fallback, alone) {
+      if (!writes || alone) return twice(writes, op, fallback);
+      if (!batch) {
+        const ops: Op[] = (batch = []);
+        // Writes asked for from then on go in the next transaction (a retry's closing a later
+        // batch early does no harm: its writes are in it, the next ones start another).
+        const close = () => void (batch = undefined);
+        // Closed as it settles too (not with `finally`: ES2018).
+        (batched = twice(
+          true,
+          (store) => (close(), ops.map((each) => each(store)) as IDBRequest[]),
+          async () => {},
+        )).then(close, close);
+      }
+      batch.push(op);
+      // Where IndexedDB cannot open, each write's own fallback (the batch's resolves with nothing).
+      return batched.then((stored) => stored || fallback()) as Promise<any>;
+    },
     onWiped: (listener) => (wiped = listener),
   };
 }

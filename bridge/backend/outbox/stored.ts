@@ -3,34 +3,59 @@
  * listing. Keys are read alone; values all at once (one read: a read per key takes seconds for
  * thousands of records), and only where some record is not in memory here. A failed read is
  * read as nothing stored.
+ *
+ * A read of everything under way is shared: the calls made meanwhile, keys or values, take what
+ * it reads rather than queue their own reads behind it (at start-up, thousands of records left by
+ * the page before are read once, and a listing answers from that read). Values read with keys
+ * stay with those keys' array, so the listing's values come from the read its keys came from. A
+ * record's value never changes under its key, so a read begun a moment earlier is as good.
  */
 import type { RecordStore, Timers } from '../../environment.js';
 
 /** How long a loop over stored records runs before other tasks get their turn (a long task is 50 ms). */
 const SLICE = 10;
 
-/** The keys of the inbox's records, in order. */
-export const readKeys = async (records: RecordStore | undefined, prefix: string) =>
-  records ? records.keys(prefix).catch(() => []) : [];
+/** The read of everything under way, by store. */
+const reading = new WeakMap<RecordStore, Promise<Map<string, unknown>>>();
+/** The values read in the same read as these keys. */
+const valuesOf = new WeakMap<string[], Map<string, unknown>>();
 
-/** The inbox's records by key, in one read. */
-export async function readEvery(records: RecordStore | undefined, prefix: string): Promise<Map<string, unknown>> {
-  const read = new Map<string, unknown>();
-  const [found, values] = records ? await records.all(prefix).catch((): [string[], unknown[]] => [[], []]) : [[], []];
-  found.forEach((key, i) => read.set(key, values[i]));
+/** The keys of the inbox's records, in order. */
+export async function readKeys(records: RecordStore | undefined, prefix: string): Promise<string[]> {
+  const shared = records && reading.get(records);
+  if (!shared) return records ? records.keys(prefix).catch(() => []) : [];
+  const read = await shared;
+  const keys = [...read.keys()];
+  valuesOf.set(keys, read);
+  return keys;
+}
+
+/** The inbox's records by key, in one read (or the one under way). */
+export function readEvery(records: RecordStore | undefined, prefix: string): Promise<Map<string, unknown>> {
+  let read = records && reading.get(records);
+  if (!read) {
+    read = (records ? records.all(prefix) : Promise.resolve<[string[], unknown[]]>([[], []])).then(
+      ([found, values]) => new Map(found.map((key, i) => [key, values[i]])),
+      () => new Map(),
+    );
+    if (records) {
+      reading.set(records, read);
+      void read.then(() => reading.delete(records));
+    }
+  }
   return read;
 }
 
 /**
  * The inbox's records by key, read only where one of `keys` is `foreign` (another page's record,
- * not in memory here).
+ * not in memory here): those read with `keys`, where they were.
  */
 export const readAll = async (
   records: RecordStore | undefined,
   prefix: string,
   keys: string[],
   foreign: (key: string) => boolean,
-) => (keys.some(foreign) ? readEvery(records, prefix) : new Map<string, unknown>());
+) => (keys.some(foreign) ? valuesOf.get(keys) || readEvery(records, prefix) : new Map<string, unknown>());
 
 /**
  * A loop over thousands of records lets other tasks run (the host's commands, the page's input)

@@ -138,7 +138,8 @@ describe.skipIf(!requireChromium())('indexedDbRecords (Chromium, a page on 127.0
   it('runs a call in one transaction and resolves with its result, or its results in order', async () => {
     const page = await openPage();
     const store = await make(page);
-    expect(await call(page, store, 'k1', 'one')).toEqual({ ok: true, value: 'k1' });
+    // A write resolves with its batch's results once their transaction is complete.
+    expect(await call(page, store, 'k1', 'one')).toEqual({ ok: true, value: ['k1'] });
     expect(await call(page, store, 'k1')).toEqual({ ok: true, value: 'one' });
     const bulk = await page.evaluate(async (index) => {
       const { records } = (window as unknown as Made).made[index] as Made['made'][number];
@@ -203,14 +204,14 @@ describe.skipIf(!requireChromium())('indexedDbRecords (Chromium, a page on 127.0
   it('lets go when another page deletes the database, opens it again, says it was wiped once, and the next call works', async () => {
     const page = await openPage();
     const store = await make(page);
-    expect(await call(page, store, 'k1', 'one')).toEqual({ ok: true, value: 'k1' });
+    expect(await call(page, store, 'k1', 'one')).toEqual({ ok: true, value: ['k1'] });
     const other = await openPage();
     // Not blocked: the store closed its connection on `versionchange`.
     expect(await deleteDatabase(other)).toBe('success');
     // It opens the database again on its own, after a pause, and so finds it wiped.
     await expect.poll(() => wipes(page, store), { timeout: 5_000 }).toBe(1);
     expect(await call(page, store, 'k1')).toEqual({ ok: true, value: undefined });
-    expect(await call(page, store, 'k2', 'two')).toEqual({ ok: true, value: 'k2' });
+    expect(await call(page, store, 'k2', 'two')).toEqual({ ok: true, value: ['k2'] });
     // Written to the database the other page sees.
     const there = await make(other);
     expect(await call(other, there, 'k2')).toEqual({ ok: true, value: 'two' });
@@ -220,7 +221,7 @@ describe.skipIf(!requireChromium())('indexedDbRecords (Chromium, a page on 127.0
   it('says nothing on the first open of an origin, and says once that a database it knew of was wiped after a reload', async () => {
     const page = await openPage();
     const first = await make(page);
-    expect(await call(page, first, 'k1', 'one')).toEqual({ ok: true, value: 'k1' });
+    expect(await call(page, first, 'k1', 'one')).toEqual({ ok: true, value: ['k1'] });
     expect(await wipes(page, first)).toBe(0);
     // An app's logout deletes the database alone, and the page is loaded again: localStorage
     // remembers that the database existed.
@@ -230,7 +231,7 @@ describe.skipIf(!requireChromium())('indexedDbRecords (Chromium, a page on 127.0
     const reloaded = await openPage();
     const store = await make(reloaded);
     expect(await call(reloaded, store, 'k1')).toEqual({ ok: true, value: undefined });
-    expect(await call(reloaded, store, 'k2', 'two')).toEqual({ ok: true, value: 'k2' });
+    expect(await call(reloaded, store, 'k2', 'two')).toEqual({ ok: true, value: ['k2'] });
     expect(await wipes(reloaded, store)).toBe(1);
     // A second store of an origin whose database is there: nothing to say.
     const again = await make(reloaded);
@@ -283,6 +284,124 @@ describe.skipIf(!requireChromium())('indexedDbRecords (Chromium, a page on 127.0
       .poll(async () => (await call(other, store, 'k1', 'one')).ok, { timeout: 10_000, interval: 200 })
       .toBe(true);
     expect(await call(other, store, 'k1')).toEqual({ ok: true, value: 'one' });
+  });
+
+  /**
+   * Counts the page's readwrite transactions (with their durability) from now on, then makes
+   * `writes` in one task: [key, value] puts, [key] deletes, [key, value, 'add'] adds, a fourth
+   * item true for a write `alone`; each write's outcome, then the stored keys and values.
+   */
+  const inOneTask = (page: Page, store: number, writes: Array<[string, string?, string?, boolean?]>) =>
+    page.evaluate(
+      async ({ index, writes }) => {
+        const { records } = (window as unknown as Made).made[index] as Made['made'][number];
+        const transactions: string[] = [];
+        const transaction = IDBDatabase.prototype.transaction;
+        IDBDatabase.prototype.transaction = function (this: IDBDatabase, ...args: Parameters<typeof transaction>) {
+          if (args[1] === 'readwrite') transactions.push(args[2]?.durability ?? 'default');
+          return transaction.apply(this, args);
+        };
+        try {
+          const outcomes = await Promise.all(
+            writes.map(([key, value, how, alone]) =>
+              records
+                .run(
+                  true,
+                  (objects) =>
+                    value === undefined
+                      ? objects.delete(key)
+                      : how === 'add'
+                        ? objects.add(value, key)
+                        : objects.put(value, key),
+                  async () => 'fallback',
+                  alone,
+                )
+                .then(
+                  () => 'stored',
+                  (error: Error) => error.name,
+                ),
+            ),
+          );
+          const stored = await records.run(
+            false,
+            (objects) => [objects.getAllKeys(), objects.getAll()],
+            async () => [],
+          );
+          return { outcomes, transactions, stored };
+        } finally {
+          IDBDatabase.prototype.transaction = transaction;
+        }
+      },
+      { index: store, writes },
+    );
+
+  it('writes asked for in one task in one strict transaction, each resolved once it is complete', async () => {
+    const page = await openPage();
+    const store = await make(page);
+    expect(await call(page, store, 'k0', 'zero')).toEqual({ ok: true, value: ['k0'] });
+    const written = await inOneTask(page, store, [['k1', 'one'], ['k2', 'two'], ['k0'], ['k3', 'three']]);
+    expect(written.outcomes).toEqual(['stored', 'stored', 'stored', 'stored']);
+    expect(written.transactions).toEqual(['strict']);
+    expect(written.stored).toEqual([
+      ['k1', 'k2', 'k3'],
+      ['one', 'two', 'three'],
+    ]);
+    // The next task's writes go in a transaction of their own.
+    expect((await inOneTask(page, store, [['k4', 'four']])).transactions).toEqual(['strict']);
+  });
+
+  it('fails every write of a transaction that fails, and writes those asked for after it', async () => {
+    const page = await openPage();
+    const store = await make(page);
+    expect(await call(page, store, 'k1', 'one')).toEqual({ ok: true, value: ['k1'] });
+    // Adding a key that is there fails its request, which aborts the transaction.
+    const failed = await inOneTask(page, store, [
+      ['k2', 'two'],
+      ['k1', 'again', 'add'],
+      ['k3', 'three'],
+    ]);
+    expect(failed.outcomes).toEqual(['ConstraintError', 'ConstraintError', 'ConstraintError']);
+    expect(failed.stored).toEqual([['k1'], ['one']]);
+    expect((await inOneTask(page, store, [['k2', 'two']])).outcomes).toEqual(['stored']);
+    expect(await call(page, store, 'k2')).toEqual({ ok: true, value: 'two' });
+  });
+
+  it('gives a write asked for alone a transaction of its own, which fails alone', async () => {
+    const page = await openPage();
+    const store = await make(page);
+    expect(await call(page, store, 'k1', 'one')).toEqual({ ok: true, value: ['k1'] });
+    const written = await inOneTask(page, store, [
+      ['k2', 'two'],
+      ['k1', 'again', 'add', true],
+      ['k3', 'three'],
+    ]);
+    expect(written.outcomes).toEqual(['stored', 'ConstraintError', 'stored']);
+    expect(written.transactions).toEqual(['strict', 'strict']);
+    expect(written.stored).toEqual([
+      ['k1', 'k2', 'k3'],
+      ['one', 'two', 'three'],
+    ]);
+  });
+
+  it('runs the fallback of each write of a batch where the window has no IndexedDB', async () => {
+    const page = await openPage();
+    const store = await make(page, true);
+    const outcomes = await page.evaluate(async (index) => {
+      const { records } = (window as unknown as Made).made[index] as Made['made'][number];
+      const write = (fallback: () => Promise<unknown>) =>
+        records
+          .run(true, (objects) => objects.put('x', 'k'), fallback)
+          .then(
+            (value) => value,
+            (error: Error) => `rejected: ${error.message}`,
+          );
+      return Promise.all([
+        write(async () => 'first'),
+        write(() => Promise.reject(new Error('full'))),
+        write(async () => 'third'),
+      ]);
+    }, store);
+    expect(outcomes).toEqual(['first', 'rejected: full', 'third']);
   });
 
   it('uses the fallback where the window has no IndexedDB', async () => {

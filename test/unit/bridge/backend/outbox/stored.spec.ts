@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { readAll, readKeys, slices } from '../../../../../bridge/backend/outbox/stored.js';
+import { readAll, readEvery, readKeys, slices } from '../../../../../bridge/backend/outbox/stored.js';
 import type { RecordStore } from '../../../../../bridge/environment.js';
 import { mapRecords } from '../../../../../tools/testing/in-memory-environment.js';
 
-/** A store that counts its bulk reads. */
+/** A store that counts its key reads and bulk reads. */
 function counted(map: Map<string, unknown>) {
   const inner = mapRecords(map);
-  const calls = { all: 0 };
-  const store: RecordStore = { ...inner, all: (prefix) => (calls.all++, inner.all(prefix)) };
+  const calls = { keys: 0, all: 0 };
+  const store: RecordStore = {
+    ...inner,
+    keys: (prefix) => (calls.keys++, inner.keys(prefix)),
+    all: (prefix) => (calls.all++, inner.all(prefix)),
+  };
   return { store, calls };
 }
 
@@ -39,6 +43,26 @@ describe('reading the stored records', () => {
       ['p:1', { n: 1 }],
       ['p:2', { n: 2 }],
     ]);
+  });
+
+  it('answers key reads made while a read of everything is under way from it, and their values with them', async () => {
+    const map = new Map<string, unknown>([
+      ['p:1', { n: 1 }],
+      ['p:2', { n: 2 }],
+    ]);
+    const { store, calls } = counted(map);
+    const early = readEvery(store, 'p:');
+    // Written after that read began: a value never changes under its key, so the read stays good.
+    map.set('p:3', { n: 3 });
+    const keys = await readKeys(store, 'p:');
+    expect(keys).toEqual(['p:1', 'p:2']);
+    expect(await readAll(store, 'p:', keys, () => true)).toBe(await early);
+    expect(calls).toEqual({ keys: 0, all: 1 });
+    // Once it is over, keys and values are read again.
+    const next = await readKeys(store, 'p:');
+    expect(next).toEqual(['p:1', 'p:2', 'p:3']);
+    expect([...(await readAll(store, 'p:', next, () => true)).keys()]).toEqual(['p:1', 'p:2', 'p:3']);
+    expect(calls).toEqual({ keys: 1, all: 2 });
   });
 
   it('reads a failed bulk read as nothing stored', async () => {
