@@ -181,7 +181,7 @@ describe.skipIf(!requireChromium())('indexedDbRecords (Chromium, a page on 127.0
   it('clears the deadlines of a call once it has settled, so that nothing of it is held after', async () => {
     const page = await openPage();
     const store = await make(page);
-    expect(await call(page, store, 'k1', 'one')).toEqual({ ok: true, value: 'k1' });
+    expect(await call(page, store, 'k1', 'one')).toEqual({ ok: true, value: ['k1'] });
     expect(await call(page, store, 'k1')).toEqual({ ok: true, value: 'one' });
     const failed = await page.evaluate(async (index) => {
       const { records } = (window as unknown as Made).made[index] as Made['made'][number];
