@@ -6,7 +6,7 @@
 import { ROUNDS } from './round-trip.mjs';
 import { PHOTO_BYTES } from './attachments.mjs';
 import { QUEUED } from './drain.mjs';
-import { quantile } from './stats.mjs';
+import { median, quantile } from './stats.mjs';
 import { number } from './table.mjs';
 
 export const ROUND_TRIP_GOAL = 1.1;
@@ -98,9 +98,14 @@ export function roundTripRows(engine, r, how) {
     `${ms(quantile(r.all[kind] ?? [], 0.25))}–${ms(quantile(r.all[kind] ?? [], 0.75))}`;
   const ratios = (/** @type {(round: import('./round-trip.mjs').Round) => number | undefined} */ ratio) =>
     r.rounds.map((round) => times(ratio(round) ?? NaN)).join(', ');
+  const spent = (/** @type {string} */ kind) => ms(median(r.all[kind] ?? []));
   const notes = [
     `round trip, ${engine}: ${how}; ${ROUNDS} consecutive rounds of ${r.samples} each, the kinds interleaved, after warm-up; round ratios against the durable send ${ratios((round) => round.ratio)}${quiet ? `, without native calls ${ratios((round) => round.quietRatio)}` : ''}, against a bare fetch ${ratios((round) => round.bareRatio)}; all rounds p25–p75: bridge ${range('bridge')}, durable send ${range('durable')}, strict ${range('strict')}, bare fetch ${range('bare')}; ${timer(r.isolated)}`,
   ];
+  if (r.all['bridgeLead'])
+    notes.push(
+      `round trip, ${engine}, where the time goes (medians of all rounds, by Resource Timing): from the send's start to its request's start, bridge ${spent('bridgeLead')}, durable send ${spent('durableLead')}; from the response's end to the answer, bridge ${spent('bridgeTail')}, durable send ${spent('durableTail')}`,
+    );
   return { rows, notes };
 }
 

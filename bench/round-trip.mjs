@@ -43,6 +43,8 @@ window.__bench = (function () {
   var authToken;
   var db;
   var waiting = {};
+  /** The last bridge or durable send's start and end, for where its time went (see spans). */
+  var span;
   window.__onBridgeMessage = function (message) {
     if (message && message.type === 'response' && waiting[message.id]) waiting[message.id](message);
   };
@@ -55,6 +57,7 @@ window.__bench = (function () {
       var started;
       waiting[id] = function (message) {
         var elapsed = performance.now() - started;
+        span = [started, started + elapsed];
         delete waiting[id];
         if (message.ok) resolve(elapsed); else reject(new Error('bridge answered ' + JSON.stringify(message.error)));
       };
@@ -94,9 +97,24 @@ window.__bench = (function () {
       var body = JSON.stringify({ message: { content: text, echo_id: id } });
       var started = performance.now();
       return Promise.all([put({ id: id, content: text, queuedAt: Date.now() }, durability), post(body)]).then(function () {
+        if (!durability) span = [started, performance.now()];
         return performance.now() - started;
       });
     };
+  }
+  // Where the time went, as diagnostics, by Resource Timing (a cross-origin entry still has its
+  // start and its response's end): from the send's start to its request's, and from the
+  // response's end to the answer. Read after the timed span, and cleared, as the buffer is small.
+  function spans(times, kind) {
+    var entry = performance.getEntriesByType('resource').filter(function (e) {
+      return e.name.indexOf('/messages') >= 0 && span && e.startTime >= span[0];
+    }).pop();
+    performance.clearResourceTimings();
+    if (entry) {
+      (times[kind + 'Lead'] = times[kind + 'Lead'] || []).push(entry.startTime - span[0]);
+      (times[kind + 'Tail'] = times[kind + 'Tail'] || []).push(span[1] - entry.responseEnd);
+    }
+    span = undefined;
   }
   var kinds = { bridge: bridgeOnce, bare: fetchOnce, durable: durableOnce(undefined), strict: durableOnce('strict') };
   function openDb() {
@@ -134,6 +152,8 @@ window.__bench = (function () {
           window.__benchAt = order[k] + ' #' + i;
           return kinds[order[k]]().then(function (elapsed) {
             if (i >= warmup) times[order[k]].push(elapsed);
+            if (i >= warmup && span) spans(times, order[k]);
+            span = undefined;
             return next(k + 1);
           });
         };

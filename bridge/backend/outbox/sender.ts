@@ -100,9 +100,11 @@ export function createSender(
       // A wait the server asked for (Retry-After) is kept even by a retry "at once".
       if (wait > 0 && (!skip || entry.firm)) return schedule(wait);
       skip = false;
-      // Asked as the send starts: another WebView waiting gets its turn after this one send.
+      const sending = attempt(entry);
+      // Asked once the send started (asking costs the request's start a browser call): another
+      // WebView waiting gets its turn after this one send.
       const wanted = lock.wanted();
-      if (!(await attempt(entry))) return;
+      if (!(await sending)) return;
       sent = key;
       if (await wanted) {
         again = true;
