@@ -69,7 +69,7 @@ export const INTERNAL_PROPERTIES = new RegExp(
     ...['onVisible', 'onConnectivityChange', 'onMessage', 'isOnline', 'pageOrigin', 'scope', 'apiOrigin'],
     ...['maxCommandLength', 'form', 'json', 'onProgress', 'delay', 'stop', 'list', 'cancel', 'clearAll'],
     ...['rawOptions', 'recorder', 'hosts', 'firm', 'wanted', 'keep', 'onWiped', 'onChange', 'record'],
-    ...['held', 'waiting', 'pending', 'retryAfter'],
+    ...['held', 'waiting', 'pending', 'retryAfter', 'issued'],
     // The uploads' and command specs' fields (dispatch/), and the adapters' field beside `encode`:
     // the bundle's adapters are its own, no host hands one in.
     ...['parts', 'blobbed', 'schema', 'oneByOne'],

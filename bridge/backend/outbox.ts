@@ -95,9 +95,14 @@ export function createOutbox(s: OutboxSettings): Outbox {
         entries.set(key, entry);
         setState(entry, 'queued');
         drain(true, false);
-        // Chained after the drain, so the first attempt's request starts before this write's
+        const held = holdPage();
+        // Chained after the drain, so a text message's request starts before this write's
         // IndexedDB transaction is opened (about 0.3 ms): both are under way at once either way.
-        entry.written = holdPage()
+        // A message with files is the other way round: WebKit's main thread stalls on a put of
+        // Blobs issued while their upload runs, so its first request waits until a task after
+        // the put was asked for (by then issued: the store's layers take microtasks only).
+        if (record.files) entry.issued = held.then(() => new Promise<void>((done) => s.setTimeout(done, 0)));
+        entry.written = held
           .then(() => (records as RecordStore).put(key, record))
           .then(
             () => true,

@@ -123,6 +123,9 @@ export function createSender(
     entry.attempt++;
     entry.next = undefined;
     setState(entry, 'sending');
+    // Told `sending` before the wait (the host hears it with `queued`, in one delivery); a request
+    // that would start after `destroy` does not.
+    if (entry.issued && (await entry.issued, stopped)) return false;
     let outcome: Outcome;
     try {
       const onProgress = throttledProgress(s.now, (progress) => setState(entry, 'sending', { progress }));

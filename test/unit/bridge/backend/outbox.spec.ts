@@ -131,7 +131,11 @@ describe('one way through a send', () => {
         return { id: record.messageId };
       },
     });
-    await p.send(1, { files: [{ name: 'a.png', type: 'image/png', data: new ArrayBuffer(900) }] });
+    const outcome = p.send(1, { files: [{ name: 'a.png', type: 'image/png', data: new ArrayBuffer(900) }] });
+    await flush();
+    // A message with files starts its request a task after its write was asked for.
+    clock.advance(0);
+    await outcome;
     expect(p.states('msg-1').map(({ state, progress }) => [state, progress?.sentBytes])).toEqual([
       ['queued', undefined],
       ['sending', undefined],
@@ -143,6 +147,30 @@ describe('one way through a send', () => {
       ['sent', undefined],
     ]);
     expect(p.states('msg-1').every((event) => !event.progress || event.progress.totalBytes === 1000)).toBe(true);
+  });
+
+  it("asks for the write of a message with files a task before its request starts; a text message's request does not wait", async () => {
+    const map = new Map<string, unknown>();
+    const order: string[] = [];
+    const stored = mapRecords(map);
+    const records: RecordStore = {
+      ...stored,
+      put: (key, value) => (order.push(`put ${(value as OutboxRecord).messageId}`), stored.put(key, value)),
+    };
+    const p = page({ map, records, answer: async (r) => (order.push(`send ${r.messageId}`), { id: r.messageId }) });
+    const text = p.send(1);
+    await flush();
+    await expect(text).resolves.toEqual({ id: 'msg-1' });
+    const photo = p.send(2, { files: [{ name: 'a.png', type: 'image/png', data: new ArrayBuffer(9) }] });
+    await flush();
+    // Told `sending` already (the host hears it with `queued`), its request not started: it waits for a task.
+    expect(order.filter((step) => step.endsWith('msg-2'))).toEqual(['put msg-2']);
+    expect(p.states('msg-2').map(({ state }) => state)).toEqual(['queued', 'sending']);
+    p.clock.advance(0);
+    await flush();
+    await expect(photo).resolves.toEqual({ id: 'msg-2' });
+    expect(order.filter((step) => step.endsWith('msg-2'))).toEqual(['put msg-2', 'send msg-2']);
+    expect(map.size).toBe(0);
   });
 
   it('treats an error that is not a bridge error (a bug) as final rather than retrying it forever', async () => {
@@ -529,6 +557,9 @@ describe('listOutbox and cancelMessage', () => {
     const p = page({ answer: async () => Promise.reject(networkError()) });
     p.send(1, { files: [{ name: 'a.png', type: 'image/png', data: new ArrayBuffer(7) }] });
     p.send(2);
+    await flush();
+    // msg-1's request starts a task after its write was asked for (it has files).
+    p.clock.advance(0);
     await flush();
     const listing = await p.outbox.list();
     expect(listing).toEqual([
