@@ -89,6 +89,18 @@ describe.concurrent('chat-bridge usage', () => {
   });
 });
 
+describe('dist/cli.js run directly', () => {
+  it('replays as bin/chat-bridge.js does, rather than exiting 0 with no output', async () => {
+    const photos = join(ROOT, 'test', 'fixtures', 'upload-base64.jsonl');
+    // The bin first: it builds dist/ where a checkout has none.
+    const viaBin = await cli('replay', photos, '--host', 'ios');
+    const direct = await node([join(ROOT, 'dist', 'cli.js'), 'replay', photos, '--host', 'ios']);
+    expect(viaBin.status).toBe(0);
+    expect(viaBin.stdout).toContain('"path":"/messages"');
+    expect(direct).toEqual(viaBin);
+  });
+});
+
 describe.concurrent('chat-bridge replay fixture errors', () => {
   it('exits 1 for a line that is not JSON, naming the file and the line number', async () => {
     const path = fixture('bad-json.jsonl', [

@@ -3,6 +3,7 @@
  * self-hosted backend. Exit status: 0 done, 1 a failed check or a fixture problem, 2 bad usage.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { HOST_NAMES, type HostName } from '../../bridge/index.js';
 import { lineDiff } from '../replay/diff.js';
@@ -129,3 +130,15 @@ async function replayCommand(
   err(`${file}: output differs from ${values.expect} (--- expected, +++ actual):\n${lineDiff(golden, output)}`);
   return 1;
 }
+
+/**
+ * Run as a script (`node dist/cli.js replay ...`) rather than imported by bin/chat-bridge.js, the
+ * module runs the command too: otherwise it would only define `main` and exit 0, printing nothing.
+ */
+const script = process.argv[1];
+if (script !== undefined && import.meta.url === pathToFileURL(script).href)
+  void main(
+    process.argv.slice(2),
+    (text) => process.stdout.write(text),
+    (text) => process.stderr.write(text),
+  ).then((status) => (process.exitCode = status));
