@@ -125,7 +125,10 @@ export function createSender(
     setState(entry, 'sending');
     // Told `sending` before the wait (the host hears it with `queued`, in one delivery); a request
     // that would start after `destroy` does not.
-    if (entry.issued && (await entry.issued, stopped)) return false;
+    if (entry.issued) {
+      await entry.issued;
+      if (stopped) return false;
+    }
     let outcome: Outcome;
     try {
       const onProgress = throttledProgress(s.now, (progress) => setState(entry, 'sending', { progress }));
