@@ -498,7 +498,7 @@ function shown(value: unknown): string {
 const redacted = (text: string) => text.split(WEBSITE_TOKEN).join(REDACTED);
 
 /** A turn of the event loop; every tenth a timer's turn, for the bridge's own 0 ms timers. */
-const nextTurn = (turn: number) =>
+const nextTurn = (turn = 0) =>
   new Promise<void>((resolve) => (turn % 10 === 9 ? setTimeout(resolve, 0) : setImmediate(resolve)));
 
 /**
