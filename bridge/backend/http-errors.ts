@@ -29,16 +29,16 @@ const STATUSES: Record<number, [code: ErrorCode, text: string] | undefined> = {
 const describeStatus = (status: number): [code: ErrorCode, text: string] =>
   STATUSES[status] || (status >= 500 ? ['server_error', 'server error'] : ['bad_request', 'request failed']);
 
-/**
- * What a failure is told from: the request's route and the answer. Written here, not taken from
- * http.ts's request and response types, since http.ts imports this module.
- */
+/** Where a request went: its route is all a failure's message says of it. */
 interface Route {
   method: string;
   path: string;
 }
-interface Answer {
+
+/** An HTTP answer as the bridge reads it (http.ts makes it; here, a failed one becomes an error). */
+export interface ApiResponse {
   status: number;
+  /** The body parsed as JSON, or undefined when it is empty or not JSON. */
   body: unknown;
   text: string;
   headers: { get(name: string): string | null };
@@ -49,7 +49,7 @@ export function route(request: Route): string {
   return `${request.method} ${request.path}`;
 }
 
-export function httpErrorEvent(request: Route, response: Answer): ErrorEvent {
+export function httpErrorEvent(request: Route, response: ApiResponse): ErrorEvent {
   const { status, body } = response;
   const [code, text] = describeStatus(status);
   return errorEvent(
@@ -61,7 +61,7 @@ export function httpErrorEvent(request: Route, response: Answer): ErrorEvent {
 }
 
 /** Carries the server's `Retry-After`, which the outbox honours before its next attempt at a message it keeps. */
-export function httpError(request: Route, response: Answer): BridgeError {
+export function httpError(request: Route, response: ApiResponse): BridgeError {
   return Object.assign(new BridgeError(httpErrorEvent(request, response)), {
     retryAfter: response.headers.get('Retry-After'),
   });

@@ -14,7 +14,9 @@ import type { Environment, HttpRequest, ProgressListener } from '../environment.
 import { bridgeError } from '../protocol/errors.js';
 import type { ResolvedOptions } from '../options.js';
 import { retryDelay } from './retry-timing.js';
-import { httpErrorEvent, route } from './http-errors.js';
+import { httpErrorEvent, route, type ApiResponse } from './http-errors.js';
+
+export type { ApiResponse };
 import { parseJson } from '../protocol/safe-json.js';
 
 type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -30,14 +32,6 @@ export interface ApiRequest {
   signal?: AbortSignal | undefined;
   /** Told a `form` upload's progress: the request then goes through `upload` where the environment has it. */
   onProgress?: ProgressListener | undefined;
-}
-
-export interface ApiResponse {
-  status: number;
-  /** The body parsed as JSON, or undefined when it is empty or not JSON. */
-  body: unknown;
-  text: string;
-  headers: { get(name: string): string | null };
 }
 
 /** `authToken`: sent as `Authorization: Bearer`, when given. */
