@@ -76,10 +76,7 @@ export interface CreateBridgeSettings {
  */
 export function checkRecorder(options: ResolvedOptions, settings: CreateBridgeSettings): void {
   if (options.record && settings.recorder === undefined) {
-    throw new OptionsError(
-      'record',
-      'needs the debug script: inject dist/chat-bridge.debug.js instead of dist/chat-bridge.js (docs/replay-and-recording.md)',
-    );
+    throw new OptionsError('record', 'needs dist/chat-bridge.debug.js');
   }
 }
 

@@ -145,10 +145,7 @@ function parseBaseUrl(value: unknown): URL {
     // reported below
   }
   if (typeof value !== 'string' || url === undefined || !/^https?:$/.test(url.protocol) || /[?#]/.test(url.href)) {
-    throw new OptionsError(
-      'baseUrl',
-      'must be the absolute http(s) URL of the API root, without query or fragment, e.g. https://chat.example.com/api/v1',
-    );
+    throw new OptionsError('baseUrl', 'must be an http(s) URL without query or fragment');
   }
   return url;
 }
@@ -157,7 +154,7 @@ function parseAllowedOrigins(value: unknown, defaults: string[]): ReadonlySet<st
   if (value === undefined) return new Set(defaults);
   if (value === '*') return '*';
   if (!Array.isArray(value) || !value.every(isNonEmptyString)) {
-    throw new OptionsError('allowedOrigins', 'must be an array of origins such as "https://app.example.com", or "*"');
+    throw new OptionsError('allowedOrigins', 'must be an array of origins, or "*"');
   }
   return new Set(value as string[]);
 }

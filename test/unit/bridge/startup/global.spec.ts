@@ -31,6 +31,6 @@ describe('global.ts (dist/chat-bridge.js)', () => {
     const global = await evaluate('global');
     expect(added()).toEqual(['ChatBridge']);
     expect(global.install(options).host).toBe('browser');
-    expect(() => global.install({ ...options, record: true })).toThrow(/inject dist\/chat-bridge\.debug\.js/);
+    expect(() => global.install({ ...options, record: true })).toThrow(/needs dist\/chat-bridge\.debug\.js/);
   });
 });

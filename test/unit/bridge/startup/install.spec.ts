@@ -225,7 +225,7 @@ describe('record: true and the two bundles', () => {
     inject();
     const running = chatBridge().install(options);
     expect(() => chatBridge().install({ ...options, record: true })).toThrow(
-      /ChatBridge option "record" needs the debug script: inject dist\/chat-bridge\.debug\.js/,
+      /ChatBridge option "record" needs dist\/chat-bridge\.debug\.js/,
     );
     expect(chatBridge().bridge).toBe(running);
     post(widgetMessage);

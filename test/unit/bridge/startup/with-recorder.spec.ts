@@ -18,7 +18,7 @@ describe('createBridge', () => {
   it('records with record: true, where the plain one refuses it', () => {
     const t = createInMemoryEnvironment({ fetch: noFetch });
     const options = normalizeOptions({ baseUrl: BASE_URL, host: 'browser', record: true }, t.env.pageOrigin);
-    expect(() => createPlainBridge(options, t.env)).toThrow(/"record" needs the debug script/);
+    expect(() => createPlainBridge(options, t.env)).toThrow(/"record" needs dist\/chat-bridge\.debug\.js/);
 
     const bridge = createBridge(options, t.env);
     cleanups.push(() => bridge.destroy());
