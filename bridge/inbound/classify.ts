@@ -82,22 +82,21 @@ export function classifyHostData(data: unknown, options: InboundOptions): Verdic
     return parseCommandText(data.startsWith(COMMAND_PREFIX) ? data.slice(COMMAND_PREFIX.length) : data, options);
   }
   if (typeof data === 'object' && data !== null) return parseCommandObject(data, options);
-  return invalid(`[host command] must be JSON text or an object, not ${data === null ? 'null' : typeof data}`);
+  return invalid(`[host command] must be JSON or an object, not ${data === null ? 'null' : typeof data}`);
 }
 
 function parseWidget(data: string, options: InboundOptions): Verdict {
   if (data.length > options.maxMessageLength) return tooLong('widget message', data.length, options.maxMessageLength);
   const secrets: Array<[string, string]> = [];
   const parsed = parseJson(data.slice(options.widgetPrefix.length + 1), secrets);
-  if (!parsed.ok) return invalid(`[widget message] is not valid JSON after the "${options.widgetPrefix}:" prefix`);
+  if (!parsed.ok) return invalid(`[widget message] invalid JSON after "${options.widgetPrefix}:"`);
   if (parsed.deep) return tooDeep('widget message');
   // The widget's close button posts `{"type":"close-widget"}` (a type, no event): news from it,
   // which Chatwoot's own SDKs read, so it becomes the widget event "close-widget".
   if (isObject(parsed.value) && parsed.value['type'] === 'close-widget')
     return { kind: 'widget', event: 'close-widget', data: {}, secrets: [] };
   const result = WidgetMessageSchema.safeParse(parsed.value);
-  if (!result.success)
-    return invalid(`[widget message] does not match the widget protocol: ${describeIssues(result.error)}`);
+  if (!result.success) return invalid(`[widget message] invalid: ${describeIssues(result.error)}`);
   const event = result.data.event;
   if (toWidget(event)) return IGNORED;
   // The schema's output is a fresh object: the event's name comes out of it, the rest is the data.
@@ -118,13 +117,13 @@ function parseCommandText(text: string, options: InboundOptions, foreign?: true)
   if (text.length > options.maxCommandLength) return oversizedCommand(text, options);
   const parsed = parseJson(text);
   if (foreign) return parsed.ok && isEnvelopeLike(parsed.value) ? validateCommand(parsed) : IGNORED;
-  return parsed.ok ? validateCommand(parsed) : invalid('[host command] is not valid JSON');
+  return parsed.ok ? validateCommand(parsed) : invalid('[host command] invalid JSON');
 }
 
 function parseCommandObject(data: object, options: InboundOptions): Verdict {
   // Serializing first gives objects the same size cap and prototype-key stripping as text.
   const text = toJsonText(data);
-  if (text === undefined) return withId(invalid('[host command] is not serializable as JSON'), data);
+  if (text === undefined) return withId(invalid('[host command] not JSON-serializable'), data);
   return parseCommandText(text, options);
 }
 
@@ -133,10 +132,7 @@ function validateCommand({ value, deep }: { value: unknown; deep: boolean }): Ve
   if (deep) return withId(tooDeep('host command'), value);
   const result = HostCommandSchema.safeParse(value);
   if (!result.success) {
-    return withId(
-      invalid(`[host command] does not match {id, method, params?}: ${describeIssues(result.error)}`),
-      value,
-    );
+    return withId(invalid(`[host command] invalid: ${describeIssues(result.error)}`), value);
   }
   return { kind: 'command', command: result.data };
 }
@@ -169,11 +165,11 @@ function oversizedCommand(text: string, options: InboundOptions): Verdict {
 }
 
 function tooLong(what: string, length: number, cap: number): Extract<Verdict, { kind: 'invalid' }> {
-  return invalid(`[${what}] refused before parsing: ${length} characters, over the ${cap}-character cap`);
+  return invalid(`[${what}] ${length} characters, over the ${cap} cap`);
 }
 
 function tooDeep(what: string): Extract<Verdict, { kind: 'invalid' }> {
-  return invalid(`[${what}] nests objects or arrays deeper than ${MAX_DEPTH} levels`);
+  return invalid(`[${what}] nested over ${MAX_DEPTH} levels deep`);
 }
 
 function invalid(message: string): Extract<Verdict, { kind: 'invalid' }> {

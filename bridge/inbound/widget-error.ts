@@ -2,7 +2,7 @@
  * The widget's `error` event. Chatwoot's widget sends `{event: "error", errorType, data: {message}}`
  * (its contacts store: `SET_USER_ERROR` with the server's reason under `data`); other payloads in
  * the wild are often empty (`{}` or a bare event name), so the host gets the type and the reason
- * where there are any, and a message that says what to check where there are none.
+ * where there are any, and says there were none otherwise.
  */
 import { errorEvent, type ErrorEvent } from '../protocol/errors.js';
 
@@ -18,10 +18,11 @@ export function widgetErrorEvent(data: Record<string, unknown>): ErrorEvent {
     data['data'],
   );
   const type = firstText(data['errorType']);
-  const what = type !== undefined ? `error ${type.slice(0, 64)}` : 'reported an error';
-  const ending =
-    detail !== undefined ? `: ${detail}` : ' without details: check baseUrl and that the widget inbox is set up';
-  return errorEvent('widget_error', `[widget] ${what}${ending}`);
+  const what = type !== undefined ? ` ${type.slice(0, 64)}` : '';
+  return errorEvent(
+    'widget_error',
+    `[widget] error${what}${detail !== undefined ? `: ${detail}` : ' without details'}`,
+  );
 }
 
 function firstText(...candidates: unknown[]): string | undefined {

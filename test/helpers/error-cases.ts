@@ -145,7 +145,7 @@ export const CASES: Case[] = [
     via: 'a malformed widget message posted from the page',
     trigger: { post: `${WIDGET}{"event":` },
     local: true,
-    message: /^\[widget message\] is not valid JSON/,
+    message: /^\[widget message\] invalid JSON/,
   },
   {
     code: 'parse_error',

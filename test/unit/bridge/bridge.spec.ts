@@ -86,7 +86,7 @@ describe('inbound handling', () => {
     start(t);
     t.post('chatwoot-widget:{"event":"error","message":"Inbox not found"}');
     expect(t.messages().slice(1)).toEqual([
-      { type: 'error', code: 'widget_error', message: '[widget] reported an error: Inbox not found' },
+      { type: 'error', code: 'widget_error', message: '[widget] error: Inbox not found' },
     ]);
   });
 

@@ -10,7 +10,7 @@ import type { ErrorEvent } from '../../../../bridge/protocol/errors.js';
 const TOO_LONG: ErrorEvent = {
   type: 'error',
   code: 'parse_error',
-  message: '[host command] refused before parsing: over the cap',
+  message: '[host command] over the cap',
 };
 const pad = { pad: 'x'.repeat(2_000) };
 
