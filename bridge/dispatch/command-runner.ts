@@ -67,10 +67,7 @@ export function createCommandRunner({ commands, timeoutMs, timers, answer }: Run
       const spec = Object.prototype.hasOwnProperty.call(commands, name) ? commands[name] : undefined;
       if (spec === undefined) {
         const known = Object.keys(commands).join(', ');
-        return answer(
-          id,
-          failure('unknown_method', `unknown method "${name}"; known methods: ${known}`, 'host command'),
-        );
+        return answer(id, failure('unknown_method', `unknown method "${name}"; known: ${known}`, 'host command'));
       }
       const params = spec.schema.safeParse(command.params || {});
       if (!params.success) return answer(id, failure('parse_error', `invalid params: ${describeIssues(params.error)}`));
@@ -86,8 +83,7 @@ export function createCommandRunner({ commands, timeoutMs, timers, answer }: Run
         controller.abort();
       };
       // An untimed command's message stays queued and is reported by its message-state events.
-      const abandon = (why: string) =>
-        finish(spec.untimed ? undefined : failure('network_error', `not answered: the bridge was ${why}`));
+      const abandon = (why: string) => finish(spec.untimed ? undefined : failure('network_error', `bridge ${why}`));
       const timer = spec.untimed
         ? undefined
         : timers.setTimeout(() => finish(failure('network_error', `no answer within ${timeoutMs} ms`)), timeoutMs);

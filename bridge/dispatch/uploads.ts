@@ -64,7 +64,7 @@ export function createUploads(maxFileSize: number, timers: Timers): Uploads {
     open.delete(id);
   };
   const refuse = (why: string, where = 'appendAttachment') => bridgeError('parse_error', `[${where}] ${why}`);
-  const unknown = (id: string, where?: string) => refuse(`unknown upload "${id}": start it with chunk 0`, where);
+  const unknown = (id: string, where?: string) => refuse(`unknown upload "${id}"`, where);
 
   return {
     append(id, index, data) {
@@ -74,7 +74,7 @@ export function createUploads(maxFileSize: number, timers: Timers): Uploads {
       if (index !== expected) throw refuse(`upload "${id}" expects chunk ${expected}, not ${index}`);
       if (index >= MAX_CHUNKS) {
         drop(id, upload);
-        throw refuse(`upload "${id}" is over the ${MAX_CHUNKS}-chunk limit`);
+        throw refuse(`upload "${id}" over ${MAX_CHUNKS} chunks`);
       }
       const text = base64Text(data);
       let bytes: ArrayBuffer;
@@ -83,11 +83,7 @@ export function createUploads(maxFileSize: number, timers: Timers): Uploads {
         if (text.length % 4) throw text;
         bytes = unbase64(text);
       } catch {
-        throw notBase64(
-          text,
-          '[appendAttachment] invalid params',
-          'data must be base64, cut at a multiple of 4 characters',
-        );
+        throw notBase64(text, '[appendAttachment] invalid params', 'data must be base64 in 4-character groups');
       }
       const size = upload.size + bytes.byteLength;
       drop(id, upload);

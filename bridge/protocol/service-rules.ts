@@ -26,17 +26,17 @@ export function validateMessage(params: SendMessageParams, maxFileSize: number):
     throw badRequest('empty_message', 'message.content is required');
   }
   if (attachments.length > MAX_FILES) {
-    throw badRequest('too_many_files', `${attachments.length} files, at most ${MAX_FILES} per message`);
+    throw badRequest('too_many_files', `${attachments.length} files, max ${MAX_FILES}`);
   }
   attachments.forEach((file, index) => {
     if (!ACCEPTED_TYPES.test(file.type)) {
-      throw badRequest('unsupported_file_type', `${file.name} has unsupported type "${file.type}"`);
+      throw badRequest('unsupported_file_type', `${file.name}: unsupported type "${file.type}"`);
     }
     const data = file.data === undefined ? undefined : base64Text(file.data);
     if (
       data === undefined ? file.uploadId === undefined && (file.size === undefined || file.size < 0) : !isBase64(data)
     )
-      throw notBase64(data, `[sendMessage] invalid params: attachments.${index}`, 'data must be base64, or size given');
+      throw notBase64(data, `[sendMessage] invalid params: attachments.${index}`, 'needs base64 data or size');
     const size = attachmentSize(file);
     if (size > maxFileSize) throw new BridgeError(fileTooLarge(file.name, size, maxFileSize));
   });
@@ -52,16 +52,12 @@ export const isBase64 = (text: string) => text.length % 4 === 0 && BASE64.test(t
 export const notBase64 = (text: string | undefined, where: string, why: string) =>
   bridgeError(
     'parse_error',
-    `${where}: ${text !== undefined && text.length % 4 === 0 && BASE64URL.test(text) ? 'data is base64url (- and _): send base64 (+ and /)' : why}`,
+    `${where}: ${text !== undefined && text.length % 4 === 0 && BASE64URL.test(text) ? 'data is base64url, not base64' : why}`,
   );
 
 /** The refusal of a file over `maxFileSize`, as the server words it. */
 export function fileTooLarge(name: string, size: number, maxFileSize: number): ErrorEvent {
-  return errorEvent(
-    'file_too_large',
-    `${WHERE} 413: ${name} is ${size} bytes, over the ${maxFileSize}-byte limit`,
-    413,
-  );
+  return errorEvent('file_too_large', `${WHERE} 413: ${name} is ${size} bytes, over ${maxFileSize}`, 413);
 }
 
 /** When `data` is present the size is its decoded length and a declared `size` is ignored. */

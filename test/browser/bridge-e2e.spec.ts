@@ -72,7 +72,7 @@ describe.skipIf(!requireChromium())(
           type: 'error',
           code: 'file_too_large',
           status: 413,
-          message: '[POST /messages] 413: clip.mp4 is 20000 bytes, over the 3000-byte limit',
+          message: '[POST /messages] 413: clip.mp4 is 20000 bytes, over 3000',
         },
       });
       expect(await harness.storedMessages()).toMatchObject([{ attachments: [{ name: 'wrapped.bin', size: 2_000 }] }]);

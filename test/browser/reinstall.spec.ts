@@ -43,10 +43,10 @@ describe.skipIf(!requireChromium())('a command in flight when the bridge goes (r
         error: {
           type: 'error',
           code: 'network_error',
-          message: '[init] not answered: the bridge was reinstalled',
+          message: '[init] bridge reinstalled',
         },
       },
-      { type: 'error', code: 'network_error', message: '[init] not answered: the bridge was reinstalled' },
+      { type: 'error', code: 'network_error', message: '[init] bridge reinstalled' },
       { type: 'ready' },
     ]);
     expect(await page.stats()).toMatchObject({ pendingCommands: 0 });
@@ -94,7 +94,7 @@ describe.skipIf(!requireChromium())('a command in flight when the bridge goes (r
       ok: false,
       error: {
         code: 'network_error',
-        message: '[getConversation] not answered: the bridge was destroyed',
+        message: '[getConversation] bridge destroyed',
       },
     });
   });

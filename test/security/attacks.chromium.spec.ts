@@ -116,7 +116,7 @@ describe.skipIf(!requireChromium())('case 5: tiny chunks (real bundle in Chromiu
       expect(JSON.parse(refusals[0] as string)).toMatchObject({
         id: 'c4096',
         ok: false,
-        error: { code: 'parse_error', message: '[appendAttachment] upload "tiny" is over the 4096-chunk limit' },
+        error: { code: 'parse_error', message: '[appendAttachment] upload "tiny" over 4096 chunks' },
       });
       // Held, the chunks took 11 MiB; refused, the heap is about where it was.
       expect(after - before).toBeLessThan(3 * 1024 * 1024);

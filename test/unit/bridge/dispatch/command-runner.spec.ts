@@ -293,8 +293,8 @@ describe('bookkeeping', () => {
       { type: 'response', id: 'y', ok: false, error: expect.objectContaining({ code: 'network_error' }) },
     ]);
     expect(errors.map((error) => error.message)).toEqual([
-      '[manual] not answered: the bridge was reinstalled',
-      '[manual] not answered: the bridge was reinstalled',
+      '[manual] bridge reinstalled',
+      '[manual] bridge reinstalled',
     ]);
 
     calls[0]?.resolve('after destroy');
@@ -308,7 +308,7 @@ describe('bookkeeping', () => {
     const { runner, errors } = setup();
     runner.run({ id: 'x', method: 'manual' });
     runner.destroy();
-    expect(errors[0]?.message).toBe('[manual] not answered: the bridge was destroyed');
+    expect(errors[0]?.message).toBe('[manual] bridge destroyed');
   });
 
   it('destroy leaves an untimed command (sendMessage) unanswered: its message is followed, not failed', async () => {

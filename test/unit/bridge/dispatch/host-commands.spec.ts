@@ -158,7 +158,7 @@ describe('host commands', () => {
     expect(event).toEqual({
       type: 'error',
       code: 'parse_error',
-      message: '[sendMessage] unknown upload "never-sent": start it with chunk 0',
+      message: '[sendMessage] unknown upload "never-sent"',
     });
     expect(t.queued).toEqual([]);
   });

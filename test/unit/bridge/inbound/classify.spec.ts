@@ -303,7 +303,7 @@ describe('host commands', () => {
           type: 'error',
           code: 'file_too_large',
           status: 413,
-          message: '[POST /messages] 413: movie.mp4 is 20000 bytes, over the 3000-byte limit',
+          message: '[POST /messages] 413: movie.mp4 is 20000 bytes, over 3000',
         },
       });
     };

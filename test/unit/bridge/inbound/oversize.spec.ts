@@ -80,7 +80,7 @@ describe('an attachment over maxFileSize', () => {
       type: 'error',
       code: 'file_too_large',
       status: 413,
-      message: `[POST /messages] 413: movie.mp4 is ${size} bytes, over the ${MAX}-byte limit`,
+      message: `[POST /messages] 413: movie.mp4 is ${size} bytes, over ${MAX}`,
     },
   });
 

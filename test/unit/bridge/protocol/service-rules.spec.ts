@@ -82,7 +82,7 @@ describe('message rules', () => {
     expect(check({ attachments: [file({ data: 'AAAA', size: undefined })] }, 3)).not.toThrow();
     const event = refusal(check({ attachments: [file({ name: 'big.png', data: 'AAAAAAAA' })] }, 5));
     expect(event).toMatchObject({ code: 'file_too_large', status: 413 });
-    expect(event.message).toMatch(/^\[POST \/messages\] 413: big\.png is 6 bytes, over the 5-byte limit/);
+    expect(event.message).toMatch(/^\[POST \/messages\] 413: big\.png is 6 bytes, over 5/);
   });
 
   it('refuses a declared size over the limit as file_too_large 413 when no data is given', () => {
@@ -116,7 +116,7 @@ describe('message rules', () => {
     expect(check({ attachments: [file({ data: wrapped })] }, 200)).not.toThrow();
     expect(refusal(check({ attachments: [file({ name: 'w.png', data: wrapped })] }, 199))).toMatchObject({
       code: 'file_too_large',
-      message: '[POST /messages] 413: w.png is 200 bytes, over the 199-byte limit',
+      message: '[POST /messages] 413: w.png is 200 bytes, over 199',
     });
   });
 
@@ -125,7 +125,7 @@ describe('message rules', () => {
     expect(event).toEqual({
       type: 'error',
       code: 'parse_error',
-      message: '[sendMessage] invalid params: attachments.1: data is base64url (- and _): send base64 (+ and /)',
+      message: '[sendMessage] invalid params: attachments.1: data is base64url, not base64',
     });
   });
 

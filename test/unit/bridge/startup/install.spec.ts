@@ -494,7 +494,7 @@ describe('commands running when the bridge goes', () => {
         error: {
           type: 'error',
           code: 'network_error',
-          message: '[init] not answered: the bridge was reinstalled',
+          message: '[init] bridge reinstalled',
         },
       },
     ]);
@@ -518,7 +518,7 @@ describe('commands running when the bridge goes', () => {
         ok: false,
         error: expect.objectContaining({
           code: 'network_error',
-          message: '[getConversation] not answered: the bridge was destroyed',
+          message: '[getConversation] bridge destroyed',
         }),
       }),
     ]);
