@@ -45,23 +45,15 @@ export function createApi(http: Http, settings: ApiSettings): Api {
   async function fetchConfig(): Promise<Record<string, unknown>> {
     const websiteToken = settings.websiteToken;
     if (!websiteToken) {
-      throw bridgeError('auth_failed', `[${route(CONFIG)}] no website token: set the websiteToken option`, 401);
+      throw bridgeError('auth_failed', `[${route(CONFIG)}] no websiteToken option`, 401);
     }
     const response = await http(Object.assign({ query: { website_token: websiteToken } }, CONFIG));
     if (response.status < 200 || response.status > 299) throw httpError(CONFIG, response);
     const token = authTokenOf(response.body);
     if (!token) {
       const what =
-        response.text.trim() === ''
-          ? 'an empty body'
-          : response.body === undefined
-            ? 'a body that is not JSON'
-            : 'JSON without an authToken';
-      throw bridgeError(
-        'config_error',
-        `[${route(CONFIG)}] ${response.status} with ${what}: backend not running or widget inbox not set up`,
-        response.status,
-      );
+        response.text.trim() === '' ? 'empty body' : response.body === undefined ? 'body not JSON' : 'no authToken';
+      throw bridgeError('config_error', `[${route(CONFIG)}] ${response.status}: ${what}`, response.status);
     }
     settings.onToken(token);
     authToken = token;

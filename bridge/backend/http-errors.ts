@@ -19,10 +19,10 @@ const STATUSES: Record<number, [code: ErrorCode, text: string] | undefined> = {
   404: ['not_found', 'not found'],
   // Retried like no answer in time (retry-policy.ts says why).
   [TIMED_OUT]: ['network_error', 'request timeout'],
-  413: ['file_too_large', 'file exceeds the maximum upload size'],
+  413: ['file_too_large', 'file too large'],
   422: ['validation_error', 'validation failed'],
   429: ['rate_limited', 'too many requests'],
-  500: ['server_error', 'internal server error'],
+  500: ['server_error', 'server error'],
 };
 
 /** The code and the text of a status: any other 5xx is a `server_error`, any other status a `bad_request`. */

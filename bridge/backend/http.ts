@@ -100,9 +100,7 @@ export function createHttp(env: HttpEnvironment, options: HttpOptions, inFlight:
       throw bridgeError(
         'network_error',
         `[${route(request)}] ${
-          timedOut
-            ? `no answer within ${options.requestTimeout} ms`
-            : 'network error: offline, backend unreachable, or missing CORS headers'
+          timedOut ? `no answer within ${options.requestTimeout} ms` : 'network error: offline, unreachable or no CORS'
         }`,
       );
     } finally {

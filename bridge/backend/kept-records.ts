@@ -60,7 +60,7 @@ export function keptRecords(store: RecordStore, timers: Timers, emit: (event: Er
 
   if (store.onWiped)
     store.onWiped(() => {
-      emit(errorEvent('storage_wiped', '[outbox] storage was wiped'));
+      emit(errorEvent('storage_wiped', '[outbox] storage wiped'));
       for (const key of live.keys()) unstored.add(key);
       void writeAgain();
     });

@@ -107,11 +107,7 @@ export function createOutbox(s: OutboxSettings): Outbox {
           .then(
             () => true,
             () => {
-              s.emit(
-                storageError(
-                  `${record.messageId} could not be stored; it is sent from memory, lost if the page closes`,
-                ),
-              );
+              s.emit(storageError(`${record.messageId} not stored; sent from memory`));
               return false;
             },
           );
@@ -148,7 +144,7 @@ export function createOutbox(s: OutboxSettings): Outbox {
         if (!entry || entry.state === 'sending') return false;
         await finish(entry, {
           ok: false,
-          error: errorEvent('cancelled', `[cancelMessage] ${messageId} was cancelled`),
+          error: errorEvent('cancelled', `[cancelMessage] ${messageId} cancelled`),
         });
         return true;
       };

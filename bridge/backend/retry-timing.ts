@@ -29,7 +29,7 @@ export function retryDelay(
   const serverDelay = parseRetryAfter(retryAfter, now);
   if (serverDelay !== undefined) {
     if (serverDelay > policy.maxDelay) {
-      return `the server asks to wait ${Math.ceil(serverDelay / 1000)} s, over the ${policy.maxDelay / 1000} s cap`;
+      return `Retry-After ${Math.ceil(serverDelay / 1000)} s, over the ${policy.maxDelay / 1000} s cap`;
     }
     return serverDelay;
   }

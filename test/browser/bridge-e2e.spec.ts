@@ -112,7 +112,7 @@ describe.skipIf(!requireChromium())(
 
         const init = await tab.call('init');
         expect(init).toMatchObject({ ok: false, error: { code: 'rate_limited', status: 429 } });
-        if (!init.ok) expect(init.error.message).toContain('the server asks to wait 1 s, over the 0.5 s cap');
+        if (!init.ok) expect(init.error.message).toContain('Retry-After 1 s, over the 0.5 s cap');
         expect(logLines(harness.backend)).toEqual(['GET /config 429']);
       });
 

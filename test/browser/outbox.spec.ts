@@ -189,7 +189,7 @@ describe.skipIf(!requireChromium()).each(LOCK_MODES)(
       const since = await tab.mark();
       const id = await send(tab, 'volatile');
       expect(await tab.waitFor({ type: 'error', code: 'storage_error' }, { since })).toMatchObject({
-        message: expect.stringContaining('volatile could not be stored'),
+        message: expect.stringContaining('volatile not stored'),
       });
       expect(await tab.waitFor({ type: 'response', id }, { since })).toMatchObject({ ok: true });
       expect((await tab.messages()).filter((message) => message.type === 'error')).toHaveLength(1);

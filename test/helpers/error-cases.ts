@@ -46,7 +46,7 @@ export const CASES: Case[] = [
     fault: 'config-empty',
     trigger: { method: 'init' },
     status: 200,
-    message: /^\[GET \/config\] 200 with an empty body/,
+    message: /^\[GET \/config\] 200: empty body/,
   },
   {
     code: 'network_error',

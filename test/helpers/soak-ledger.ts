@@ -65,8 +65,7 @@ export class SoakLedger {
   /** Whether the load told its host `id` could not be stored (sent from memory, lost if the page closes). */
   static toldUnstored(events: OutboundMessage[], id: string): boolean {
     return events.some(
-      (event) =>
-        event.type === 'error' && event.code === 'storage_error' && event.message.includes(`${id} could not be stored`),
+      (event) => event.type === 'error' && event.code === 'storage_error' && event.message.includes(`${id} not stored`),
     );
   }
 

@@ -78,7 +78,7 @@ describe('offline, then online', () => {
     await h.waitFor(() => h.errors().length > 0, 'a network_error event');
 
     expect(h.errors().every((error) => error.code === 'network_error')).toBe(true);
-    expect(h.errors()[0]?.message).toMatch(/2 message\(s\) wait in the outbox/);
+    expect(h.errors()[0]?.message).toMatch(/; 2 queued$/);
     expect([...responsesTo(h, 'off-1'), ...responsesTo(h, 'off-2')]).toEqual([]);
     expect(h.bridge.stats().outbox).toBe(2);
     expect(suite.log()).toEqual([]);

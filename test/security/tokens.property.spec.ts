@@ -235,8 +235,7 @@ describe('no form of any token leaves the bridge', () => {
               {
                 type: 'error',
                 code: 'config_error',
-                message:
-                  '[GET /config] 200 with JSON without an authToken: backend not running or widget inbox not set up',
+                message: '[GET /config] 200: no authToken',
                 status: 200,
               },
             ]);

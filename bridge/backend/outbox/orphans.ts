@@ -95,7 +95,7 @@ export function orphanRecovery(
         entries.set(key, { key, record, attempt: 0, state: 'queued' });
         adopted++;
       } else if (record !== undefined) {
-        s.emit(storageError('dropped an invalid stored message'));
+        s.emit(storageError('invalid record dropped'));
         await (records as RecordStore).remove(key).catch(noop);
       }
     }

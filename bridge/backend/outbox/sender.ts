@@ -145,10 +145,7 @@ export function createSender(
         const online = s.isOnline();
         entry.next = s.now() + delay;
         setState(entry, 'queued', online ? { nextAttemptAt: entry.next } : {});
-        if (!burst)
-          s.emit(
-            Object.assign({}, error, { message: `${error.message}; ${entries.size} message(s) wait in the outbox` }),
-          );
+        if (!burst) s.emit(Object.assign({}, error, { message: `${error.message}; ${entries.size} queued` }));
         burst = true;
         if (online) schedule(delay);
         return false;

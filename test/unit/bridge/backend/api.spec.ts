@@ -49,21 +49,21 @@ describe('init', () => {
       type: 'error',
       code: 'auth_failed',
       status: 401,
-      message: '[GET /config] no website token: set the websiteToken option',
+      message: '[GET /config] no websiteToken option',
     });
     expect(requests).toEqual([]);
   });
 
   it.each([
-    ['an empty body', { status: 200, text: '' }],
-    ['a body that is not JSON', { status: 200, text: '<html>proxy</html>' }],
-    ['JSON without an authToken', { status: 200, body: { inbox: 'Support' } }],
+    ['empty body', { status: 200, text: '' }],
+    ['body not JSON', { status: 200, text: '<html>proxy</html>' }],
+    ['no authToken', { status: 200, body: { inbox: 'Support' } }],
   ])('answers config_error naming %s when the config has no auth token', async (what, answer) => {
     const { api: client } = api([answer]);
     expect(await failure(client.init())).toMatchObject({
       code: 'config_error',
       status: 200,
-      message: `[GET /config] 200 with ${what}: backend not running or widget inbox not set up`,
+      message: `[GET /config] 200: ${what}`,
     });
   });
 

@@ -61,9 +61,7 @@ describe('messages', () => {
   });
 
   it('falls back to a status text when the server gives no message', () => {
-    expect(httpErrorEvent(POST_MESSAGES, answer(413)).message).toBe(
-      '[POST /messages] 413: file exceeds the maximum upload size',
-    );
+    expect(httpErrorEvent(POST_MESSAGES, answer(413)).message).toBe('[POST /messages] 413: file too large');
     expect(httpErrorEvent(GET_CONFIG, answer(401, { message: '' })).message).toBe('[GET /config] 401: unauthorized');
     expect(httpErrorEvent(GET_CONFIG, answer(503, 'down')).message).toBe('[GET /config] 503: server error');
     expect(httpErrorEvent(GET_CONFIG, answer(418, { message: 42 })).message).toBe('[GET /config] 418: request failed');

@@ -114,7 +114,7 @@ describe('one request', () => {
     expect(await failure(http(server.origin)({ method: 'GET', path: '/config' }))).toEqual({
       type: 'error',
       code: 'network_error',
-      message: '[GET /config] network error: offline, backend unreachable, or missing CORS headers',
+      message: '[GET /config] network error: offline, unreachable or no CORS',
     });
   });
 
