@@ -180,9 +180,7 @@ export function createBridge(
     try {
       work();
     } catch (thrown) {
-      emit(
-        errorEvent('parse_error', `[bridge] could not handle a message (${String(((thrown || {}) as Error).name)})`),
-      );
+      emit(errorEvent('parse_error', `[bridge] message not handled (${String(((thrown || {}) as Error).name)})`));
     }
   };
 
@@ -219,8 +217,7 @@ export function createBridge(
 
   let destroyed = false;
   emit({ type: 'ready' });
-  if (settings.dropped)
-    emit(errorEvent('channel_error', `[starter] ${settings.dropped} event(s) dropped before the bundle came`));
+  if (settings.dropped) emit(errorEvent('channel_error', `[starter] ${settings.dropped} event(s) dropped`));
   // Messages a previous page left in the outbox go out next, in order: a task of their own, so
   // install (at document start, before the page's scripts) does not open storage.
   timers.setTimeout(() => core().outbox.drain(), 0);

@@ -74,8 +74,7 @@ export function createChannel(
     for (let send, head; (head = queue[0]) && (send = adapter.find(scope, names)); queue.shift()) {
       try {
         // Told first, ahead of what is left, so the host reads the gap where it is.
-        if (dropped > 0)
-          send(adapter.encode(errorEvent('channel_error', `[channel] ${dropped} event(s) dropped while missing`)));
+        if (dropped > 0) send(adapter.encode(errorEvent('channel_error', `[channel] ${dropped} event(s) dropped`)));
         dropped = 0;
         send(adapter.encode(head.length > 1 ? head : (head[0] as OutboundMessage)));
       } catch {

@@ -655,7 +655,7 @@ describe('the bundle after the starter', () => {
     expect(delivered.filter((message) => message.type === 'response')).toHaveLength(EARLY_COMMAND_LIMIT);
     expect(delivered.slice(0, 2)).toEqual([
       { type: 'ready' },
-      { type: 'error', code: 'channel_error', message: '[starter] 10 event(s) dropped before the bundle came' },
+      { type: 'error', code: 'channel_error', message: '[starter] 10 event(s) dropped' },
     ]);
     expect(delivered.filter((message) => message.type === 'error' && message.code === 'channel_error')).toHaveLength(1);
   });
@@ -674,7 +674,7 @@ describe('the bundle after the starter', () => {
     expect(delivered[1]).toEqual({
       type: 'error',
       code: 'channel_error',
-      message: '[starter] 3 event(s) dropped before the bundle came',
+      message: '[starter] 3 event(s) dropped',
     });
   });
 
