@@ -19,6 +19,7 @@ export interface CommandContext {
 export interface CommandSpec<Params, Result = unknown> {
   /** What the command's `params` must be. */
   schema: z.ZodMiniType<Params>;
+  /** May throw before it returns its promise: the command fails alike. */
   run(params: Params, context: CommandContext): Promise<Result>;
   /**
    * Answered by something with its own guarantees, not by the command timeout: `sendMessage`

@@ -60,7 +60,9 @@ export function createHostCommands({ api, outbox, maxFileSize, timers }: HostCom
     sendMessage: {
       schema: SendMessageSchema,
       untimed: true,
-      async run(params) {
+      // Not async: the answer then follows the message's outcome in one microtask, before the
+      // sender's removal of its record starts (an async function would add two).
+      run(params) {
         validateMessage(params, maxFileSize);
         const { content, attachments } = params;
         // Given by the host, or minted as the command came in (bridge.ts, protocol/message-ids.ts).

@@ -87,10 +87,11 @@ export function createSender(
       await adopt();
     }
     let sent = '';
-    removing = undefined;
     for (const key of inQueueOrder(entries.keys(), s.page)) {
-      // The message before, sent in this pass, is off the disk before the next one goes.
-      await removing;
+      // The message before, sent in this pass, is off the disk before the next one goes. Only
+      // then awaited: a pass's first request starts in its first microtask, ahead of the write of
+      // the message's own record, which enqueue chained after the drain.
+      if (sent) await removing;
       if (stopped) return;
       if (pageOf(key) !== s.page && !(await isStored(key))) continue;
       // Read after the await: a cancel may have taken it out meanwhile.

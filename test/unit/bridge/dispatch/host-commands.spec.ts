@@ -38,13 +38,16 @@ function setup() {
   const commands = createHostCommands({ api, outbox, maxFileSize: 1000, timers });
   const controller = new AbortController();
   const context: CommandContext = { id: 'cmd-1', signal: controller.signal };
-  /** Runs a command as the runner does: params through the schema first. */
+  /**
+   * Runs a command as the runner does: params through the schema first, and a run that throws
+   * before it returns its promise (sendMessage's rules) failing alike.
+   */
   const run = (name: string, params: unknown = {}) => {
     const spec = commands[name];
     if (spec === undefined) throw new Error(`no command ${name}`);
     const parsed = spec.schema.safeParse(params);
     if (!parsed.success) throw new Error(`params refused: ${parsed.error.message}`);
-    return spec.run(parsed.data, context);
+    return new Promise<unknown>((resolve) => resolve(spec.run(parsed.data, context)));
   };
   return { run, calls, queued, cancelled, commands, controller };
 }
