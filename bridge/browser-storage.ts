@@ -41,8 +41,11 @@ const slicesUnder = (prefix: string) => IDBKeyRange.bound([prefix], [`${prefix}\
 export function browserRecords(win: Window, storage: () => Storage | undefined): RecordStore {
   let local: RecordStore | undefined;
   const database = indexedDbRecords(win, storage);
+  // Nothing from IndexedDB: it cannot open here, and the call goes to localStorage.
   const run = (writes: boolean, op: Op, fallback: (store: RecordStore) => Promise<any>, alone?: boolean) =>
-    database.run(writes, op, () => fallback((local ||= localRecords(storage() as Storage))), alone);
+    database
+      .run(writes, op, alone)
+      .then((result) => result || fallback((local ||= localRecords(storage() as Storage))));
   /** This store refused a Blob: records with bytes are written in slices from then on. */
   let refused = false;
   /** The record with its files' bytes in slices, written in one transaction, a slice a task. */
