@@ -9,22 +9,29 @@ import { xhrUpload } from './xhr-upload.js';
 
 /** Fills the environment from a real browser window (the WebView). */
 export function browserEnvironment(win: Window & typeof globalThis): Environment {
-  let storage: Storage | undefined | null = null;
-  const lazyStorage = () => (storage === null ? (storage = usableStorage(win)) : storage);
-  // The one Math.random of bridge/: the locks draw on it too.
-  const random = () => Math.random();
+  let storage: Storage | undefined;
+  /**
+   * localStorage, read at the first call that needs it and kept. Reading it throws in some
+   * sandboxed WebViews (then each call finds none); writes over quota are handled by the outbox.
+   */
+  const lazyStorage = () => {
+    try {
+      return (storage ||= win.localStorage);
+    } catch {}
+  };
   return {
     records: browserRecords(win, lazyStorage),
-    locks: browserLocks(win, lazyStorage, random),
+    // The one Math.random of bridge/ (detached: it needs no `this`), the locks' too.
+    locks: browserLocks(win, lazyStorage, Math.random),
     onVisible: (listener) =>
       listen([win.document], ['visibilitychange'], () => win.document.visibilityState === 'visible' && listener()),
     // Bound: some WebViews throw "Illegal invocation" for a detached fetch.
     fetch: (url, request) => win.fetch(url, request),
     upload: xhrUpload(win),
-    now: () => Date.now(),
+    now: Date.now,
     setTimeout: (callback, ms) => win.setTimeout(callback, ms),
     clearTimeout: (handle) => win.clearTimeout(handle as number),
-    random,
+    random: Math.random,
     isOnline: () => win.navigator.onLine !== false,
     onConnectivityChange: (listener) =>
       listen([win], ['online', 'offline'], (event) => listener(event.type === 'online')),
@@ -47,13 +54,4 @@ export function browserEnvironment(win: Window & typeof globalThis): Environment
 export function inboundMessage(event: Event): InboundMessage {
   const message = event as MessageEvent;
   return { data: message.data, origin: typeof message.origin === 'string' ? message.origin : '' };
-}
-
-/** Reading `localStorage` throws in some sandboxed WebViews; writes over quota are handled by the outbox. */
-function usableStorage(win: Window): Storage | undefined {
-  try {
-    return win.localStorage || undefined;
-  } catch {
-    return undefined;
-  }
 }

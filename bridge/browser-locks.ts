@@ -9,7 +9,7 @@
  * claim at the same moment both write, wait, and read back: the later write wins. A lease that
  * ends further ahead than its length was written before the clock was set back: it has lapsed.
  */
-import type { Locks } from './environment.js';
+import { listen, type Locks } from './environment.js';
 
 const LEASE = 'chat-bridge:lease:';
 /** A WebView waiting for a lock says so here. */
@@ -20,40 +20,39 @@ const RENEW = 1_000;
 
 /**
  * Chosen at the first call (which tells the other WebViews of this one): the Web Locks API, else a
- * lease in localStorage, else none.
+ * lease in localStorage, else none (the work runs unlocked, nothing is held, and `waiting` rejects:
+ * no one waits).
  */
 export function browserLocks(win: Window, storage: () => Storage | undefined, random: () => number): Locks {
-  let chosen: Locks | undefined | null = null;
+  let chosen: Locks | undefined;
   const locks = () => {
-    if (chosen === null) {
+    if (!chosen) {
       // Other WebViews hear of this one once (a `storage` event), and watch for it to go.
       try {
-        (storage() as Storage).setItem(LEASE, String(random()));
+        (storage() as Storage).setItem(LEASE, `${random()}`);
       } catch {
         // No localStorage, or full: the others look when an event of their own comes.
       }
-      chosen = nativeLocks(win) || leaseLocks(win, storage(), random);
+      chosen = nativeLocks(win) ||
+        leaseLocks(win, storage(), random) || { request: (_name, work) => work(), held: async () => [] };
     }
     return chosen;
   };
   return {
-    request: (name, work, only) => (locks() ? (locks() as Locks).request(name, work, only) : work()),
-    onChange(listener) {
-      const heard = (event: StorageEvent) => (event.key || '').startsWith(LEASE) && listener();
-      win.addEventListener('storage', heard);
-      return () => win.removeEventListener('storage', heard);
-    },
-    held: async () => (locks() ? (locks() as Locks).held() : []),
-    // Without locks, this rejects: no one waits.
-    waiting: async (name) => (locks() as Locks).waiting!(name),
+    request: (name, work, only) => locks().request(name, work, only),
+    onChange: (listener) =>
+      listen([win], ['storage'], (event) => ((event as StorageEvent).key || '').startsWith(LEASE) && listener()),
+    held: async () => locks().held(),
+    waiting: async (name) => locks().waiting!(name),
   };
 }
 
 function nativeLocks(win: Window): Locks | undefined {
-  const native = win.navigator && win.navigator.locks;
+  // Every supported engine has `navigator`; iOS before 15.4 has no `locks` on it.
+  const native = win.navigator.locks;
   // The field's name passed as a string, never written `.held`/`.pending`: the bundle renames
   // those properties for the locks' own methods (INTERNAL_PROPERTIES, scripts/shared-settings.mjs).
-  const names = async (which: 'held' | 'pending') => ((await native.query())[which] || []).map((lock) => lock.name);
+  const names = async (which: 'held' | 'pending') => (await native.query())[which]!.map((lock) => lock.name);
   return native
     ? {
         request: (name, work) => native.request(name, work) as never,

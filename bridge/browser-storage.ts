@@ -2,7 +2,9 @@
  * The WebView's side of the outbox's storage, for `browserEnvironment` (its locks: browser-locks.ts):
  * - records: IndexedDB (one object store; values are structured clones, so attachment bytes stay
  *   ArrayBuffers; reopened after a wipe or a delete: indexeddb-records.ts), or one localStorage key per record where IndexedDB cannot be opened (private
- *   modes, old WebViews), with ArrayBuffers written as base64. Attachments sent in chunks are Blobs,
+ *   modes, old WebViews), with each file's bytes written as base64 (`{$b}`), read back as an
+ *   ArrayBuffer. Both ways of writing a file's bytes other than as they are (base64, slices) read
+ *   them from a Blob of them (`withFiles`). Attachments sent in chunks are Blobs,
  *   stored as they are where the store keeps Blobs. Where it refuses them (WebKit's ephemeral data
  *   stores: WKWebView's non-persistent one, WebKitGTK's), each file's bytes go in slices of
  *   SLICE_BYTES, each under its own key `[record key, file, slice]` (array keys sort after every
@@ -41,13 +43,26 @@ const slicesUnder = (prefix: string) => IDBKeyRange.bound([prefix], [`${prefix}\
 export function browserRecords(win: Window, storage: () => Storage | undefined): RecordStore {
   let local: RecordStore | undefined;
   const database = indexedDbRecords(win, storage);
+  // Nothing from IndexedDB: it cannot open here, and the call goes to localStorage.
   const run = (writes: boolean, op: Op, fallback: (store: RecordStore) => Promise<any>, alone?: boolean) =>
-    database.run(writes, op, () => fallback((local ||= localRecords(storage() as Storage))), alone);
+    database
+      .run(writes, op, alone)
+      .then((result) => result || fallback((local ||= localRecords(storage() as Storage))));
   /** This store refused a Blob: records with bytes are written in slices from then on. */
   let refused = false;
-  /** The record with its files' bytes in slices, written in one transaction, a slice a task. */
+  /**
+   * The record with its files' bytes in slices, read from a Blob a slice at a time (one read of a
+   * whole photo would be one copy of it in a single task) and written in one transaction, a slice a
+   * task; its files' bytes are `{slices: count}`.
+   */
   const sliced = async (key: string, value: unknown) => {
-    const [record, slices] = await inSlices(key, value);
+    const slices: Array<[IDBValidKey, ArrayBuffer]> = [];
+    const record = await withFiles(value, async (blob, f) => {
+      let n = 0;
+      for (let at = 0; at < blob.size; at += SLICE_BYTES)
+        slices.push([[key, f, n++], await new Response(blob.slice(at, at + SLICE_BYTES)).arrayBuffer()]);
+      return { slices: n };
+    });
     return run(
       true,
       (store) => {
@@ -82,15 +97,11 @@ export function browserRecords(win: Window, storage: () => Storage | undefined):
           store.getAllKeys(slicesUnder(prefix)),
           store.getAll(slicesUnder(prefix)),
         ],
-        async (l) => (await l.all(prefix)).concat([[], []]),
-      ).then(([keys, values, sliceKeys, slices]: [string[], unknown[], Array<[string]>, ArrayBuffer[]]) => [
+        // localStorage's records have no slices.
+        (l) => l.all(prefix),
+      ).then(([keys, values, sliceKeys, slices]: [string[], unknown[], Array<[string]>?, ArrayBuffer[]?]) => [
         keys,
-        values.map((record, i) =>
-          joined(
-            record,
-            slices.filter((_, s) => sliceKeys[s]![0] === keys[i]),
-          ),
-        ),
+        values.map((record, i) => joined(record, slices && slices.filter((_, s) => sliceKeys![s]![0] === keys[i]))),
       ]),
     // A record with Blobs has a transaction of its own: a store that refuses them fails it alone.
     put: (key, value) =>
@@ -116,55 +127,32 @@ export function browserRecords(win: Window, storage: () => Storage | undefined):
   };
 }
 
-type Slice = [IDBValidKey, ArrayBuffer];
-
 /** Records are objects; `files` is their attachments, when they have any. */
 const hasBlobs = (value: any) => (value.files || []).some((file: any) => file.data instanceof Blob);
 
 /**
- * A copy of the record whose files' bytes are `{slices: count}`, and the slices, read from a Blob
- * a slice at a time (one read of a whole photo would be one copy of it in a single task).
+ * A copy of the record whose files' bytes are what `write` makes of them (as a Blob: a Blob of a
+ * Blob holds it by reference, of an ArrayBuffer a copy); files without bytes stay as they are.
  */
-async function inSlices(key: string, value: any): Promise<[unknown, Slice[]]> {
-  const slices: Slice[] = [];
-  const files = await Promise.all(
-    (value.files || []).map(async (file: { data?: BlobPart }, f: number) => {
-      if (!file.data) return file;
-      // A Blob of a Blob holds it by reference; of an ArrayBuffer, a copy.
-      const blob = new Blob([file.data]);
-      let n = 0;
-      for (let at = 0; at < blob.size; at += SLICE_BYTES)
-        slices.push([[key, f, n++], await new Response(blob.slice(at, at + SLICE_BYTES)).arrayBuffer()]);
-      return Object.assign({}, file, { data: { slices: n } });
-    }),
-  );
+const withFiles = async (value: any, write: (blob: Blob, file: number) => Promise<unknown>): Promise<unknown> =>
   // Object.assign, not spreads: esbuild would bring its spread helpers into the bundle (ES2017 target).
-  return [Object.assign({}, value, value.files && { files }), slices];
-}
+  Object.assign(
+    {},
+    value,
+    value.files && {
+      files: await Promise.all(
+        value.files.map(async (file: { data?: BlobPart }, f: number) =>
+          file.data ? Object.assign({}, file, { data: await write(new Blob([file.data]), f) }) : file,
+        ),
+      ),
+    },
+  );
 
 /** The record read back (undefined: none) with its files' slices joined into one Blob each. */
 function joined(record: any, slices: ArrayBuffer[] = []): unknown {
   for (const file of (record && record.files) || [])
     if (file.data && file.data.slices >= 0) file.data = new Blob(slices.splice(0, file.data.slices));
   return record;
-}
-
-/**
- * A record with each Blob (an attachment sent in chunks) read into an ArrayBuffer, for
- * localStorage; the record itself when it has none.
- */
-async function withoutBlobs(value: any): Promise<unknown> {
-  return hasBlobs(value)
-    ? Object.assign({}, value, {
-        files: await Promise.all(
-          (value.files as Array<{ data?: unknown }>).map(async (file) =>
-            file.data instanceof Blob
-              ? Object.assign({}, file, { data: await new Response(file.data).arrayBuffer() })
-              : file,
-          ),
-        ),
-      })
-    : value;
 }
 
 /** One localStorage key per record; a write over quota throws and leaves nothing behind. */
@@ -189,10 +177,8 @@ const localRecords = (storage: Storage): RecordStore => ({
       }),
     ];
   },
+  // Each file's bytes (an ArrayBuffer, or a Blob: an attachment sent in chunks) as `{$b: base64}`.
   put: async (key, value) =>
-    storage.setItem(
-      key,
-      JSON.stringify(await withoutBlobs(value), (_, v) => (v instanceof ArrayBuffer ? { $b: base64(v) } : v)),
-    ),
+    storage.setItem(key, JSON.stringify(await withFiles(value, async (blob) => ({ $b: await base64(blob) })))),
   remove: async (key) => storage.removeItem(key),
 });

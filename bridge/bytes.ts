@@ -1,12 +1,13 @@
 /** Base64 to bytes and back, for attachments (commands carry base64; storage and uploads carry bytes). */
 
-export function base64(buffer: ArrayBuffer): string {
-  const bytes = new Uint8Array(buffer);
-  let text = '';
-  // In slices: spreading millions of arguments overflows the stack.
-  for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(text);
-}
+/** A Blob's bytes as base64, read natively: FileReader's `data:` URL, whose base64 follows the comma. */
+export const base64 = (blob: Blob) =>
+  new Promise<string>((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve((reader.result as string).split(',')[1] as string);
+    reader.onerror = reject;
+    reader.readAsDataURL(blob);
+  });
 
 /** Throws on data that is not base64, as atob does (whitespace is skipped, missing padding forgiven). */
 export function unbase64(data: string): ArrayBuffer {

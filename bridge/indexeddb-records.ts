@@ -43,13 +43,14 @@ const timeout = () => (timedOut ||= new Error('IndexedDB timeout'));
 export interface IndexedDbRecords {
   /**
    * Runs one operation in one transaction: its request's result, or its requests' results in
-   * order; `fallback` where IndexedDB cannot open at all. A write, unless `alone`, shares its
-   * transaction with the writes asked for until it is created (in the same task, or while the
-   * database opens) and resolves once it is complete (with the batch's results); it fails with
-   * every write in it (a request that throws fails them all, those before it may be stored all the
-   * same: kept-records.ts writes them again), each write's fallback its own.
+   * order; nothing where IndexedDB cannot open at all (so the caller's operations are those whose
+   * result is never empty: arrays, keys). A write, unless `alone`, shares its transaction with the
+   * writes asked for until it is created (in the same task, or while the database opens) and
+   * resolves once it is complete (with the batch's results); it fails with every write in it (a
+   * request that throws fails them all, those before it may be stored all the same:
+   * kept-records.ts writes them again).
    */
-  run<T>(writes: boolean, op: Op, fallback: () => Promise<T>, alone?: boolean): Promise<T>;
+  run(writes: boolean, op: Op, alone?: boolean): Promise<any>;
   /** The one listener told when the database is found wiped. */
   onWiped(listener: () => void): void;
 }
@@ -57,7 +58,8 @@ export interface IndexedDbRecords {
 /**
  * `storage` is localStorage (or undefined), where the marker's witness is kept. Until the first
  * open succeeds, a failed open means IndexedDB is unusable here (private modes, old WebViews) and
- * `fallback` is used from then on; after one has succeeded, a failed open is a passing state.
+ * every call resolves with nothing from then on; after one has succeeded, a failed open is a
+ * passing state.
  */
 export function indexedDbRecords(win: Window, storage: () => Storage | undefined): IndexedDbRecords {
   let connection: Promise<IDBDatabase | void> | undefined;
@@ -86,13 +88,13 @@ export function indexedDbRecords(win: Window, storage: () => Storage | undefined
       promise.then(resolve, reject).then(() => win.clearTimeout(timer));
     });
 
-  const transact = <T>(database: IDBDatabase, writes: boolean, op: Op) =>
-    new Promise<T>((resolve, reject) => {
+  const transact = (database: IDBDatabase, writes: boolean, op: Op) =>
+    new Promise<unknown>((resolve, reject) => {
       // Engines without `durability` ignore the option.
       const transaction = database.transaction(STORE, writes ? 'readwrite' : 'readonly', { durability: 'strict' });
       const request = op(transaction.objectStore(STORE));
       transaction.oncomplete = () =>
-        resolve((Array.isArray(request) ? request.map((each) => each.result) : request.result) as T);
+        resolve(Array.isArray(request) ? request.map((each) => each.result) : request.result);
       // A failed request aborts its transaction; so does a connection closed under it.
       transaction.onabort = () => reject(transaction.error);
     });
@@ -145,8 +147,8 @@ export function indexedDbRecords(win: Window, storage: () => Storage | undefined
     return opening;
   }
 
-  const attempt = async <T>(writes: boolean, op: Op, fallback: () => Promise<T>) => {
-    // A missing `indexedDB` throws in `open`: the fallback's case too.
+  const attempt = async (writes: boolean, op: Op) => {
+    // A missing `indexedDB` throws in `open`: unusable too.
     const opening = (connection ||= open());
     // Once an open has missed its deadline, the calls after it fail at once until it settles.
     if (stalled) throw timeout();
@@ -154,41 +156,41 @@ export function indexedDbRecords(win: Window, storage: () => Storage | undefined
       stalled = error === timedOut;
       throw error;
     });
-    if (!database) return fallback();
-    return deadline(transact<T>(database, writes, op), CALL_DEADLINE).catch((error) => {
-      // How a connection going away (closed by the browser, deleted) fails its transactions: the
-      // call is made once more on a new one. Other failures (a refused Blob, quota) leave it be.
-      if (/^(Abort|InvalidState)Error$/.test(error.name) && connection === opening) connection = undefined;
-      throw error;
-    });
+    return (
+      database &&
+      deadline(transact(database, writes, op), CALL_DEADLINE).catch((error) => {
+        // How a connection going away (closed by the browser, deleted) fails its transactions: the
+        // call is made once more on a new one. Other failures (a refused Blob, quota) leave it be.
+        if (/^(Abort|InvalidState)Error$/.test(error.name) && connection === opening) connection = undefined;
+        throw error;
+      })
+    );
   };
 
   // Made once more where the connection went away under it (a passed deadline keeps it: the open
   // or transaction it waited for goes on).
-  const twice = <T>(writes: boolean, op: Op, fallback: () => Promise<T>) =>
-    attempt(writes, op, fallback).catch((error) => {
+  const twice = (writes: boolean, op: Op) =>
+    attempt(writes, op).catch((error) => {
       if (connection) throw error;
-      return attempt(writes, op, fallback);
+      return attempt(writes, op);
     });
 
   return {
-    run(writes, op, fallback, alone) {
-      if (!writes || alone) return twice(writes, op, fallback);
+    run(writes, op, alone) {
+      if (!writes || alone) return twice(writes, op);
       if (!batch) {
         const ops: Op[] = (batch = []);
         // Writes asked for from then on go in the next transaction (a retry's closing a later
         // batch early does no harm: its writes are in it, the next ones start another).
         const close = () => void (batch = undefined);
         // Closed as it settles too (not with `finally`: ES2018).
-        (batched = twice(
-          true,
-          (store) => (close(), ops.map((each) => each(store)) as IDBRequest[]),
-          async () => {},
-        )).then(close, close);
+        (batched = twice(true, (store) => (close(), ops.map((each) => each(store)) as IDBRequest[]))).then(
+          close,
+          close,
+        );
       }
       batch.push(op);
-      // Where IndexedDB cannot open, each write's own fallback (the batch's resolves with nothing).
-      return batched.then((stored) => stored || fallback()) as Promise<any>;
+      return batched;
     },
     onWiped: (listener) => (wiped = listener),
   };

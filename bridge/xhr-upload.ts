@@ -23,7 +23,8 @@ export const xhrUpload =
       const xhr = new win.XMLHttpRequest();
       xhr.open(request.method, url);
       for (const name in request.headers) xhr.setRequestHeader(name, request.headers[name] as string);
-      xhr.upload.onprogress = (event) => event.lengthComputable && onProgress(event.loaded, event.total);
+      // A FormData body's length is known, so `total` always is (`lengthComputable`).
+      xhr.upload.onprogress = (event) => onProgress(event.loaded, event.total);
       xhr.onload = () =>
         xhr.responseURL === url
           ? resolve({

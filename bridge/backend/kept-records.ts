@@ -16,7 +16,7 @@ const RETRY = 2_000;
 export function keptRecords(store: RecordStore, timers: Timers, emit: (event: ErrorEvent) => void): RecordStore {
   /** This page's records that are not removed. */
   const live = new Map<string, unknown>();
-  /** The keys of those whose last write failed: in memory only. */
+  /** The keys of those whose last write failed: in memory only (each of them in `live`). */
   const unstored = new Set<string>();
   let timer: unknown;
   let retrying = false;
@@ -29,7 +29,8 @@ export function keptRecords(store: RecordStore, timers: Timers, emit: (event: Er
         if (!live.has(key)) return store.remove(key);
       },
       (error) => {
-        unstored.add(key);
+        // Not a record removed meanwhile: nothing of it is to be written again.
+        if (live.has(key)) unstored.add(key);
         if (!timer)
           timer = timers.setTimeout(() => {
             timer = undefined;
@@ -41,10 +42,11 @@ export function keptRecords(store: RecordStore, timers: Timers, emit: (event: Er
 
   /** Writes what is in memory only; says so once all of it is stored. */
   async function writeAgain(): Promise<void> {
-    if (retrying || unstored.size === 0) return;
+    if (retrying || !unstored.size) return;
     retrying = true;
     try {
-      for (const key of [...unstored]) if (live.has(key)) await write(key);
+      // Live: a record removed meanwhile is skipped, one whose write fails meanwhile written too.
+      for (const key of unstored) await write(key);
       emit(errorEvent('storage_restored', '[outbox] stored again'));
     } catch {
       // Still unusable: the timer tries again.
@@ -61,7 +63,7 @@ export function keptRecords(store: RecordStore, timers: Timers, emit: (event: Er
   if (store.onWiped)
     store.onWiped(() => {
       emit(errorEvent('storage_wiped', '[outbox] storage wiped'));
-      for (const key of live.keys()) unstored.add(key);
+      live.forEach((_, key) => unstored.add(key));
       void writeAgain();
     });
 

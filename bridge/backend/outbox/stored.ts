@@ -15,14 +15,15 @@ import type { RecordStore, Timers } from '../../environment.js';
 /** How long a loop over stored records runs before other tasks get their turn (a long task is 50 ms). */
 const SLICE = 10;
 
-/** The read of everything under way, by store. */
-const reading = new WeakMap<RecordStore, Promise<Map<string, unknown>>>();
+/** The read of everything under way, by store and prefix (a store may hold several inboxes). */
+const reading = new WeakMap<RecordStore, Map<string, Promise<Map<string, unknown>>>>();
+const readsOf = (records: RecordStore) => reading.get(records) || reading.set(records, new Map()).get(records)!;
 /** The values read in the same read as these keys. */
 const valuesOf = new WeakMap<string[], Map<string, unknown>>();
 
 /** The keys of the inbox's records, in order. */
 export async function readKeys(records: RecordStore | undefined, prefix: string): Promise<string[]> {
-  const shared = records && reading.get(records);
+  const shared = records && readsOf(records).get(prefix);
   if (!shared) return records ? records.keys(prefix).catch(() => []) : [];
   const read = await shared;
   const keys = [...read.keys()];
@@ -32,16 +33,18 @@ export async function readKeys(records: RecordStore | undefined, prefix: string)
 
 /** The inbox's records by key, in one read (or the one under way). */
 export function readEvery(records: RecordStore | undefined, prefix: string): Promise<Map<string, unknown>> {
-  let read = records && reading.get(records);
+  if (!records) return Promise.resolve(new Map());
+  const reads = readsOf(records);
+  let read = reads.get(prefix);
   if (!read) {
-    read = (records ? records.all(prefix) : Promise.resolve<[string[], unknown[]]>([[], []])).then(
-      ([found, values]) => new Map(found.map((key, i) => [key, values[i]])),
-      () => new Map(),
+    reads.set(
+      prefix,
+      (read = records.all(prefix).then(
+        ([found, values]) => new Map(found.map((key, i) => [key, values[i]])),
+        () => new Map(),
+      )),
     );
-    if (records) {
-      reading.set(records, read);
-      void read.then(() => reading.delete(records));
-    }
+    void read.then(() => reads.delete(prefix));
   }
   return read;
 }

@@ -54,6 +54,32 @@ describe('records in localStorage', () => {
     expect(back.files.map((file) => [...new Uint8Array(file.data)])).toEqual([[9, 8, 7, 0, 255], [5]]);
   });
 
+  it('gives each write asked for in one task its own outcome in localStorage (one over quota fails alone)', async () => {
+    // Its items are its own keys, as localStorage's; one of them is refused.
+    const items: Record<string, string> = {};
+    const refusing = Object.defineProperties(items, {
+      getItem: { value: (key: string) => items[key] ?? null },
+      setItem: {
+        value: (key: string, value: string) => {
+          if (key === 'p:2') throw new DOMException('full', 'QuotaExceededError');
+          items[key] = value;
+        },
+      },
+      removeItem: { value: (key: string) => delete items[key] },
+    }) as unknown as Storage;
+    const records = browserRecords(oldWebView(), () => refusing);
+    const outcomes = await Promise.all(
+      ['p:1', 'p:2', 'p:3'].map((key) =>
+        records.put(key, { v: 1 }).then(
+          () => 'stored',
+          (error: Error) => error.name,
+        ),
+      ),
+    );
+    expect(outcomes).toEqual(['stored', 'QuotaExceededError', 'stored']);
+    expect(await records.keys('p:')).toEqual(['p:1', 'p:3']);
+  });
+
   it('rejects a write over quota and leaves nothing behind', async () => {
     const records = browserRecords(oldWebView(), fullStorage);
     await expect(records?.put('p:1', { v: 1 })).rejects.toThrow('full');

@@ -1,6 +1,8 @@
+// @vitest-environment happy-dom
 /**
  * Base64 to bytes and back: what attachments go through between a command (base64) and storage
- * or an upload (bytes). Checked against Node's own base64, which no code here shares.
+ * or an upload (bytes). Checked against Node's own base64, which no code here shares. In
+ * happy-dom's window: `base64` reads a Blob with FileReader, which Node lacks.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { base64, unbase64 } from '../../../bridge/bytes.js';
@@ -10,24 +12,21 @@ const bytesOf = (buffer: ArrayBuffer) => [...new Uint8Array(buffer)];
 const allBytes = Uint8Array.from({ length: 256 }, (_, i) => i);
 
 describe('base64', () => {
-  it('writes every byte value as standard padded base64', () => {
-    expect(base64(allBytes.buffer)).toBe(Buffer.from(allBytes).toString('base64'));
-    expect(base64(new Uint8Array([0xfb, 0xff]).buffer)).toBe('+/8=');
-    expect(base64(new ArrayBuffer(0))).toBe('');
+  it("writes a Blob's every byte value as standard padded base64", async () => {
+    expect(await base64(new Blob([allBytes]))).toBe(Buffer.from(allBytes).toString('base64'));
+    expect(await base64(new Blob([new Uint8Array([0xfb, 0xff])]))).toBe('+/8=');
   });
 
-  it('writes a buffer of several MiB (many slices) without overflowing the stack, the same as in one go', () => {
-    // Not a multiple of the slice length, so the last slice is a short one.
+  it('writes a Blob of several MiB, the same as Node does in one go', async () => {
     const large = Buffer.alloc(3 * 1024 * 1024 + 7);
     for (let i = 0; i < large.length; i++) large[i] = (i * 31) & 0xff;
-    const buffer = large.buffer.slice(large.byteOffset, large.byteOffset + large.length);
-    expect(base64(buffer)).toBe(large.toString('base64'));
+    expect(await base64(new Blob([large]))).toBe(large.toString('base64'));
   });
 });
 
 describe('unbase64', () => {
-  it('reads back every byte value that base64 wrote', () => {
-    expect(bytesOf(unbase64(base64(allBytes.buffer)))).toEqual([...allBytes]);
+  it('reads back every byte value that base64 wrote', async () => {
+    expect(bytesOf(unbase64(await base64(new Blob([allBytes]))))).toEqual([...allBytes]);
   });
 
   it('skips whitespace (lines wrapped at 76 columns) and forgives missing padding', () => {

@@ -104,16 +104,14 @@ describe.skipIf(!requireChromium())('indexedDbRecords (Chromium, a page on 127.0
   const wipes = (page: Page, store: number) =>
     page.evaluate((index) => (window as unknown as Made).made[index]?.wiped, store);
 
-  /** `put` of value under key, or (value undefined) `get` of key, as one call; 'fallback' if the fallback ran. */
+  /** `put` of value under key, or (value undefined) `get` of key, as one call. */
   const call = (page: Page, store: number, key: string, value?: string) =>
     page.evaluate(
       async ({ index, key, value }): Promise<Outcome> => {
         const { records } = (window as unknown as Made).made[index] as Made['made'][number];
         try {
-          const result = await records.run(
-            value !== undefined,
-            (objects) => (value !== undefined ? objects.put(value, key) : objects.get(key)),
-            async () => 'fallback',
+          const result = await records.run(value !== undefined, (objects) =>
+            value !== undefined ? objects.put(value, key) : objects.get(key),
           );
           return { ok: true, value: result };
         } catch (error) {
@@ -143,16 +141,8 @@ describe.skipIf(!requireChromium())('indexedDbRecords (Chromium, a page on 127.0
     expect(await call(page, store, 'k1')).toEqual({ ok: true, value: 'one' });
     const bulk = await page.evaluate(async (index) => {
       const { records } = (window as unknown as Made).made[index] as Made['made'][number];
-      await records.run(
-        true,
-        (objects) => [objects.put('two', 'k2'), objects.put('three', 'k3')],
-        async () => [],
-      );
-      return records.run(
-        false,
-        (objects) => [objects.getAllKeys(), objects.getAll()],
-        async () => [],
-      );
+      await records.run(true, (objects) => [objects.put('two', 'k2'), objects.put('three', 'k3')]);
+      return records.run(false, (objects) => [objects.getAllKeys(), objects.getAll()]);
     }, store);
     expect(bulk).toEqual([
       ['k1', 'k2', 'k3'],
@@ -162,11 +152,7 @@ describe.skipIf(!requireChromium())('indexedDbRecords (Chromium, a page on 127.0
     const failed = await page.evaluate(async (index) => {
       const { records } = (window as unknown as Made).made[index] as Made['made'][number];
       return records
-        .run(
-          true,
-          (objects) => [objects.put('four', 'k4'), objects.add('again', 'k1')],
-          async () => [],
-        )
+        .run(true, (objects) => [objects.put('four', 'k4'), objects.add('again', 'k1')])
         .then(
           () => 'resolved',
           (error: Error) => error.name,
@@ -186,11 +172,7 @@ describe.skipIf(!requireChromium())('indexedDbRecords (Chromium, a page on 127.0
     const failed = await page.evaluate(async (index) => {
       const { records } = (window as unknown as Made).made[index] as Made['made'][number];
       return records
-        .run(
-          true,
-          (objects) => objects.add('again', 'k1'),
-          async () => undefined,
-        )
+        .run(true, (objects) => objects.add('again', 'k1'))
         .then(
           () => 'resolved',
           (error: Error) => error.name,
@@ -262,11 +244,7 @@ describe.skipIf(!requireChromium())('indexedDbRecords (Chromium, a page on 127.0
       (index) =>
         Promise.race([
           (window as unknown as Made).made[index]?.records
-            .run(
-              false,
-              (objects) => objects.count(),
-              async () => -1,
-            )
+            .run(false, (objects) => objects.count())
             .then(
               (count) => `resolved ${count}`,
               (error: Error) => `rejected: ${error.message}`,
@@ -313,7 +291,6 @@ describe.skipIf(!requireChromium())('indexedDbRecords (Chromium, a page on 127.0
                       : how === 'add'
                         ? objects.add(value, key)
                         : objects.put(value, key),
-                  async () => 'fallback',
                   alone,
                 )
                 .then(
@@ -322,11 +299,7 @@ describe.skipIf(!requireChromium())('indexedDbRecords (Chromium, a page on 127.0
                 ),
             ),
           );
-          const stored = await records.run(
-            false,
-            (objects) => [objects.getAllKeys(), objects.getAll()],
-            async () => [],
-          );
+          const stored = await records.run(false, (objects) => [objects.getAllKeys(), objects.getAll()]);
           return { outcomes, transactions, stored };
         } finally {
           IDBDatabase.prototype.transaction = transaction;
@@ -383,31 +356,15 @@ describe.skipIf(!requireChromium())('indexedDbRecords (Chromium, a page on 127.0
     ]);
   });
 
-  it('runs the fallback of each write of a batch where the window has no IndexedDB', async () => {
+  it('resolves every call, reads and writes of a batch alike, with nothing where the window has no IndexedDB', async () => {
     const page = await openPage();
     const store = await make(page, true);
     const outcomes = await page.evaluate(async (index) => {
       const { records } = (window as unknown as Made).made[index] as Made['made'][number];
-      const write = (fallback: () => Promise<unknown>) =>
-        records
-          .run(true, (objects) => objects.put('x', 'k'), fallback)
-          .then(
-            (value) => value,
-            (error: Error) => `rejected: ${error.message}`,
-          );
-      return Promise.all([
-        write(async () => 'first'),
-        write(() => Promise.reject(new Error('full'))),
-        write(async () => 'third'),
-      ]);
+      const write = () => records.run(true, (objects) => objects.put('x', 'k'));
+      return Promise.all([write(), write(), records.run(false, (objects) => objects.getAllKeys())]);
     }, store);
-    expect(outcomes).toEqual(['first', 'rejected: full', 'third']);
-  });
-
-  it('uses the fallback where the window has no IndexedDB', async () => {
-    const page = await openPage();
-    const store = await make(page, true);
-    expect(await call(page, store, 'k1', 'one')).toEqual({ ok: true, value: 'fallback' });
-    expect(await call(page, store, 'k1')).toEqual({ ok: true, value: 'fallback' });
+    expect(outcomes).toEqual([undefined, undefined, undefined]);
+    expect(await call(page, store, 'k1', 'one')).toEqual({ ok: true, value: undefined });
   });
 });

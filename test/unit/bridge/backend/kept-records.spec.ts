@@ -66,6 +66,22 @@ describe('records written again when storage comes back', () => {
     expect(t.map.has('p:1')).toBe(false);
   });
 
+  it('says nothing once a record removed while its write was under way is gone, however many calls work after', async () => {
+    const t = setup();
+    t.state.down = true;
+    const put = t.records.put('p:1', { v: 1 }).catch(() => undefined);
+    // Removed before its write has failed.
+    await t.records.remove('p:1');
+    await put;
+    t.state.down = false;
+    await t.records.keys('p:');
+    await t.records.keys('p:');
+    t.clock.advance(2_000);
+    await flush();
+    expect(t.events).toEqual([]);
+    expect(t.map.has('p:1')).toBe(false);
+  });
+
   it('after a wipe, says storage_wiped and writes every record not yet removed again', async () => {
     const t = setup();
     await t.records.put('p:1', { v: 1 });

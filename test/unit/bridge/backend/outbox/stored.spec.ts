@@ -65,6 +65,23 @@ describe('reading the stored records', () => {
     expect(calls).toEqual({ keys: 1, all: 2 });
   });
 
+  it('shares a read under way only with calls for its own prefix: two inboxes on one store each read theirs', async () => {
+    const { store, calls } = counted(
+      new Map<string, unknown>([
+        ['p:1', { n: 1 }],
+        ['q:1', { n: 2 }],
+      ]),
+    );
+    const first = readEvery(store, 'p:');
+    // Made while the read of p: is under way.
+    const other = readEvery(store, 'q:');
+    const otherKeys = readKeys(store, 'q:');
+    expect([...(await other)]).toEqual([['q:1', { n: 2 }]]);
+    expect(await otherKeys).toEqual(['q:1']);
+    expect([...(await first)]).toEqual([['p:1', { n: 1 }]]);
+    expect(calls).toEqual({ keys: 0, all: 2 });
+  });
+
   it('reads a failed bulk read as nothing stored', async () => {
     const failing = { ...mapRecords(new Map()), all: () => Promise.reject(new Error('timeout')) };
     expect(await readAll(failing, 'p:', ['p:1'], () => true)).toEqual(new Map());
