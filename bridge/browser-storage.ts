@@ -18,7 +18,7 @@
  */
 import type { RecordStore } from './environment.js';
 import { base64, unbase64 } from './bytes.js';
-import { indexedDbRecords } from './indexeddb-records.js';
+import { indexedDbRecords, type Writes } from './indexeddb-records.js';
 
 type Op = (store: IDBObjectStore) => IDBRequest | IDBRequest[];
 
@@ -44,7 +44,7 @@ export function browserRecords(win: Window, storage: () => Storage | undefined):
   let local: RecordStore | undefined;
   const database = indexedDbRecords(win, storage);
   // Nothing from IndexedDB: it cannot open here, and the call goes to localStorage.
-  const run = (writes: boolean, op: Op, fallback: (store: RecordStore) => Promise<any>, alone?: boolean) =>
+  const run = (writes: Writes, op: Op, fallback: (store: RecordStore) => Promise<any>, alone?: boolean) =>
     database
       .run(writes, op, alone)
       .then((result) => result || fallback((local ||= localRecords(storage() as Storage))));
@@ -64,7 +64,7 @@ export function browserRecords(win: Window, storage: () => Storage | undefined):
       return { slices: n };
     });
     return run(
-      true,
+      'strict',
       (store) => {
         store.delete(slicesOf(key));
         let n = 0;
@@ -82,13 +82,13 @@ export function browserRecords(win: Window, storage: () => Storage | undefined):
   return {
     keys: (prefix) =>
       run(
-        false,
+        undefined,
         (store) => store.getAllKeys(under(prefix)),
         (l) => l.keys(prefix),
       ),
     all: (prefix) =>
       run(
-        false,
+        undefined,
         // In one transaction: the values are those of the keys, in their order, and the slices
         // (none where the store keeps Blobs) are those of these records.
         (store) => [
@@ -108,7 +108,7 @@ export function browserRecords(win: Window, storage: () => Storage | undefined):
       refused
         ? sliced(key, value)
         : run(
-            true,
+            'strict',
             (store) => store.put(value, key),
             (l) => l.put(key, value),
             hasBlobs(value),
@@ -119,7 +119,7 @@ export function browserRecords(win: Window, storage: () => Storage | undefined):
           }),
     remove: (key) =>
       run(
-        true,
+        'relaxed',
         (store) => (store.delete(slicesOf(key)), store.delete(key)),
         (l) => l.remove(key),
       ),

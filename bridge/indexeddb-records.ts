@@ -8,11 +8,13 @@
  *   settles, rejects instead of holding the outbox's lock. The open goes on, and a later call uses it;
  * - a database that had to be created where this page opened it before, or where localStorage
  *   remembers one (an app's logout that deletes the database alone), was wiped: `onWiped` says so.
- * Writes are `strict`: `complete` waits until the record is on disk (Chromium 121+ defaults to
+ * A record's write is `strict`: `complete` waits until it is on disk (Chromium 121+ defaults to
  * relaxed, which may lose the last writes when the app's process is killed). A strict transaction
  * costs a flush to disk, so the writes asked for before one is created share it: thousands
  * of messages queued at once are one transaction, not thousands one behind the other, which a
- * listing or a read would wait behind.
+ * listing or a read would wait behind. A removal is `relaxed`: lost to a killed process, its
+ * record is sent once more under its one echo_id, which delivery allows (at least once); strict,
+ * its flush would hold up the next message's write.
  *
  * indexedDbRecords runs past 80 lines on purpose: one closure over the one connection, its open
  * under way and the wiped mark, which the open, the reopen and each call read and reset.
@@ -31,6 +33,8 @@ const REOPEN = 300;
 
 /** One request, or several made in the same transaction (a bulk read's keys and values). */
 type Op = (store: IDBObjectStore) => IDBRequest | IDBRequest[];
+/** A write's durability; none for a read. */
+export type Writes = IDBTransactionDurability | undefined;
 
 /**
  * A call's deadline passed: one Error, made the first time, not as the script is evaluated. An
@@ -45,12 +49,12 @@ export interface IndexedDbRecords {
    * Runs one operation in one transaction: its request's result, or its requests' results in
    * order; nothing where IndexedDB cannot open at all (so the caller's operations are those whose
    * result is never empty: arrays, keys). A write, unless `alone`, shares its transaction with the
-   * writes asked for until it is created (in the same task, or while the database opens) and
+   * writes of its durability asked for until it is created (in the same task, or while the database opens) and
    * resolves once it is complete (with the batch's results); it fails with every write in it (a
    * request that throws fails them all, those before it may be stored all the same:
    * kept-records.ts writes them again).
    */
-  run(writes: boolean, op: Op, alone?: boolean): Promise<any>;
+  run(writes: Writes, op: Op, alone?: boolean): Promise<any>;
   /** The one listener told when the database is found wiped. */
   onWiped(listener: () => void): void;
 }
@@ -74,9 +78,8 @@ export function indexedDbRecords(win: Window, storage: () => Storage | undefined
    */
   let lost = false;
   let wiped = noop;
-  /** The writes that join the next transaction, until it is created, and its outcome. */
-  let batch: Op[] | undefined;
-  let batched: Promise<unknown>;
+  /** By durability, the writes that join its next transaction, until it is created, and its outcome. */
+  const batches: { [durability: string]: [Op[], Promise<unknown>] | undefined } = {};
 
   /**
    * Rejects after `ms` unless `promise` settled. Its timer is cleared as it settles: left to run
@@ -88,10 +91,14 @@ export function indexedDbRecords(win: Window, storage: () => Storage | undefined
       promise.then(resolve, reject).then(() => win.clearTimeout(timer));
     });
 
-  const transact = (database: IDBDatabase, writes: boolean, op: Op) =>
+  const transact = (database: IDBDatabase, writes: Writes, op: Op) =>
     new Promise<unknown>((resolve, reject) => {
       // Engines without `durability` ignore the option.
-      const transaction = database.transaction(STORE, writes ? 'readwrite' : 'readonly', { durability: 'strict' });
+      const transaction = database.transaction(
+        STORE,
+        writes ? 'readwrite' : 'readonly',
+        writes && { durability: writes },
+      );
       const request = op(transaction.objectStore(STORE));
       transaction.oncomplete = () =>
         resolve(Array.isArray(request) ? request.map((each) => each.result) : request.result);
@@ -147,7 +154,7 @@ export function indexedDbRecords(win: Window, storage: () => Storage | undefined
     return opening;
   }
 
-  const attempt = async (writes: boolean, op: Op) => {
+  const attempt = async (writes: Writes, op: Op) => {
     // A missing `indexedDB` throws in `open`: unusable too.
     const opening = (connection ||= open());
     // Once an open has missed its deadline, the calls after it fail at once until it settles.
@@ -169,7 +176,7 @@ export function indexedDbRecords(win: Window, storage: () => Storage | undefined
 
   // Made once more where the connection went away under it (a passed deadline keeps it: the open
   // or transaction it waited for goes on).
-  const twice = (writes: boolean, op: Op) =>
+  const twice = (writes: Writes, op: Op) =>
     attempt(writes, op).catch((error) => {
       if (connection) throw error;
       return attempt(writes, op);
@@ -178,19 +185,21 @@ export function indexedDbRecords(win: Window, storage: () => Storage | undefined
   return {
     run(writes, op, alone) {
       if (!writes || alone) return twice(writes, op);
+      let batch = batches[writes];
       if (!batch) {
-        const ops: Op[] = (batch = []);
+        const ops: Op[] = [];
         // Writes asked for from then on go in the next transaction (a retry's closing a later
         // batch early does no harm: its writes are in it, the next ones start another).
-        const close = () => void (batch = undefined);
+        const close = () => void (batches[writes] = undefined);
+        batch = batches[writes] = [
+          ops,
+          twice(writes, (store) => (close(), ops.map((each) => each(store)) as IDBRequest[])),
+        ];
         // Closed as it settles too (not with `finally`: ES2018).
-        (batched = twice(true, (store) => (close(), ops.map((each) => each(store)) as IDBRequest[]))).then(
-          close,
-          close,
-        );
+        batch[1].then(close, close);
       }
-      batch.push(op);
-      return batched;
+      batch[0].push(op);
+      return batch[1];
     },
     onWiped: (listener) => (wiped = listener),
   };

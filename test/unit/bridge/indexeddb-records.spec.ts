@@ -110,7 +110,7 @@ describe.skipIf(!requireChromium())('indexedDbRecords (Chromium, a page on 127.0
       async ({ index, key, value }): Promise<Outcome> => {
         const { records } = (window as unknown as Made).made[index] as Made['made'][number];
         try {
-          const result = await records.run(value !== undefined, (objects) =>
+          const result = await records.run(value !== undefined ? 'strict' : undefined, (objects) =>
             value !== undefined ? objects.put(value, key) : objects.get(key),
           );
           return { ok: true, value: result };
@@ -141,8 +141,8 @@ describe.skipIf(!requireChromium())('indexedDbRecords (Chromium, a page on 127.0
     expect(await call(page, store, 'k1')).toEqual({ ok: true, value: 'one' });
     const bulk = await page.evaluate(async (index) => {
       const { records } = (window as unknown as Made).made[index] as Made['made'][number];
-      await records.run(true, (objects) => [objects.put('two', 'k2'), objects.put('three', 'k3')]);
-      return records.run(false, (objects) => [objects.getAllKeys(), objects.getAll()]);
+      await records.run('strict', (objects) => [objects.put('two', 'k2'), objects.put('three', 'k3')]);
+      return records.run(undefined, (objects) => [objects.getAllKeys(), objects.getAll()]);
     }, store);
     expect(bulk).toEqual([
       ['k1', 'k2', 'k3'],
@@ -152,7 +152,7 @@ describe.skipIf(!requireChromium())('indexedDbRecords (Chromium, a page on 127.0
     const failed = await page.evaluate(async (index) => {
       const { records } = (window as unknown as Made).made[index] as Made['made'][number];
       return records
-        .run(true, (objects) => [objects.put('four', 'k4'), objects.add('again', 'k1')])
+        .run('strict', (objects) => [objects.put('four', 'k4'), objects.add('again', 'k1')])
         .then(
           () => 'resolved',
           (error: Error) => error.name,
@@ -172,7 +172,7 @@ describe.skipIf(!requireChromium())('indexedDbRecords (Chromium, a page on 127.0
     const failed = await page.evaluate(async (index) => {
       const { records } = (window as unknown as Made).made[index] as Made['made'][number];
       return records
-        .run(true, (objects) => objects.add('again', 'k1'))
+        .run('strict', (objects) => objects.add('again', 'k1'))
         .then(
           () => 'resolved',
           (error: Error) => error.name,
@@ -244,7 +244,7 @@ describe.skipIf(!requireChromium())('indexedDbRecords (Chromium, a page on 127.0
       (index) =>
         Promise.race([
           (window as unknown as Made).made[index]?.records
-            .run(false, (objects) => objects.count())
+            .run(undefined, (objects) => objects.count())
             .then(
               (count) => `resolved ${count}`,
               (error: Error) => `rejected: ${error.message}`,
@@ -266,8 +266,8 @@ describe.skipIf(!requireChromium())('indexedDbRecords (Chromium, a page on 127.0
 
   /**
    * Counts the page's readwrite transactions (with their durability) from now on, then makes
-   * `writes` in one task: [key, value] puts, [key] deletes, [key, value, 'add'] adds, a fourth
-   * item true for a write `alone`; each write's outcome, then the stored keys and values.
+   * `writes` in one task: [key, value] puts, [key] deletes (relaxed, as removals are), [key,
+   * value, 'add'] adds, a fourth item true for a write `alone`; each write's outcome, then the stored keys and values.
    */
   const inOneTask = (page: Page, store: number, writes: Array<[string, string?, string?, boolean?]>) =>
     page.evaluate(
@@ -284,7 +284,7 @@ describe.skipIf(!requireChromium())('indexedDbRecords (Chromium, a page on 127.0
             writes.map(([key, value, how, alone]) =>
               records
                 .run(
-                  true,
+                  value === undefined ? 'relaxed' : 'strict',
                   (objects) =>
                     value === undefined
                       ? objects.delete(key)
@@ -299,7 +299,7 @@ describe.skipIf(!requireChromium())('indexedDbRecords (Chromium, a page on 127.0
                 ),
             ),
           );
-          const stored = await records.run(false, (objects) => [objects.getAllKeys(), objects.getAll()]);
+          const stored = await records.run(undefined, (objects) => [objects.getAllKeys(), objects.getAll()]);
           return { outcomes, transactions, stored };
         } finally {
           IDBDatabase.prototype.transaction = transaction;
@@ -308,13 +308,14 @@ describe.skipIf(!requireChromium())('indexedDbRecords (Chromium, a page on 127.0
       { index: store, writes },
     );
 
-  it('writes asked for in one task in one strict transaction, each resolved once it is complete', async () => {
+  it('writes asked for in one task in one transaction of their durability, each resolved once it is complete', async () => {
     const page = await openPage();
     const store = await make(page);
     expect(await call(page, store, 'k0', 'zero')).toEqual({ ok: true, value: ['k0'] });
     const written = await inOneTask(page, store, [['k1', 'one'], ['k2', 'two'], ['k0'], ['k3', 'three']]);
     expect(written.outcomes).toEqual(['stored', 'stored', 'stored', 'stored']);
-    expect(written.transactions).toEqual(['strict']);
+    // The puts share a strict transaction, the removal is in a relaxed one.
+    expect(written.transactions).toEqual(['strict', 'relaxed']);
     expect(written.stored).toEqual([
       ['k1', 'k2', 'k3'],
       ['one', 'two', 'three'],
@@ -361,8 +362,8 @@ describe.skipIf(!requireChromium())('indexedDbRecords (Chromium, a page on 127.0
     const store = await make(page, true);
     const outcomes = await page.evaluate(async (index) => {
       const { records } = (window as unknown as Made).made[index] as Made['made'][number];
-      const write = () => records.run(true, (objects) => objects.put('x', 'k'));
-      return Promise.all([write(), write(), records.run(false, (objects) => objects.getAllKeys())]);
+      const write = () => records.run('strict', (objects) => objects.put('x', 'k'));
+      return Promise.all([write(), write(), records.run(undefined, (objects) => objects.getAllKeys())]);
     }, store);
     expect(outcomes).toEqual([undefined, undefined, undefined]);
     expect(await call(page, store, 'k1', 'one')).toEqual({ ok: true, value: undefined });
