@@ -38,7 +38,7 @@ function setup(map: Map<string, unknown>) {
     (key) => stamped.push(key),
     () => undefined,
   );
-  return { entries, events, stamped, locks, holdPage, adopt, isStored, stop };
+  return { clock, entries, events, stamped, locks, holdPage, adopt, isStored, stop };
 }
 
 describe('orphan recovery', () => {
@@ -59,6 +59,22 @@ describe('orphan recovery', () => {
     expect(o.stamped).toEqual([gone, live, own]);
     releaseLive();
     o.stop();
+  });
+
+  it('looks again on a timer while another page lives, and not once it took in all that gone pages left', async () => {
+    const map = new Map<string, unknown>([[recordKey(PREFIX, 1, 'gone', 0), { v: 1, messageId: 'theirs' }]]);
+    const o = setup(map);
+    await o.holdPage();
+    expect(await o.adopt()).toBe(1);
+    expect(o.clock.pending).toBe(0);
+    let releaseLive = () => {};
+    void o.locks.request('chat-bridge:page:live', () => new Promise<void>((resolve) => (releaseLive = resolve)));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(await o.adopt()).toBe(0);
+    expect(o.clock.pending).toBe(1);
+    releaseLive();
+    o.stop();
+    expect(o.clock.pending).toBe(0);
   });
 
   it('drops a stored value that is not a record, and says so', async () => {
