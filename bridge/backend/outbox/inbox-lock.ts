@@ -35,9 +35,8 @@ export function inboxLock(locks: Locks | undefined, timers: Timers, name: string
   let held = false;
   let busy = false;
   let keep = false;
-  /** The linger ran out, or another page asked, during a pass: the lock goes as it ends. */
+  /** The linger ran out, another page asked, or destroy was called, during a pass: the lock goes as it ends. */
   let expired = false;
-  let destroyed = false;
   let release = noop;
   /** The linger's timer, while it runs. */
   let timer: unknown;
@@ -63,7 +62,7 @@ export function inboxLock(locks: Locks | undefined, timers: Timers, name: string
         return await work();
       } finally {
         busy = false;
-        if (!keep || expired || destroyed) letGo();
+        if (!keep || expired) letGo();
         else {
           timer ||= timers.setTimeout(end, LINGER);
           void wanted().then((asked) => asked && end());
@@ -79,8 +78,9 @@ export function inboxLock(locks: Locks | undefined, timers: Timers, name: string
     wanted,
     held: () => held,
     destroy() {
-      destroyed = true;
       letGo();
+      // A pass under way lets it go again as it ends, rather than keep it.
+      expired = true;
     },
   };
 }
