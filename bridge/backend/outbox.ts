@@ -69,18 +69,18 @@ export function createOutbox(s: OutboxSettings): Outbox {
   const [holdPage, adopt, isStored, stopOrphans] = orphans;
   const [drain, finish, stopSender] = createSender(s, records, entries, answered, lock, orphans);
   /** The first look at what is stored, which a message queued meanwhile waits for (at most LOOK_DEADLINE). */
-  let looking: Promise<unknown> | undefined = new Promise<void>((done) => {
+  const looking = new Promise<void>((done) => {
     const deadline = s.setTimeout(done, LOOK_DEADLINE);
     void readKeys(records, prefix).then((keys) => {
       keys.forEach(stampAfter);
       s.clearTimeout(deadline);
       done();
     });
-  }).then(() => (looking = undefined));
+  });
 
   return {
-    enqueue(message) {
-      if (looking) return looking.then(() => this.enqueue(message));
+    async enqueue(message) {
+      await looking;
       last = Math.max(last, s.now());
       const key = recordKey(prefix, last, s.page, counter++);
       const record: OutboxRecord = Object.assign({ v: 1 as const }, message);
