@@ -35,15 +35,14 @@ export type Orphans = [
 ];
 
 /**
- * `foreign`: a key of another page's record not in memory here; `stamp`: told every stored key;
- * `found`: told when a look on a timer took something in.
+ * `foreign`: a key of another page's record not in memory here; `found`: told when a look on a
+ * timer took something in.
  */
 export function orphanRecovery(
   s: OutboxSettings,
   records: RecordStore | undefined,
   entries: Entries,
   foreign: (key: string) => boolean,
-  stamp: (key: string) => void,
   found: () => void,
 ): Orphans {
   const { locks } = s;
@@ -75,7 +74,6 @@ export function orphanRecovery(
     const alive = new Set(locks && (await locks.held()));
     let adopted = 0;
     const keys = await readKeys(records, s.prefix);
-    keys.forEach(stamp);
     const gone = (key: string) => foreign(key) && !alive.has(PAGE_LOCK + pageOf(key));
     const found = early && (await early);
     early = undefined;
