@@ -60,27 +60,28 @@ export function createOutbox(s: OutboxSettings): Outbox {
   const lock = inboxLock(s.locks, s, prefix);
   let counter = 0;
   let last = 0;
-  /**
-   * This page's messages are stamped after every record already stored: a clock set back across
-   * one reload and forward across the next would otherwise put the middle page's messages first.
-   */
-  const stampAfter = (key: string) => (last = Math.max(last, parseInt(key.slice(prefix.length), 36) + 1));
-  const orphans = orphanRecovery(s, records, entries, foreign, stampAfter, () => drain(false, false));
+  const orphans = orphanRecovery(s, records, entries, foreign, () => drain(false, false));
   const [holdPage, adopt, isStored, stopOrphans] = orphans;
   const [drain, finish, stopSender] = createSender(s, records, entries, answered, lock, orphans);
-  /** The first look at what is stored, which a message queued meanwhile waits for (at most LOOK_DEADLINE). */
-  let looking: Promise<unknown> | undefined = new Promise<void>((done) => {
+  /**
+   * The first look at what is stored, which a message queued meanwhile waits for (at most
+   * LOOK_DEADLINE): this page's messages are stamped after every record stored as it starts. A
+   * clock set back across one reload and forward across the next would otherwise put the middle
+   * page's messages first. (Records other pages write later are of pages that lived beside this
+   * one: the order between WebViews is not kept, each one's own order is.)
+   */
+  const looking = new Promise<void>((done) => {
     const deadline = s.setTimeout(done, LOOK_DEADLINE);
     void readKeys(records, prefix).then((keys) => {
-      keys.forEach(stampAfter);
+      keys.forEach((key) => (last = Math.max(last, parseInt(key.slice(prefix.length), 36) + 1)));
       s.clearTimeout(deadline);
       done();
     });
-  }).then(() => (looking = undefined));
+  });
 
   return {
-    enqueue(message) {
-      if (looking) return looking.then(() => this.enqueue(message));
+    async enqueue(message) {
+      await looking;
       last = Math.max(last, s.now());
       const key = recordKey(prefix, last, s.page, counter++);
       const record: OutboxRecord = Object.assign({ v: 1 as const }, message);

@@ -44,10 +44,8 @@ export function parseRetryAfter(value: string | null | undefined, now: number): 
   if (!value) return undefined;
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const wait = Math.max(0, Date.parse(trimmed) - now);
   // Every HTTP date form names the month; without a letter, V8's lenient Date.parse reads
-  // "1.5" or "-5" as a day in 2001.
-  if (!/[a-z]/i.test(trimmed)) return undefined;
-  const date = Date.parse(trimmed);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
+  // "1.5" or "-5" as a day in 2001. An unreadable date is NaN, which no comparison holds for.
+  return /[a-z]/i.test(trimmed) && wait >= 0 ? wait : undefined;
 }

@@ -32,38 +32,34 @@ export interface InboxLock {
 }
 
 export function inboxLock(locks: Locks | undefined, timers: Timers, name: string): InboxLock {
-  let held = false;
   let busy = false;
   let keep = false;
-  /** The linger ran out, or another page asked, during a pass: the lock goes as it ends. */
+  /** The linger ran out, another page asked, or destroy was called, during a pass: the lock goes as it ends. */
   let expired = false;
-  let destroyed = false;
-  let release = noop;
+  /** Lets the lock go: set while this page holds it. */
+  let release: (() => void) | undefined;
   /** The linger's timer, while it runs. */
   let timer: unknown;
   let turn: Promise<unknown> = Promise.resolve();
   const letGo = () => {
     timers.clearTimeout(timer);
     timer = expired = false;
-    if (held) release();
-    held = false;
+    if (release) release();
+    release = undefined;
   };
   const end = () => (busy ? (expired = true) : letGo());
   const wanted = async () => locks && locks.waiting && locks.waiting(name).catch(noop);
   const run = <T>(work: () => Promise<T>): Promise<T> => {
     if (!locks) return work();
     const result = turn.then(async () => {
-      if (!held) {
-        release = await hold(locks, name);
-        held = true;
-      }
+      release ||= await hold(locks, name);
       busy = true;
       keep = false;
       try {
         return await work();
       } finally {
         busy = false;
-        if (!keep || expired || destroyed) letGo();
+        if (!keep || expired) letGo();
         else {
           timer ||= timers.setTimeout(end, LINGER);
           void wanted().then((asked) => asked && end());
@@ -77,10 +73,11 @@ export function inboxLock(locks: Locks | undefined, timers: Timers, name: string
     run,
     keep: () => void (keep = true),
     wanted,
-    held: () => held,
+    held: () => !!release,
     destroy() {
-      destroyed = true;
       letGo();
+      // A pass under way lets it go again as it ends, rather than keep it.
+      expired = true;
     },
   };
 }

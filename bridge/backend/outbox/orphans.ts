@@ -35,15 +35,14 @@ export type Orphans = [
 ];
 
 /**
- * `foreign`: a key of another page's record not in memory here; `stamp`: told every stored key;
- * `found`: told when a look on a timer took something in.
+ * `foreign`: a key of another page's record not in memory here; `found`: told when a look on a
+ * timer took something in.
  */
 export function orphanRecovery(
   s: OutboxSettings,
   records: RecordStore | undefined,
   entries: Entries,
   foreign: (key: string) => boolean,
-  stamp: (key: string) => void,
   found: () => void,
 ): Orphans {
   const { locks } = s;
@@ -52,9 +51,10 @@ export function orphanRecovery(
   let pageHeld: Promise<unknown> | undefined;
   let watching: unknown;
   /**
-   * A closed page sends no event: while another page lives or left records, and this one is
-   * online, it looks again every few seconds, so what a closed page left goes within a few
-   * seconds. Offline, or alone with nothing left by others, no timer runs.
+   * A closed page sends no event: while another page lives, and this one is online, it looks
+   * again every few seconds, so what a closed page left goes within a few seconds. What pages
+   * that were gone already left is taken in at the look that finds them; offline, or alone, no
+   * timer runs.
    */
   const watch = () =>
     s.isOnline() &&
@@ -73,13 +73,7 @@ export function orphanRecovery(
   async function adopt(): Promise<number> {
     const alive = new Set(locks && (await locks.held()));
     let adopted = 0;
-    // Where the locks cannot tell live pages from gone ones, only this page's drains look.
-    let others = [...alive].some((name) => name.startsWith(PAGE_LOCK) && name !== PAGE_LOCK + s.page);
     const keys = await readKeys(records, s.prefix);
-    for (const key of keys) {
-      stamp(key);
-      others ||= pageOf(key) !== s.page && !entries.has(key);
-    }
     const gone = (key: string) => foreign(key) && !alive.has(PAGE_LOCK + pageOf(key));
     const found = early && (await early);
     early = undefined;
@@ -99,7 +93,8 @@ export function orphanRecovery(
         await (records as RecordStore).remove(key).catch(noop);
       }
     }
-    if (alive.size && others && !stopped) watch();
+    // Where the locks cannot tell live pages from gone ones, only this page's drains look.
+    if (!stopped && [...alive].some((name) => name.startsWith(PAGE_LOCK) && name !== PAGE_LOCK + s.page)) watch();
     if (adopted > 0 && s.restored) s.restored(adopted);
     return adopted;
   }

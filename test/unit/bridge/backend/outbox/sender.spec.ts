@@ -7,6 +7,7 @@ import type { OutboxSettings } from '../../../../../bridge/backend/outbox/settin
 import { recordKey } from '../../../../../bridge/backend/outbox-record.js';
 import { bridgeError } from '../../../../../bridge/protocol/errors.js';
 import type { Outcome } from '../../../../../bridge/protocol/messages.js';
+import type { RecordStore } from '../../../../../bridge/environment.js';
 import { mapRecords } from '../../../../../tools/testing/in-memory-environment.js';
 import { createVirtualClock } from '../../../../../tools/testing/virtual-clock.js';
 
@@ -14,13 +15,13 @@ const flush = async () => {
   for (let i = 0; i < 20; i++) await new Promise<void>((resolve) => setImmediate(resolve));
 };
 
-function setup(fail: (messageId: string) => boolean, stored = true) {
+function setup(fail: (messageId: string) => boolean, stored = true, wrap = (records: RecordStore) => records) {
   const clock = createVirtualClock(1_700_000_000_000);
   const map = new Map<string, unknown>();
   const sent: string[] = [];
   const outcomes: Array<[string, Outcome]> = [];
   const s: OutboxSettings = {
-    records: stored ? mapRecords(map) : undefined,
+    records: stored ? wrap(mapRecords(map)) : undefined,
     prefix: 'p:',
     page: 'me',
     maxFileSize: 1024,
@@ -80,6 +81,44 @@ describe('the sender', () => {
     t.clock.advance(2_000);
     await flush();
     expect(t.sent).toEqual(['m-1', 'm-1', 'm-2']);
+    t.stop();
+  });
+
+  it("removes each sent message's record before the next request starts, and before the pass ends", async () => {
+    const removed: string[] = [];
+    let release = () => {};
+    const t = setup(
+      () => false,
+      true,
+      (records) => ({
+        ...records,
+        remove: async (key) => {
+          await new Promise<void>((resolve) => (release = resolve));
+          removed.push(key);
+          return records.remove(key);
+        },
+      }),
+    );
+    t.queue(1);
+    t.queue(2);
+    t.drain();
+    await flush();
+    expect(t.sent).toEqual(['m-1']);
+    release();
+    await flush();
+    expect(t.sent).toEqual(['m-1', 'm-2']);
+    expect(removed).toEqual([recordKey('p:', 1, 'me', 1)]);
+    // The pass is still under way: a drain now only asks for the pass after it.
+    t.queue(3);
+    t.drain();
+    await flush();
+    expect(t.sent).toEqual(['m-1', 'm-2']);
+    release();
+    await flush();
+    expect(t.sent).toEqual(['m-1', 'm-2', 'm-3']);
+    release();
+    await flush();
+    expect(removed).toHaveLength(3);
     t.stop();
   });
 
