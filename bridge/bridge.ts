@@ -88,7 +88,8 @@ export function createBridge(
   baseEnv: Environment,
   settings: CreateBridgeSettings = {},
 ): Bridge {
-  checkRecorder(options, settings);
+  // The bundle's only caller, install, checked already (before replacing the running bridge).
+  if (RECORDER_ALLOWED) checkRecorder(options, settings);
   const host = options.host || detectHost(baseEnv.scope, options);
   const timers = trackedTimers(baseEnv);
   const redactor = createRedactor(baseEnv.now);
