@@ -42,7 +42,10 @@ export interface Bridge {
   readonly host: HostName;
   /** Hands the bridge one host command: a JSON string or an object `{id, method, params?}`. */
   receive(data: unknown): void;
-  /** Calls back with every message the host is sent (after redaction). Returns the unsubscribe. */
+  /**
+   * Calls back with every message the host is sent (after redaction). Returns the unsubscribe. A
+   * function added twice is called once, as EventTarget does.
+   */
   on(listener: (message: OutboundMessage) => void): () => void;
   /** The traffic so far as fixture JSON Lines, tokens replaced; empty unless created with `record: true`. */
   recording(): string;
