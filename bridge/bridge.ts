@@ -31,11 +31,11 @@ export const VERSION = '0.1.0';
 
 /**
  * dist/chat-bridge.js carries no recorder (checkRecorder refuses `record: true` there), so its
- * build defines CHAT_BRIDGE_WITHOUT_RECORDER and the recording hooks below leave that bundle
- * (about 80 B gzipped). Undefined everywhere else: the debug bundle, the ES modules, the tests.
+ * build defines CHAT_BRIDGE_WITHOUT_RECORDER and the recording hooks (below, and `recording()` in
+ * startup/) leave that bundle. Undefined everywhere else: the debug bundle, the ES modules, the tests.
  */
 declare const CHAT_BRIDGE_WITHOUT_RECORDER: boolean | undefined;
-const RECORDER_ALLOWED = typeof CHAT_BRIDGE_WITHOUT_RECORDER === 'undefined';
+export const RECORDER_ALLOWED = typeof CHAT_BRIDGE_WITHOUT_RECORDER === 'undefined';
 
 export interface Bridge {
   readonly version: string;
