@@ -31,18 +31,21 @@ export const VERSION = '0.1.0';
 
 /**
  * dist/chat-bridge.js carries no recorder (checkRecorder refuses `record: true` there), so its
- * build defines CHAT_BRIDGE_WITHOUT_RECORDER and the recording hooks below leave that bundle
- * (about 80 B gzipped). Undefined everywhere else: the debug bundle, the ES modules, the tests.
+ * build defines CHAT_BRIDGE_WITHOUT_RECORDER and the recording hooks (below, and `recording()` in
+ * startup/) leave that bundle. Undefined everywhere else: the debug bundle, the ES modules, the tests.
  */
 declare const CHAT_BRIDGE_WITHOUT_RECORDER: boolean | undefined;
-const RECORDER_ALLOWED = typeof CHAT_BRIDGE_WITHOUT_RECORDER === 'undefined';
+export const RECORDER_ALLOWED = typeof CHAT_BRIDGE_WITHOUT_RECORDER === 'undefined';
 
 export interface Bridge {
   readonly version: string;
   readonly host: HostName;
   /** Hands the bridge one host command: a JSON string or an object `{id, method, params?}`. */
   receive(data: unknown): void;
-  /** Calls back with every message the host is sent (after redaction). Returns the unsubscribe. */
+  /**
+   * Calls back with every message the host is sent (after redaction). Returns the unsubscribe. A
+   * function added twice is called once, as EventTarget does.
+   */
   on(listener: (message: OutboundMessage) => void): () => void;
   /** The traffic so far as fixture JSON Lines, tokens replaced; empty unless created with `record: true`. */
   recording(): string;
@@ -85,7 +88,8 @@ export function createBridge(
   baseEnv: Environment,
   settings: CreateBridgeSettings = {},
 ): Bridge {
-  checkRecorder(options, settings);
+  // The bundle's only caller, install, checked already (before replacing the running bridge).
+  if (RECORDER_ALLOWED) checkRecorder(options, settings);
   const host = options.host || detectHost(baseEnv.scope, options);
   const timers = trackedTimers(baseEnv);
   const redactor = createRedactor(baseEnv.now);

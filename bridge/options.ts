@@ -56,6 +56,13 @@ const isPositiveInteger: Check = (value) => Number.isSafeInteger(value) && (valu
 const isNonNegativeInteger: Check = (value) => Number.isSafeInteger(value) && (value as number) >= 0;
 const isNonEmptyString: Check = (value) => typeof value === 'string' && value !== '';
 
+/**
+ * The option `name` as the host gave it. Options are read by their name as a string, never as a
+ * property: the bundle shortens the resolved options' field names (INTERNAL_PROPERTIES in
+ * scripts/shared-settings.mjs), and would shorten a property read of the host's too.
+ */
+const given = (options: Record<string, unknown>, name: string): unknown => options[name];
+
 /** The option's value, or its default when absent; a present value that fails the check throws. */
 function pick<T>(
   options: Record<string, unknown>,
@@ -65,7 +72,7 @@ function pick<T>(
   problem: string,
   label = name,
 ): T {
-  const value = options[name];
+  const value = given(options, name);
   if (value === undefined) return fallback;
   if (!check(value)) throw new OptionsError(label, problem);
   return value as T;
@@ -74,14 +81,14 @@ function pick<T>(
 export function normalizeOptions(input: unknown, pageOrigin: string): ResolvedOptions {
   if (typeof input !== 'object' || input === null) throw new OptionsError('options', 'must be an object');
   const options = input as Record<string, unknown>;
-  const positive = (name: keyof typeof DEFAULTS & keyof BridgeOptions) =>
-    pick(options, name, DEFAULTS[name] as number, isPositiveInteger, 'must be a positive integer');
-  const flag = (name: 'record' | 'forwardConversationToken') =>
+  const positive = (name: keyof BridgeOptions, fallback: number) =>
+    pick(options, name, fallback, isPositiveInteger, 'must be a positive integer');
+  const flag = (name: keyof BridgeOptions) =>
     pick(options, name, false, (value) => typeof value === 'boolean', 'must be a boolean');
-  const channel = (name: keyof ChannelNames | 'widgetPrefix') =>
-    pick(options, name, DEFAULTS[name] as string, isNonEmptyString, 'must be a non-empty string');
+  const channel = (name: keyof BridgeOptions, fallback: string) =>
+    pick(options, name, fallback, isNonEmptyString, 'must be a non-empty string');
 
-  const baseUrl = parseBaseUrl(options['baseUrl']);
+  const baseUrl = parseBaseUrl(given(options, 'baseUrl'));
   const websiteToken = pick<string | undefined>(
     options,
     'websiteToken',
@@ -96,8 +103,8 @@ export function normalizeOptions(input: unknown, pageOrigin: string): ResolvedOp
     (value) => HOST_NAMES.includes(value as HostName),
     `must be one of ${HOST_NAMES.join(', ')}`,
   );
-  const maxFileSize = positive('maxFileSize');
-  const maxMessageLength = positive('maxMessageLength');
+  const maxFileSize = positive('maxFileSize', DEFAULTS.maxFileSize);
+  const maxMessageLength = positive('maxMessageLength', DEFAULTS.maxMessageLength);
   const retry = pick<Record<string, unknown>>(
     options,
     'retry',
@@ -105,8 +112,8 @@ export function normalizeOptions(input: unknown, pageOrigin: string): ResolvedOp
     (value) => typeof value === 'object' && value !== null,
     'must be an object',
   );
-  const retryField = (name: keyof RetryPolicy) =>
-    pick(retry, name, DEFAULTS.retry[name], isNonNegativeInteger, 'must be a non-negative integer', `retry.${name}`);
+  const retryField = (name: keyof RetryPolicy, fallback: number) =>
+    pick(retry, name, fallback, isNonNegativeInteger, 'must be a non-negative integer', `retry.${name}`);
 
   return {
     baseUrl: baseUrl.href.replace(/\/+$/, ''),
@@ -116,24 +123,28 @@ export function normalizeOptions(input: unknown, pageOrigin: string): ResolvedOp
     // An opaque page origin ("null": file:// or loadHTMLString pages) is shared by every sandboxed
     // frame, so it is never allowed by default.
     allowedOrigins: parseAllowedOrigins(
-      options['allowedOrigins'],
+      given(options, 'allowedOrigins'),
       [baseUrl.origin, pageOrigin].filter((origin) => origin !== 'null'),
     ),
     maxFileSize,
-    widgetPrefix: channel('widgetPrefix'),
+    widgetPrefix: channel('widgetPrefix', DEFAULTS.widgetPrefix),
     maxMessageLength,
     // base64 grows data by 4/3, RFC 2045 line breaks (escaped "\r\n" after every 76 characters)
     // by 4 characters a line; the extra message length leaves room for names and the envelope.
     maxCommandLength: MAX_FILES * wrappedBase64Length(maxFileSize) + maxMessageLength,
-    requestTimeout: positive('requestTimeout'),
-    commandTimeout: positive('commandTimeout'),
-    retry: { limit: retryField('limit'), baseDelay: retryField('baseDelay'), maxDelay: retryField('maxDelay') },
+    requestTimeout: positive('requestTimeout', DEFAULTS.requestTimeout),
+    commandTimeout: positive('commandTimeout', DEFAULTS.commandTimeout),
+    retry: {
+      limit: retryField('limit', DEFAULTS.retry.limit),
+      baseDelay: retryField('baseDelay', DEFAULTS.retry.baseDelay),
+      maxDelay: retryField('maxDelay', DEFAULTS.retry.maxDelay),
+    },
     record: flag('record'),
     forwardConversationToken: flag('forwardConversationToken'),
-    androidChannel: channel('androidChannel'),
-    iosHandler: channel('iosHandler'),
-    flutterChannel: channel('flutterChannel'),
-    browserEvent: channel('browserEvent'),
+    androidChannel: channel('androidChannel', DEFAULTS.androidChannel),
+    iosHandler: channel('iosHandler', DEFAULTS.iosHandler),
+    flutterChannel: channel('flutterChannel', DEFAULTS.flutterChannel),
+    browserEvent: channel('browserEvent', DEFAULTS.browserEvent),
   };
 }
 

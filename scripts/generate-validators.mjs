@@ -4,8 +4,10 @@
  * bundle only: zod/mini's runtime is about 6 KB of a 12 KB budget, while the few shapes the bridge
  * checks need a few hundred bytes. zod stays the one source of the shapes: this walks each exported
  * schema's `_zod.def` and emits a module with the same exports, each with a `safeParse` that gives
- * the same verdict, the same output and the same issues (code, path, expected or message, order)
- * as zod's, so every parse_error message stays byte-identical. The ES modules and the tests keep
+ * the same verdict, the same output and the same issues (code, path, and the expected type or the
+ * refinement's message, in order) as zod's, so every parse_error message stays byte-identical.
+ * An invalid_type issue carries no message: zod's is always "Invalid input", and describe-issues.ts
+ * words that issue from its expected type. The ES modules and the tests keep
  * real zod; test/unit/scripts/generate-validators.spec.ts holds the two to each other.
  *
  * Known: z.string() (with one length refinement that states `params: {minLength, maxLength}`),
@@ -27,7 +29,7 @@ const RUNTIME = `// A value of the wrong type gives zod's invalid_type issue and
 // right type goes on to \`then\`, which checks what is inside it.
 const type = (expected, is, then) => (value, issues, path) => {
   if (is(value)) return then ? then(value, issues, path) : value;
-  issues.push({ expected, code: 'invalid_type', path, message: 'Invalid input' });
+  issues.push({ expected, code: 'invalid_type', path });
   return value;
 };
 const string = (min, max, message = \`must be \${min} to \${max} characters\`) =>

@@ -74,8 +74,11 @@ export const INTERNAL_PROPERTIES = new RegExp(
     // the bundle's adapters are its own, no host hands one in.
     ...['parts', 'blobbed', 'schema', 'oneByOne'],
     // Options the bundle reads from the host's object only by a name passed as a string (options.ts
-    // `pick`), as `record`: the resolved options' fields of that name are the bundle's own.
-    ...['websiteToken', 'forwardConversationToken'],
+    // `given` and `pick`), as `record`: the resolved options' fields of that name are the bundle's
+    // own, and so are the retry policies' (the options' `retry`, the outbox's backoff).
+    ...['websiteToken', 'forwardConversationToken', 'baseUrl', 'allowedOrigins', 'maxFileSize', 'widgetPrefix'],
+    ...['maxMessageLength', 'requestTimeout', 'commandTimeout', 'limit', 'baseDelay', 'maxDelay'],
+    ...['androidChannel', 'iosHandler', 'flutterChannel', 'browserEvent'],
   ].join('|')})$`,
 );
 

@@ -20,8 +20,6 @@ import { unbase64 } from '../bytes.js';
 import { createUploads } from './uploads.js';
 import type { Timers } from '../environment.js';
 
-const CONTACT_FIELDS = ['name', 'email', 'identifier'] as const;
-
 /**
  * A command whose result the bridge builds, typed against what the client promises for it. The
  * backend's bodies (conversations, messages) pass through as they came, so those stay untyped here.
@@ -67,9 +65,7 @@ export function createHostCommands({ api, outbox, maxFileSize, timers }: HostCom
         const { content, attachments } = params;
         // Given by the host, or minted as the command came in (bridge.ts, protocol/message-ids.ts).
         const messageId = params.messageId as string;
-        // The contact fields that are present (a rest pattern would pull in esbuild's helper).
-        const contact: Contact = {};
-        for (const field of CONTACT_FIELDS) if (params[field] !== undefined) contact[field] = params[field];
+        const contact: Contact = { name: params.name, email: params.email, identifier: params.identifier };
         validateContact(contact, '[sendMessage]');
         // Attachments are stored and uploaded as bytes; base64 is only how commands carry them.
         const uploaded = uploads.take(attachments ? attachments.map((file) => file.uploadId) : []);

@@ -143,10 +143,10 @@ function validateCommand({ value, deep }: { value: unknown; deep: boolean }): Ve
  */
 function withId(verdict: Verdict, value: unknown): Verdict {
   try {
-    const id = (value as { id?: unknown } | null)?.id;
+    const id = (value as { id?: unknown }).id;
     if (idString.safeParse(id).success) (verdict as { id?: string }).id = id as string;
   } catch {
-    // A hostile getter: the refusal goes out without an id.
+    // Null (JSON text "null"), or a hostile getter: the refusal goes out without an id.
   }
   return verdict;
 }

@@ -8,7 +8,8 @@
 export interface SchemaIssue {
   readonly code: string;
   readonly path: readonly PropertyKey[];
-  readonly message: string;
+  /** Read for `custom` issues, which always carry one (the generated validators' others carry none). */
+  readonly message?: string;
   readonly expected?: string;
 }
 
@@ -22,6 +23,6 @@ export function describeIssues(error: { readonly issues: readonly SchemaIssue[] 
 
 function describeIssue(issue: SchemaIssue): string {
   if (issue.code === 'invalid_type') return `expected ${issue.expected}`;
-  if (issue.code === 'custom') return issue.message;
+  if (issue.code === 'custom') return issue.message as string;
   return issue.code.replace(/_/g, ' ');
 }

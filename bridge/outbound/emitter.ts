@@ -17,7 +17,7 @@ export interface Emitter {
   answer(id: string, outcome: Outcome): void;
   /** To the channels only, as it is: past the redactor on purpose, for the one message meant to carry a token. */
   deliver(message: OutboundMessage): void;
-  /** Calls back with every message emitted (after redaction). Returns the unsubscribe. */
+  /** Calls back with every message emitted (after redaction), once however often added. Returns the unsubscribe. */
   on(listener: (message: OutboundMessage) => void): () => void;
   /** Messages still waiting for a native channel. */
   readonly undelivered: number;
@@ -66,10 +66,9 @@ export function createEmitter(
     },
     deliver,
     on(listener) {
-      // Wrapped, so that one function added twice is two subscriptions, each with its own removal.
-      const handler = (message: OutboundMessage) => listener(message);
-      listeners.add(handler);
-      return () => void listeners.delete(handler);
+      // As EventTarget does: one function added twice is one subscription.
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
     },
     get undelivered() {
       return channels.reduce((sum, channel) => sum + channel.pending, 0);

@@ -10,7 +10,7 @@
  * to it as soon as it is built, ahead of anything later (a command that builds it included). `ready` is
  * sent when it is built, so it still comes before any other message.
  */
-import { VERSION, type Bridge } from '../bridge.js';
+import { RECORDER_ALLOWED, VERSION, type Bridge } from '../bridge.js';
 import { browserEnvironment, inboundMessage } from '../browser-environment.js';
 import { noop, type Environment, type InboundMessage } from '../environment.js';
 import type { EarlyBuffer } from './early-buffer.js';
@@ -70,7 +70,8 @@ export function deferredBridge(
     },
     receive: (data) => (building ? buffer.command(data) : started().receive(data)),
     on: (listener) => started().on(listener),
-    recording: () => started().recording(),
+    // Without a recorder (dist/chat-bridge.js) there is nothing to build it for.
+    recording: () => (RECORDER_ALLOWED ? started().recording() : ''),
     stats: () => started().stats(),
     destroy: (why) => started().destroy(why),
   };

@@ -2,7 +2,14 @@
  * `ChatBridge.install` / `receive`: fills the environment from the real WebView and keeps at
  * most one bridge running per window.
  */
-import { checkRecorder, createBridge, VERSION, type Bridge, type CreateBridgeSettings } from '../bridge.js';
+import {
+  checkRecorder,
+  createBridge,
+  RECORDER_ALLOWED,
+  VERSION,
+  type Bridge,
+  type CreateBridgeSettings,
+} from '../bridge.js';
 import { deferredBridge } from './deferred-start.js';
 import type { BridgeOptions } from '../protocol/bridge-options.js';
 import { defineGlobal, installInjected, installOptions } from './early-input.js';
@@ -63,7 +70,7 @@ export function createGlobal(
       if (current !== undefined) current.receive(data);
       else buffer.command(data);
     },
-    recording: () => (current ? current.recording() : ''),
+    recording: () => (RECORDER_ALLOWED && current ? current.recording() : ''),
     get bridge() {
       return current;
     },

@@ -14,8 +14,8 @@ export const flutterAdapter: HostAdapter = {
 };
 
 function inAppWebViewHandler(scope: HostScope, name: string): Poster | undefined {
-  const inApp = scope['flutter_inappwebview'] as { callHandler?: unknown } | undefined;
-  if (typeof inApp !== 'object' || inApp === null || typeof inApp.callHandler !== 'function') return undefined;
-  const callHandler = inApp.callHandler as (name: string, payload: unknown) => unknown;
-  return (payload) => void callHandler.call(inApp, name, payload);
+  // Object(x) is x for an object, and an empty object for undefined or null.
+  const inApp = Object(scope['flutter_inappwebview']) as { callHandler?: unknown };
+  const callHandler = inApp.callHandler;
+  return typeof callHandler === 'function' ? (payload) => void callHandler.call(inApp, name, payload) : undefined;
 }

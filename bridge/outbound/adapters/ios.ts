@@ -2,16 +2,13 @@
  * iOS: `window.webkit.messageHandlers.<iosHandler>.postMessage(object)`. WKScriptMessage.body
  * receives a JavaScript object as an NSDictionary, so the message goes as an object, not text.
  */
-import type { HostScope } from '../../environment.js';
 import { postMessageOf, type HostAdapter } from '../channel.js';
 
 export const iosAdapter: HostAdapter = {
   host: 'ios',
   encode: (message) => message,
-  find: (scope, names) => postMessageOf((messageHandlers(scope) || {})[names.iosHandler]),
+  // Object(x) is x for an object, and an empty object for undefined or null: a missing `webkit`
+  // or `messageHandlers` reads as no handler.
+  find: (scope, names) =>
+    postMessageOf((Object(Object(scope['webkit']).messageHandlers) as Record<string, unknown>)[names.iosHandler]),
 };
-
-function messageHandlers(scope: HostScope): Record<string, unknown> | undefined {
-  const webkit = scope['webkit'] as { messageHandlers?: Record<string, unknown> } | undefined;
-  return typeof webkit === 'object' && webkit !== null ? webkit.messageHandlers : undefined;
-}

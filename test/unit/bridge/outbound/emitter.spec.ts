@@ -53,6 +53,19 @@ describe('createEmitter', () => {
     expect(heard).toEqual([{ type: 'widget', event: 'loaded', data: { note: REDACTED } }]);
   });
 
+  it('calls a function added twice once per message, as EventTarget does, until its unsubscribe', () => {
+    const { emitter } = setUp();
+    const heard: string[] = [];
+    const listener = (message: OutboundMessage) => void heard.push(message.type);
+    emitter.on(listener);
+    const unsubscribe = emitter.on(listener);
+    emitter.emit({ type: 'ready' });
+    unsubscribe();
+    emitter.emit({ type: 'ready' });
+
+    expect(heard).toEqual(['ready']);
+  });
+
   it('answers a failed command with its response and then its error event', () => {
     const { emitter, received } = setUp(['ios']);
     const error = errorEvent('not_found', '[getConversation] 404: no conversation');
