@@ -65,17 +65,7 @@ export function browserRecords(win: Window, storage: () => Storage | undefined):
     });
     return run(
       'strict',
-      (store) => {
-        store.delete(slicesOf(key));
-        let n = 0;
-        // Each next slice once the one before is written: its structured clone in a task of its own.
-        const next = () => {
-          const slice = slices[n++];
-          if (slice) store.put(slice[1], slice[0]).onsuccess = next;
-        };
-        next();
-        return store.put(record, key);
-      },
+      (store) => putSliced(store, key, record, slices),
       (l) => l.put(key, value),
     );
   };
@@ -125,6 +115,19 @@ export function browserRecords(win: Window, storage: () => Storage | undefined):
       ),
     onWiped: database.onWiped,
   };
+}
+
+/** The record and its slices, the slices written one after the other. */
+function putSliced(store: IDBObjectStore, key: string, record: unknown, slices: Array<[IDBValidKey, ArrayBuffer]>) {
+  store.delete(slicesOf(key));
+  let n = 0;
+  // Each next slice once the one before is written: its structured clone in a task of its own.
+  const next = () => {
+    const slice = slices[n++];
+    if (slice) store.put(slice[1], slice[0]).onsuccess = next;
+  };
+  next();
+  return store.put(record, key);
 }
 
 /** Records are objects; `files` is their attachments, when they have any. */
