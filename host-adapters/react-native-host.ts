@@ -116,7 +116,7 @@ export function createReactNativeHost({
     client,
     onMessage(event) {
       try {
-        // One payload may carry what one task of the page delivered: each message in turn.
+        // One payload may carry what the page delivered within a frame: each message in turn.
         decodeMessages(event?.nativeEvent?.data).forEach(take);
       } catch (error) {
         report(error);
@@ -174,8 +174,8 @@ export function decodeMessage(data: unknown): OutboundMessage {
 }
 
 /**
- * A payload the react-native adapter posts, decoded: one message, or the several one task of the
- * page delivered (a JSON array, in order). Anything else becomes a `parse_error` event.
+ * A payload the react-native adapter posts, decoded: one message, or the several the page
+ * delivered within a frame (a JSON array, in order). Anything else becomes a `parse_error` event.
  */
 export function decodeMessages(data: unknown): OutboundMessage[] {
   const value = parsed(data);

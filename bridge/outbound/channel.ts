@@ -2,13 +2,15 @@
  * The interface every platform adapter implements, and the channel that delivers through it.
  *
  * Each call of a native channel is a crossing into the app (an IPC message on iOS and Android),
- * which costs the page's main thread whatever it carries, and a message sent goes through its
- * states in pairs within one task (`queued` and `sending` as its command comes in; `sent` and the
- * command's response as the backend answers). So a message-state event waits for the end of its
- * task (a 0 ms timer), or for the next message that is not one (a response, an error...), and
- * goes with what else waited in one payload: an array of the messages, in order. Any other
- * message alone goes at once, as itself. A browser page's listener costs nothing to call: its
- * adapter takes each message at once, on its own.
+ * which costs the page's main thread a fixed price whatever it carries. A message sent goes
+ * through its states (`queued` and `sending` as its command comes in; `sent` and the command's
+ * response as the backend answers), and the host can show none of them before its next frame
+ * anyway. So a message-state event waits up to one frame (`BATCH_WINDOW_MS`, counted from the
+ * first event that waits, never restarted), or for the next message that is not one (a
+ * response, an error...), and goes with what else waited in one payload: an array of the
+ * messages, in order. A message answered within the frame crosses once; upload progress crosses
+ * at most once a frame. Any other message goes at once, as itself or with what waited. A browser
+ * page's listener costs nothing to call: its adapter takes each message at once, on its own.
  *
  * react-native-webview and flutter_inappwebview create their JavaScript channel late, after
  * the page's first scripts ran, so whatever the bridge says before the channel exists is
@@ -50,6 +52,8 @@ export const CHANNEL_POLL_MS = 50;
 export const CHANNEL_WAIT_MS = 60_000;
 /** Payloads kept while the channel is missing; past it the oldest are dropped. */
 export const CHANNEL_QUEUE_LIMIT = 500;
+/** How long a native host's message-state event waits for others to cross with it: a frame. */
+export const BATCH_WINDOW_MS = 16;
 
 /** @param onGiveUp called once when the channel has been missing for `CHANNEL_WAIT_MS`. */
 export function createChannel(
@@ -61,7 +65,7 @@ export function createChannel(
 ): Channel {
   /** What waits for the native channel: each group of messages goes as one payload. */
   const queue: OutboundMessage[][] = [];
-  /** The message-state events of this task, posted at its end or with the next other message. */
+  /** Message-state events waiting, posted a window after the first or with the next other message. */
   const batch: OutboundMessage[] = [];
   let batchEnd: TimerHandle | undefined;
   let poll: TimerHandle | undefined;
@@ -106,7 +110,7 @@ export function createChannel(
     deliver(message) {
       const waits = batch.push(message);
       if (message.type !== 'message' || adapter.oneByOne) endBatch();
-      else if (waits === 1) batchEnd = timers.setTimeout(endBatch, 0);
+      else if (waits === 1) batchEnd = timers.setTimeout(endBatch, BATCH_WINDOW_MS);
     },
     get pending() {
       return queue.reduce((sum, group) => sum + group.length, batch.length);

@@ -134,7 +134,7 @@ export function createInMemoryEnvironment(options: InMemoryEnvironmentOptions = 
     deliveries,
     requests,
     storage,
-    // A payload may carry what one task delivered, as an array: each message in turn.
+    // A payload may carry what one frame delivered, as an array: each message in turn.
     messages: () =>
       deliveries.flatMap(({ payload }): Array<Record<string, unknown>> => {
         const value: unknown = typeof payload === 'string' ? JSON.parse(payload) : payload;

@@ -21,7 +21,7 @@ void main() {
       final all = vectors(host);
       expect(all, isNotEmpty);
       for (final vector in all) {
-        // A payload of several messages (one task's) has "events"; one of one message, "event".
+        // A payload of several messages (one frame's) has "events"; one of one message, "event".
         final expected = vector['events'] ?? [vector['event']];
         final actual = [for (final event in ChatEvent.decodeAll(vector['payload'])) event.toJson()];
         expect(actual, equals(expected), reason: '${vector['name']}');

@@ -1,5 +1,5 @@
 // The webview glue: the bridge in the page calls `window.ChatBridgeFlutter.postMessage(json)`
-// with one JSON text per call (one message, or an array of the messages one task delivered);
+// with one JSON text per call (one message, or an array of those one frame delivered);
 // webview_flutter hands it over as `JavaScriptMessage.message` (flutter_inappwebview as a
 // handler's argument), and [ChatBridgeReceiver.handle] turns it into [ChatEvent]s and calls the
 // matching callback for each. Parsed here, not compiled (see chat_event.dart).
@@ -32,7 +32,7 @@ class ChatBridgeReceiver {
   /// The widget's conversation token (only with the bridge's `forwardConversationToken: true`).
   final void Function(String token)? onConversationToken;
 
-  /// Decodes [payload] (one message, or the list of those one task of the page delivered), calls
+  /// Decodes [payload] (one message, or the list of those one frame of the page delivered), calls
   /// the matching callback for each event in order and returns the events.
   List<ChatEvent> handle(Object? payload) {
     final events = ChatEvent.decodeAll(payload);

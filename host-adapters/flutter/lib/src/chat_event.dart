@@ -10,8 +10,8 @@ import 'dart:convert';
 sealed class ChatEvent {
   const ChatEvent();
 
-  /// Decodes one call of the channel: one message, or a list of the messages one task of the page
-  /// delivered (in order), as JSON text or already decoded. Each becomes one event.
+  /// Decodes one call of the channel: one message, or a list of the messages the page delivered
+  /// within a frame (in order), as JSON text or already decoded. Each becomes one event.
   static List<ChatEvent> decodeAll(Object? payload) {
     Object? value = payload;
     if (payload is String) {

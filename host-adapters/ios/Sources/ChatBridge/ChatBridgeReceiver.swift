@@ -2,7 +2,7 @@
 // The WebKit glue: the bridge in the page calls
 // `window.webkit.messageHandlers.chatBridge.postMessage(object)`, and WebKit hands the object to
 // this handler as `WKScriptMessage.body`: a dictionary of Foundation values, or an array of them
-// when one task of the page delivered several messages (one crossing instead of several).
+// when one frame of the page delivered several messages (one crossing instead of several).
 //
 // WKUserContentController keeps the receiver strongly: call
 // `removeScriptMessageHandler(forName: ChatBridgeReceiver.handlerName)` when the web view goes away.

@@ -80,7 +80,7 @@ public struct ChatMessageStatus {
 }
 
 extension ChatEvent {
-    /// Decodes one call of the handler: one message, or an array of the messages one task of the
+    /// Decodes one call of the handler: one message, or an array of the messages one frame of the
     /// page delivered (in order), as an object or as JSON text. Each becomes one event.
     public static func decodeAll(_ body: Any) -> [ChatEvent] {
         if let many = body as? [Any] { return many.map(decode) }

@@ -48,7 +48,7 @@ final class VectorTests: XCTestCase {
         XCTAssertFalse(vectors.isEmpty, file: file, line: line)
         for vector in vectors {
             let events = ChatEvent.decodeAll(vector["payload"] ?? NSNull())
-            // A payload of several messages (one task's) has "events"; one of one message, "event".
+            // A payload of several messages (one frame's) has "events"; one of one message, "event".
             let expected = try XCTUnwrap(vector["events"] as? NSArray ?? (vector["event"]).map { [$0] as NSArray })
             XCTAssertEqual(events.map { $0.jsonObject } as NSArray, expected, "\(vector["name"] ?? "?")", file: file, line: line)
         }

@@ -11,6 +11,7 @@ import { createBridge, type Bridge } from '../../../../bridge/bridge.js';
 import { normalizeOptions } from '../../../../bridge/options.js';
 import { DEFAULTS, type ChannelNames, type HostName } from '../../../../bridge/protocol/bridge-options.js';
 import {
+  BATCH_WINDOW_MS,
   CHANNEL_POLL_MS,
   CHANNEL_QUEUE_LIMIT,
   CHANNEL_WAIT_MS,
@@ -298,26 +299,35 @@ describe('createChannel with real timer functions (fake clock)', () => {
   });
 });
 
-describe('createChannel: one crossing for what one task delivers', () => {
-  const state = (state: 'queued' | 'sending' | 'sent', attempt: number): OutboundMessage => ({
+describe('createChannel: one crossing for what one frame delivers', () => {
+  const state = (state: 'queued' | 'sending' | 'sent', attempt: number, progress?: number): OutboundMessage => ({
     type: 'message',
     messageId: 'm-1',
     state,
     attempt,
+    ...(progress === undefined ? {} : { progress: { sentBytes: progress, totalBytes: 100 } }),
   });
+  const response: OutboundMessage = { type: 'response', id: 'c1', ok: true, result: { id: 1 } };
+  const ios = () => {
+    const native = recorder();
+    return { native, scope: { webkit: { messageHandlers: { chatBridge: native.target } } } };
+  };
 
-  it("posts a task's message-state events as one array at the task's end, a lone one as itself", () => {
+  it(`holds message-state events up to ${BATCH_WINDOW_MS} ms after the first, then posts them as one array, a lone one as itself`, () => {
     const clock = createVirtualClock();
     const native = recorder();
     const channel = createChannel(adapters['react-native'], { ReactNativeWebView: native.target }, names, clock);
 
     channel.deliver(state('queued', 0));
     channel.deliver(state('sending', 1));
+    clock.advance(BATCH_WINDOW_MS - 1);
     expect(native.payloads).toEqual([]);
     expect(channel.pending).toBe(2);
-    clock.advance(0);
+    clock.advance(1);
+    expect(native.payloads).toEqual([JSON.stringify([state('queued', 0), state('sending', 1)])]);
+
     channel.deliver(state('sent', 1));
-    clock.advance(0);
+    clock.advance(BATCH_WINDOW_MS);
 
     expect(native.payloads).toEqual([
       JSON.stringify([state('queued', 0), state('sending', 1)]),
@@ -327,22 +337,60 @@ describe('createChannel: one crossing for what one task delivers', () => {
     expect(clock.pending).toBe(0);
   });
 
-  it('posts waiting message-state events at once with the next other message, in order, in one payload', () => {
+  it('posts a message answered within the window in one call: its states and its response, in order', () => {
     const clock = createVirtualClock();
-    const native = recorder();
-    const channel = createChannel(
-      adapters.ios,
-      { webkit: { messageHandlers: { chatBridge: native.target } } },
-      names,
-      clock,
-    );
-    const response: OutboundMessage = { type: 'response', id: 'c1', ok: true, result: { id: 1 } };
+    const { native, scope } = ios();
+    const channel = createChannel(adapters.ios, scope, names, clock);
 
+    channel.deliver(state('queued', 0));
+    channel.deliver(state('sending', 1));
+    clock.advance(BATCH_WINDOW_MS - 2);
     channel.deliver(state('sent', 1));
     channel.deliver(response);
     channel.deliver({ type: 'ready' });
 
-    expect(native.payloads).toEqual([[state('sent', 1), response], { type: 'ready' }]);
+    expect(native.payloads).toEqual([
+      [state('queued', 0), state('sending', 1), state('sent', 1), response],
+      { type: 'ready' },
+    ]);
+    expect(clock.pending).toBe(0);
+  });
+
+  it('posts a slow message in two calls: its first states a window after its command, the rest with its response', () => {
+    const clock = createVirtualClock();
+    const { native, scope } = ios();
+    const channel = createChannel(adapters.ios, scope, names, clock);
+
+    channel.deliver(state('queued', 0));
+    channel.deliver(state('sending', 1));
+    clock.advance(200);
+    channel.deliver(state('sent', 1));
+    channel.deliver(response);
+
+    expect(native.payloads).toEqual([
+      [state('queued', 0), state('sending', 1)],
+      [state('sent', 1), response],
+    ]);
+  });
+
+  it('does not let a steady stream of events postpone the post past the window of the first', () => {
+    const clock = createVirtualClock();
+    const { native, scope } = ios();
+    const channel = createChannel(adapters.ios, scope, names, clock);
+
+    // Upload progress every 5 ms: each post carries what came within the window of its first event.
+    for (let at = 0; at < 40; at += 5) {
+      clock.advance(at - clock.now());
+      channel.deliver(state('sending', 1, at));
+    }
+    clock.advance(BATCH_WINDOW_MS);
+
+    const progress = (payload: unknown) =>
+      (payload as { progress: { sentBytes: number } }[]).map((message) => message.progress.sentBytes);
+    expect(native.payloads.map(progress)).toEqual([
+      [0, 5, 10, 15],
+      [20, 25, 30, 35],
+    ]);
     expect(clock.pending).toBe(0);
   });
 
@@ -361,7 +409,27 @@ describe('createChannel: one crossing for what one task delivers', () => {
     expect(clock.pending).toBe(0);
   });
 
-  it("posts what waits for the task's end on destroy, then nothing more", () => {
+  it('counts what waits for the window as pending, and queues it as one payload while the channel is missing', () => {
+    const clock = createVirtualClock();
+    const scope: HostScope = {};
+    const channel = createChannel(adapters.android, scope, names, clock);
+
+    channel.deliver(state('queued', 0));
+    channel.deliver(state('sending', 1));
+    expect(channel.pending).toBe(2);
+    clock.advance(BATCH_WINDOW_MS);
+    expect(channel.pending).toBe(2);
+
+    const native = recorder();
+    scope[names.androidChannel] = native.target;
+    runNextPoll(clock);
+
+    expect(native.payloads).toEqual([JSON.stringify([state('queued', 0), state('sending', 1)])]);
+    expect(channel.pending).toBe(0);
+    expect(clock.pending).toBe(0);
+  });
+
+  it('posts what waits for the window on destroy, then nothing more', () => {
     const clock = createVirtualClock();
     const native = recorder();
     const channel = createChannel(adapters.android, { [names.androidChannel]: native.target }, names, clock);

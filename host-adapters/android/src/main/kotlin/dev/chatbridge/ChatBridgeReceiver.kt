@@ -1,6 +1,6 @@
 /*
  * The WebView glue: the bridge in the page calls `window.ChatBridgeAndroid.postMessage(json)`
- * with one JSON text per call (one message, or an array of the messages one task delivered), and `attach` installs that object the safest way the WebView
+ * with one JSON text per call (one message, or an array of those one frame delivered), and `attach` installs that object the safest way the WebView
  * offers:
  *
  * - AndroidX `WebViewCompat.addWebMessageListener` with `allowedOriginRules`, when

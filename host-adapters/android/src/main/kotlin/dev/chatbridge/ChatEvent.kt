@@ -97,7 +97,7 @@ sealed class ChatEvent {
     companion object {
         /**
          * Decodes one payload as the bridge posts it, JSON text: one message, or a JSON array of
-         * the messages one task of the page delivered, in order. Each becomes one event.
+         * the messages the page delivered within a frame, in order. Each becomes one event.
          */
         @JvmStatic
         fun decodeAll(payload: String?): List<ChatEvent> = when (val value = parse(payload)) {
