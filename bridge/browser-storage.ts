@@ -1,10 +1,12 @@
 /**
  * The WebView's side of the outbox's storage, for `browserEnvironment` (its locks: browser-locks.ts):
  * - records: IndexedDB (one object store; values are structured clones, so attachment bytes stay
- *   ArrayBuffers; reopened after a wipe or a delete: indexeddb-records.ts), or one localStorage key per record where IndexedDB cannot be opened (private
- *   modes, old WebViews), with each file's bytes written as base64 (`{$b}`), read back as an
- *   ArrayBuffer. Both ways of writing a file's bytes other than as they are (base64, slices) read
- *   them from a Blob of them (`withFiles`). Attachments sent in chunks are Blobs,
+ *   ArrayBuffers; reopened after a wipe or a delete: indexeddb-records.ts). Where IndexedDB cannot
+ *   be opened (some private modes, a locked-down WebView), every call rejects: the outbox sends
+ *   from memory and tells the host (`storage_error`). There is no localStorage fallback: every
+ *   supported WebView has IndexedDB, where it cannot open localStorage is mostly unusable or
+ *   session-only too, and the fallback cost the injected bundle bytes it has no room for.
+ *   Attachments sent in chunks are Blobs,
  *   stored as they are where the store keeps Blobs. Where it refuses them (WebKit's ephemeral data
  *   stores: WKWebView's non-persistent one, WebKitGTK's), each file's bytes go in slices of
  *   SLICE_BYTES, each under its own key `[record key, file, slice]` (array keys sort after every
@@ -17,10 +19,7 @@
  * more bytes of the injected bundle than they do.
  */
 import type { RecordStore } from './environment.js';
-import { base64, unbase64 } from './bytes.js';
-import { indexedDbRecords, type Writes } from './indexeddb-records.js';
-
-type Op = (store: IDBObjectStore) => IDBRequest | IDBRequest[];
+import { indexedDbRecords } from './indexeddb-records.js';
 
 /** The keys an inbox's prefix starts. */
 const under = (prefix: string) => IDBKeyRange.bound(prefix, `${prefix}\uffff`);
@@ -37,17 +36,12 @@ const slicesUnder = (prefix: string) => IDBKeyRange.bound([prefix], [`${prefix}\
 /**
  * Nothing is opened before the first call: at install (document start, before the page's own
  * scripts) a first touch of indexedDB or localStorage costs milliseconds. Where IndexedDB
- * cannot open, records go to localStorage; with neither, every call rejects (the outbox then
- * sends from memory and says so).
+ * cannot open, every call rejects (the outbox then sends from memory and says so). `storage`
+ * (localStorage) keeps only the wiped database's witness, never a record.
  */
 export function browserRecords(win: Window, storage: () => Storage | undefined): RecordStore {
-  let local: RecordStore | undefined;
   const database = indexedDbRecords(win, storage);
-  // Nothing from IndexedDB: it cannot open here, and the call goes to localStorage.
-  const run = (writes: Writes, op: Op, fallback: (store: RecordStore) => Promise<any>, alone?: boolean) =>
-    database
-      .run(writes, op, alone)
-      .then((result) => result || fallback((local ||= localRecords(storage() as Storage))));
+  const run = database.run;
   /** This store refused a Blob: records with bytes are written in slices from then on. */
   let refused = false;
   /**
@@ -63,19 +57,10 @@ export function browserRecords(win: Window, storage: () => Storage | undefined):
         slices.push([[key, f, n++], await new Response(blob.slice(at, at + SLICE_BYTES)).arrayBuffer()]);
       return { slices: n };
     });
-    return run(
-      'strict',
-      (store) => putSliced(store, key, record, slices),
-      (l) => l.put(key, value),
-    );
+    return run('strict', (store) => putSliced(store, key, record, slices));
   };
   return {
-    keys: (prefix) =>
-      run(
-        undefined,
-        (store) => store.getAllKeys(under(prefix)),
-        (l) => l.keys(prefix),
-      ),
+    keys: (prefix) => run(undefined, (store) => store.getAllKeys(under(prefix))),
     all: (prefix) =>
       run(
         undefined,
@@ -87,8 +72,6 @@ export function browserRecords(win: Window, storage: () => Storage | undefined):
           store.getAllKeys(slicesUnder(prefix)),
           store.getAll(slicesUnder(prefix)),
         ],
-        // localStorage's records have no slices.
-        (l) => l.all(prefix),
       ).then(([keys, values, sliceKeys, slices]: [string[], unknown[], Array<[string]>?, ArrayBuffer[]?]) => [
         keys,
         values.map((record, i) => joined(record, slices && slices.filter((_, s) => sliceKeys![s]![0] === keys[i]))),
@@ -97,22 +80,12 @@ export function browserRecords(win: Window, storage: () => Storage | undefined):
     put: (key, value) =>
       refused
         ? sliced(key, value)
-        : run(
-            'strict',
-            (store) => store.put(value, key),
-            (l) => l.put(key, value),
-            hasBlobs(value),
-          ).catch(async (error) => {
+        : run('strict', (store) => store.put(value, key), hasBlobs(value)).catch(async (error) => {
             if (!hasBlobs(value)) throw error;
             await sliced(key, value);
             refused = true;
           }),
-    remove: (key) =>
-      run(
-        'relaxed',
-        (store) => (store.delete(slicesOf(key)), store.delete(key)),
-        (l) => l.remove(key),
-      ),
+    remove: (key) => run('relaxed', (store) => (store.delete(slicesOf(key)), store.delete(key))),
     onWiped: database.onWiped,
   };
 }
@@ -157,31 +130,3 @@ function joined(record: any, slices: ArrayBuffer[] = []): unknown {
     if (file.data && file.data.slices >= 0) file.data = new Blob(slices.splice(0, file.data.slices));
   return record;
 }
-
-/** One localStorage key per record; a write over quota throws and leaves nothing behind. */
-const localRecords = (storage: Storage): RecordStore => ({
-  keys: async (prefix) =>
-    Object.keys(storage)
-      .filter((key) => key.startsWith(prefix))
-      .sort(),
-  async all(prefix) {
-    const keys = await this.keys(prefix);
-    return [
-      keys,
-      keys.map((key) => {
-        try {
-          return JSON.parse(storage.getItem(key) as string, (_, value) =>
-            value && value.$b ? unbase64(value.$b) : value,
-          );
-        } catch {
-          // Not JSON: not a record, so the outbox drops it and says so.
-          return null;
-        }
-      }),
-    ];
-  },
-  // Each file's bytes (an ArrayBuffer, or a Blob: an attachment sent in chunks) as `{$b: base64}`.
-  put: async (key, value) =>
-    storage.setItem(key, JSON.stringify(await withFiles(value, async (blob) => ({ $b: await base64(blob) })))),
-  remove: async (key) => storage.removeItem(key),
-});

@@ -1,13 +1,4 @@
-/** Base64 to bytes and back, for attachments (commands carry base64; storage and uploads carry bytes). */
-
-/** A Blob's bytes as base64, read natively: FileReader's `data:` URL, whose base64 follows the comma. */
-export const base64 = (blob: Blob) =>
-  new Promise<string>((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve((reader.result as string).split(',')[1] as string);
-    reader.onerror = reject;
-    reader.readAsDataURL(blob);
-  });
+/** Base64 to bytes, for attachments (commands carry base64; storage and uploads carry bytes). */
 
 /** Throws on data that is not base64, as atob does (whitespace is skipped, missing padding forgiven). */
 export function unbase64(data: string): ArrayBuffer {

@@ -38,9 +38,9 @@ export interface Timers {
 
 /**
  * Where outbox records survive a reload, one record per key, shared by every WebView of the
- * origin: IndexedDB in a browser (binary attachments as ArrayBuffers), localStorage where
- * IndexedDB cannot be opened. Every method may reject (quota, storage disabled, private mode, a
- * deadline passed), and none waits without one.
+ * origin: IndexedDB in a browser (binary attachments as ArrayBuffers). Every method may reject
+ * (quota, storage disabled, IndexedDB that cannot be opened, a deadline passed), and none waits
+ * without one.
  */
 export interface RecordStore {
   /** The keys that start with `prefix`, in ascending order. */

@@ -47,8 +47,7 @@ const timeout = () => (timedOut ||= new Error('IndexedDB timeout'));
 export interface IndexedDbRecords {
   /**
    * Runs one operation in one transaction: its request's result, or its requests' results in
-   * order; nothing where IndexedDB cannot open at all (so the caller's operations are those whose
-   * result is never empty: arrays, keys). A write, unless `alone`, shares its transaction with the
+   * order; rejects where IndexedDB cannot open at all. A write, unless `alone`, shares its transaction with the
    * writes of its durability asked for until it is created (in the same task, or while the database opens) and
    * resolves once it is complete (with the batch's results); it fails with every write in it (a
    * request that throws fails them all, those before it may be stored all the same:
@@ -61,12 +60,12 @@ export interface IndexedDbRecords {
 
 /**
  * `storage` is localStorage (or undefined), where the marker's witness is kept. Until the first
- * open succeeds, a failed open means IndexedDB is unusable here (private modes, old WebViews) and
- * every call resolves with nothing from then on; after one has succeeded, a failed open is a
- * passing state.
+ * open succeeds, a failed open means IndexedDB is unusable here (some private modes, a
+ * locked-down WebView) and every call rejects from then on; after one has succeeded, a failed
+ * open is a passing state.
  */
 export function indexedDbRecords(win: Window, storage: () => Storage | undefined): IndexedDbRecords {
-  let connection: Promise<IDBDatabase | void> | undefined;
+  let connection: Promise<IDBDatabase> | undefined;
   /** Opened once here (or, once a database was created, one existed before). */
   let opened = false;
   /** The pending open missed a deadline (queued behind a blocked delete). */
@@ -106,10 +105,10 @@ export function indexedDbRecords(win: Window, storage: () => Storage | undefined
       transaction.onabort = () => reject(transaction.error);
     });
 
-  function open(): Promise<IDBDatabase | void> {
+  function open(): Promise<IDBDatabase> {
     /** The database did not exist: new, or wiped. */
     let created = false;
-    const opening: Promise<IDBDatabase | void> = new Promise<IDBDatabase>((resolve, reject) => {
+    const opening: Promise<IDBDatabase> = new Promise<IDBDatabase>((resolve, reject) => {
       const request = win.indexedDB.open('chat-bridge', 1);
       request.onupgradeneeded = () => {
         created = true;
@@ -145,9 +144,9 @@ export function indexedDbRecords(win: Window, storage: () => Storage | undefined
       },
       (error) => {
         stalled = false;
-        // Never opened here: IndexedDB is unusable in this WebView, records go to the fallback.
-        if (!opened) return;
-        connection = undefined;
+        // Never opened here: IndexedDB is unusable in this WebView (some private modes, a
+        // locked-down WebView), and the failed open stays the connection, so every call rejects.
+        if (opened) connection = undefined;
         throw error;
       },
     );
@@ -163,15 +162,12 @@ export function indexedDbRecords(win: Window, storage: () => Storage | undefined
       stalled = error === timedOut;
       throw error;
     });
-    return (
-      database &&
-      deadline(transact(database, writes, op), CALL_DEADLINE).catch((error) => {
-        // How a connection going away (closed by the browser, deleted) fails its transactions: the
-        // call is made once more on a new one. Other failures (a refused Blob, quota) leave it be.
-        if (/^(Abort|InvalidState)Error$/.test(error.name) && connection === opening) connection = undefined;
-        throw error;
-      })
-    );
+    return deadline(transact(database, writes, op), CALL_DEADLINE).catch((error) => {
+      // How a connection going away (closed by the browser, deleted) fails its transactions: the
+      // call is made once more on a new one. Other failures (a refused Blob, quota) leave it be.
+      if (/^(Abort|InvalidState)Error$/.test(error.name) && connection === opening) connection = undefined;
+      throw error;
+    });
   };
 
   // Made once more where the connection went away under it (a passed deadline keeps it: the open

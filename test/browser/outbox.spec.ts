@@ -171,17 +171,14 @@ describe.skipIf(!requireChromium()).each(LOCK_MODES)(
       expect((await tab.messages()).filter((message) => message.type === 'error')).toEqual([]);
     });
 
-    it('when no storage works (IndexedDB refused, localStorage full), sends from memory and says so once, at queue time', async () => {
+    it('where IndexedDB is refused, sends from memory, says so once, and keeps no record in localStorage', async () => {
       const tab = await open({ host: 'flutter' });
       await tab.page.addInitScript(() => {
-        // A private mode that refuses IndexedDB, and a localStorage that is full.
+        // A private mode that refuses IndexedDB; its localStorage works (the lease uses it).
         IDBFactory.prototype.open = function () {
           const request = {} as IDBOpenDBRequest;
           setTimeout(() => (request.onerror as (() => void) | null)?.());
           return request;
-        };
-        Storage.prototype.setItem = () => {
-          throw new DOMException('full', 'QuotaExceededError');
         };
       });
       await tab.reload();
@@ -192,6 +189,11 @@ describe.skipIf(!requireChromium()).each(LOCK_MODES)(
         message: expect.stringContaining('volatile not stored'),
       });
       expect(await tab.waitFor({ type: 'response', id }, { since })).toMatchObject({ ok: true });
+      expect(
+        await tab.page.evaluate(() => Object.values(localStorage).some((value) => value.includes('volatile'))),
+      ).toBe(false);
+      // Past the time a failed write is tried again: nothing more to say (no storage_restored either).
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
       expect((await tab.messages()).filter((message) => message.type === 'error')).toHaveLength(1);
       expect(posts()).toEqual(['POST /messages 200']);
     });

@@ -1,7 +1,7 @@
 /**
  * For the storage and lock specs under happy-dom (test/unit/bridge/browser-storage.spec.ts,
- * browser-locks.spec.ts): a window as an old or locked-down WebView has it, without IndexedDB or
- * the Web Locks API, and a localStorage that is full.
+ * browser-locks.spec.ts): a window as a locked-down WebView (or iOS 12.2–15.3, for the locks) has
+ * it, without IndexedDB or the Web Locks API, and a localStorage that is full.
  */
 
 /** A window without IndexedDB or Web Locks (iOS 12.2–15.3), whose `pagehide` can be fired. */

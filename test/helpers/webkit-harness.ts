@@ -47,6 +47,13 @@ export const HANDLER_OF: Record<WebKitHostName, string> = {
   flutter: 'ChatBridgeFlutter',
 };
 
+/** Before any script of the page: every IndexedDB open fails, as in a private mode that refuses it. */
+const NO_INDEXEDDB_JS = `IDBFactory.prototype.open = function () {
+  var request = {};
+  setTimeout(function () { if (request.onerror) request.onerror(); });
+  return request;
+};`;
+
 export interface WebKitOpenOptions {
   host: WebKitHostName;
   /** Bridge settings merged over {baseUrl: backend, websiteToken}. */
@@ -60,6 +67,8 @@ export interface WebKitOpenOptions {
   earlyScript?: string;
   /** The Web Locks API removed before the bridge runs, as on iOS 12.2–15.3: the outbox's lease stands in. */
   noWebLocks?: boolean;
+  /** IndexedDB's open refused before the bridge runs, as some private modes and locked-down WebViews do. */
+  noIndexedDb?: boolean;
   /** Share this open page's data store (a second WebView of the same app). */
   shareWith?: WebKitPage;
   /** Inject nothing of the bridge's (the harness's instrumentation only): a page of the app's own. */
@@ -137,6 +146,7 @@ export async function startWebKitHarness(): Promise<WebKitHarness> {
     twoScripts = false,
     earlyScript,
     noWebLocks = false,
+    noIndexedDb = false,
     shareWith,
     bare = false,
   }: WebKitOpenOptions) {
@@ -148,6 +158,7 @@ export async function startWebKitHarness(): Promise<WebKitHarness> {
     const atStart = twoScripts ? starter : bundle;
     const userScripts: OpenViewOptions['userScripts'] = [INSTRUMENT_JS];
     if (noWebLocks) userScripts.push(NO_WEB_LOCKS_JS);
+    if (noIndexedDb) userScripts.push(NO_INDEXEDDB_JS);
     /** The host's script with `source` in the bridge's place. */
     let hostScript = (source: string) => `window.chatBridgeSettings=${JSON.stringify(options)};\n${source}`;
     if (host === 'react-native') {

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { requireWebKit } from '../helpers/webkit.js';
 import { useWebKitHarness, type WebKitPage } from '../helpers/webkit-harness.js';
-import { sendMessage as send, messageState as state } from '../helpers/delivery-steps.js';
+import { errorCodes, sendMessage as send, messageState as state } from '../helpers/delivery-steps.js';
 
 /** The message ids whose records are in the view's IndexedDB now. */
 const IN_STORAGE = `return await new Promise((resolve) => {
@@ -79,6 +79,25 @@ describe.skipIf(!requireWebKit())('outbox delivery cases in WebKit', () => {
       await state(live, 'closed2', 'sent', 15_000);
       expect(Date.now() - started).toBeLessThan(10_000);
       expect(await storedContents()).toEqual(['closed1', 'closed2']);
+    });
+
+    it('where IndexedDB is refused, sends from memory, says so once, and keeps no record in localStorage', async () => {
+      const view = await harness.open({ host: 'ios', noWebLocks, noIndexedDb: true });
+      views.push(view);
+      expect(await view.call('getConversation')).toMatchObject({ ok: true });
+      const since = await view.mark();
+      await send(view, 'volatile');
+      expect(await view.waitFor({ type: 'error', code: 'storage_error' }, { since })).toMatchObject({
+        message: expect.stringContaining('volatile not stored'),
+      });
+      await state(view, 'volatile', 'sent');
+      expect(
+        await view.evaluate(`return Object.keys(localStorage).map((key) => localStorage.getItem(key));`),
+      ).not.toEqual(expect.arrayContaining([expect.stringContaining('volatile')]));
+      // Past the time a failed write is tried again: nothing more to say (no storage_restored either).
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      expect(await errorCodes(view)).toEqual(['storage_error']);
+      expect(await storedContents()).toEqual(['volatile']);
     });
   });
 });

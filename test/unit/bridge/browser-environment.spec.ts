@@ -154,7 +154,7 @@ describe('timers, identity and storage', () => {
     expect(env.upload).toBeTypeOf('function');
   });
 
-  it('reads localStorage at the first records call, not at install, and once for records and locks together', async () => {
+  it('reads localStorage at the first call that needs it, not at install, once, and never for records without IndexedDB', async () => {
     let reads = 0;
     const sandboxed = Object.create(win) as Win;
     override(sandboxed, 'indexedDB', { value: undefined });
@@ -166,11 +166,15 @@ describe('timers, identity and storage', () => {
     });
     const env = browserEnvironment(sandboxed);
     expect(reads).toBe(0);
-    await env.records?.put('p:1', { v: 1 });
-    expect(await env.records?.all('p:')).toEqual([['p:1'], [{ v: 1 }]]);
-    // The locks (a lease in localStorage without Web Locks) share the one read.
+    // Without IndexedDB, records are not kept anywhere: the outbox sends from memory and says so.
+    await expect(env.records?.put('p:1', { v: 1 })).rejects.toBeDefined();
+    await expect(env.records?.all('p:')).rejects.toBeDefined();
+    expect(reads).toBe(0);
+    // The locks (a lease in localStorage without Web Locks) read it, once.
     expect(await env.locks?.request('send', async () => 'locked')).toBe('locked');
+    expect(await env.locks?.request('send', async () => 'again')).toBe('again');
     expect(reads).toBe(1);
+    expect(Object.keys(win.localStorage).filter((key) => key.startsWith('p:'))).toEqual([]);
     win.localStorage.clear();
   });
 

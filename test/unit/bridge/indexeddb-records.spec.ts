@@ -357,15 +357,25 @@ describe.skipIf(!requireChromium())('indexedDbRecords (Chromium, a page on 127.0
     ]);
   });
 
-  it('resolves every call, reads and writes of a batch alike, with nothing where the window has no IndexedDB', async () => {
+  it('rejects every call, reads and writes of a batch alike, where the window has no IndexedDB, and keeps no timer', async () => {
     const page = await openPage();
     const store = await make(page, true);
     const outcomes = await page.evaluate(async (index) => {
       const { records } = (window as unknown as Made).made[index] as Made['made'][number];
       const write = () => records.run('strict', (objects) => objects.put('x', 'k'));
-      return Promise.all([write(), write(), records.run(undefined, (objects) => objects.getAllKeys())]);
+      const calls = [write(), write(), records.run(undefined, (objects) => objects.getAllKeys())];
+      return Promise.all(
+        calls.map((made) =>
+          made.then(
+            () => 'resolved',
+            () => 'rejected',
+          ),
+        ),
+      );
     }, store);
-    expect(outcomes).toEqual([undefined, undefined, undefined]);
-    expect(await call(page, store, 'k1', 'one')).toEqual({ ok: true, value: undefined });
+    expect(outcomes).toEqual(['rejected', 'rejected', 'rejected']);
+    // Unusable for good: a later call rejects as well, and nothing tries to open again on a timer.
+    expect(await call(page, store, 'k1', 'one')).toMatchObject({ ok: false });
+    expect(await page.evaluate(() => (window as unknown as Made).liveTimers())).toBe(0);
   });
 });

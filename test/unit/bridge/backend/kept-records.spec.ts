@@ -45,6 +45,36 @@ describe('records written again when storage comes back', () => {
     expect(t.events.map((event) => event.code)).toEqual(['storage_restored']);
   });
 
+  it('where every call fails for good (no IndexedDB), tries again only until the record is removed, and says nothing', async () => {
+    const clock = createVirtualClock(0);
+    const events: ErrorEvent[] = [];
+    let puts = 0;
+    const refused = () => Promise.reject(new Error('IndexedDB unusable'));
+    const store: RecordStore = {
+      keys: refused,
+      all: refused,
+      put: () => (puts++, refused()),
+      remove: refused,
+    };
+    const records = keptRecords(store, clock, (event) => void events.push(event));
+    await expect(records.keys('p:')).rejects.toThrow('unusable');
+    await expect(records.put('p:1', { v: 1 })).rejects.toThrow('unusable');
+    for (let i = 0; i < 3; i++) {
+      clock.advance(2_000);
+      await flush();
+    }
+    // Once each RETRY, not in a loop.
+    expect(puts).toBe(4);
+    // Sent from memory, then removed: its removal's failure is no news, and the retries stop.
+    await records.remove('p:1');
+    for (let i = 0; i < 5; i++) {
+      clock.advance(2_000);
+      await flush();
+    }
+    expect(puts).toBe(4);
+    expect(events).toEqual([]);
+  });
+
   it('writes again after any read that works (a listing or a look at all records)', async () => {
     const t = setup();
     t.state.down = true;
