@@ -57,7 +57,17 @@ export function browserRecords(win: Window, storage: () => Storage | undefined):
         slices.push([[key, f, n++], await new Response(blob.slice(at, at + SLICE_BYTES)).arrayBuffer()]);
       return { slices: n };
     });
-    return run('strict', (store) => putSliced(store, key, record, slices));
+    return run('strict', (store) => {
+      store.delete(slicesOf(key));
+      let n = 0;
+      // Each next slice once the one before is written: its structured clone in a task of its own.
+      const next = () => {
+        const slice = slices[n++];
+        if (slice) store.put(slice[1], slice[0]).onsuccess = next;
+      };
+      next();
+      return store.put(record, key);
+    });
   };
   return {
     keys: (prefix) => run(undefined, (store) => store.getAllKeys(under(prefix))),
@@ -88,19 +98,6 @@ export function browserRecords(win: Window, storage: () => Storage | undefined):
     remove: (key) => run('relaxed', (store) => (store.delete(slicesOf(key)), store.delete(key))),
     onWiped: database.onWiped,
   };
-}
-
-/** The record and its slices, the slices written one after the other. */
-function putSliced(store: IDBObjectStore, key: string, record: unknown, slices: Array<[IDBValidKey, ArrayBuffer]>) {
-  store.delete(slicesOf(key));
-  let n = 0;
-  // Each next slice once the one before is written: its structured clone in a task of its own.
-  const next = () => {
-    const slice = slices[n++];
-    if (slice) store.put(slice[1], slice[0]).onsuccess = next;
-  };
-  next();
-  return store.put(record, key);
 }
 
 /** Records are objects; `files` is their attachments, when they have any. */
