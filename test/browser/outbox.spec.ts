@@ -165,6 +165,24 @@ describe.skipIf(!requireChromium()).each(LOCK_MODES)(
       await outboxSize(tab, 1);
       await tab.setOffline(false);
       await state(tab, 'kept', 'sent');
+      // The host is told first and the record removed after (docs/delivery.md: a page closed in
+      // between sends it once more, under its echo_id); the reload comes once it is removed.
+      await expect
+        .poll(
+          () =>
+            tab.page.evaluate(
+              () =>
+                new Promise<number>((resolve) => {
+                  const request = indexedDB.open('chat-bridge');
+                  request.onsuccess = () => {
+                    const count = request.result.transaction('outbox').objectStore('outbox').count();
+                    count.onsuccess = () => resolve(count.result);
+                  };
+                }),
+            ),
+          { timeout: 10_000, interval: 50 },
+        )
+        .toBe(0);
       await tab.reload();
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(posts()).toEqual(['POST /messages 200']);
