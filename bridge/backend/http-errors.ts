@@ -7,7 +7,8 @@ import { errorMessageOf, fieldErrorsOf } from './backend-bodies.js';
 import { TIMED_OUT } from './retry-policy.js';
 
 /**
- * The statuses with a code or a text of their own (5xx are all alike, below), and the text said when the server gives no message.
+ * The statuses with a code or a text of their own (other 5xx are alike, below), and the text
+ * said when the server gives no message.
  * The contract gives 400 for several message rules (and one statement lists a too-large file
  * there, conflicting with 413). The bridge checks those rules before sending and reports them
  * with their own codes; a 400 the server still gives is `bad_request`, its message kept.
