@@ -142,17 +142,12 @@ export function createBridge(
         restored: recorder ? (count: number) => recorder.restored(count) : noop,
       }),
     );
-    const runner = createCommandRunner({
-      commands: createHostCommands({
-        api,
-        outbox,
-        maxFileSize: options.maxFileSize,
-        timers,
-      }),
-      timeoutMs: options.commandTimeout,
+    const runner = createCommandRunner(
+      createHostCommands(api, outbox, options.maxFileSize, timers),
+      options.commandTimeout,
       timers,
       answer,
-    });
+    );
     return (built = { outbox, runner });
   };
 
