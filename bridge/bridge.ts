@@ -127,10 +127,9 @@ export function createBridge(
     if (built) return built;
     // The environment with the bridge's own timers, which `destroy` clears.
     const timed = Object.assign({}, env, timers);
-    const api = createApi(createHttp(timed, options, inFlight), {
-      websiteToken: options.websiteToken,
-      onToken: (token) => redactor.add(token, 'auth'),
-    });
+    const api = createApi(createHttp(timed, options, inFlight), options.websiteToken, (token) =>
+      redactor.add(token, 'auth'),
+    );
     const outbox = createOutbox(
       Object.assign({}, timed, {
         isOnline: () => !offline && env.isOnline(),
@@ -142,17 +141,12 @@ export function createBridge(
         restored: recorder ? (count: number) => recorder.restored(count) : noop,
       }),
     );
-    const runner = createCommandRunner({
-      commands: createHostCommands({
-        api,
-        outbox,
-        maxFileSize: options.maxFileSize,
-        timers,
-      }),
-      timeoutMs: options.commandTimeout,
+    const runner = createCommandRunner(
+      createHostCommands(api, outbox, options.maxFileSize, timers),
+      options.commandTimeout,
       timers,
       answer,
-    });
+    );
     return (built = { outbox, runner });
   };
 

@@ -29,21 +29,15 @@ export interface Api {
   sendMessage(message: OutboxRecord, onProgress?: ProgressListener): Promise<unknown>;
 }
 
-interface ApiSettings {
-  websiteToken: string | undefined;
-  /** Told every token the bridge learns, so outbound redaction knows what to scrub. */
-  onToken(token: string): void;
-}
-
 const CONFIG: Pick<ApiRequest, 'method' | 'path'> = { method: 'GET', path: '/config' };
 
-export function createApi(http: Http, settings: ApiSettings): Api {
+/** @param onToken told every token the bridge learns, so outbound redaction knows what to scrub */
+export function createApi(http: Http, websiteToken: string | undefined, onToken: (token: string) => void): Api {
   let authToken: string | undefined;
   // Whether the contact is known to have a conversation, learnt from the backend's answers.
   let conversationKnown = false;
 
   async function fetchConfig(): Promise<Record<string, unknown>> {
-    const websiteToken = settings.websiteToken;
     if (!websiteToken) {
       throw bridgeError('auth_failed', `[${route(CONFIG)}] no websiteToken option`, 401);
     }
@@ -55,7 +49,7 @@ export function createApi(http: Http, settings: ApiSettings): Api {
         response.text.trim() === '' ? 'empty body' : response.body === undefined ? 'body not JSON' : 'no authToken';
       throw bridgeError('config_error', `[${route(CONFIG)}] ${response.status}: ${what}`, response.status);
     }
-    settings.onToken(token);
+    onToken(token);
     authToken = token;
     // The host gets the rest of the config; the auth token stays inside the bridge.
     const config: Record<string, unknown> = Object.assign({}, response.body);

@@ -7,7 +7,8 @@ import { errorMessageOf, fieldErrorsOf } from './backend-bodies.js';
 import { TIMED_OUT } from './retry-policy.js';
 
 /**
- * The statuses with a code of their own, and the text said when the server gives no message.
+ * The statuses with a code or a text of their own (other 5xx are alike, below), and the text
+ * said when the server gives no message.
  * The contract gives 400 for several message rules (and one statement lists a too-large file
  * there, conflicting with 413). The bridge checks those rules before sending and reports them
  * with their own codes; a 400 the server still gives is `bad_request`, its message kept.
@@ -22,7 +23,6 @@ const STATUSES: Record<number, [code: ErrorCode, text: string] | undefined> = {
   413: ['file_too_large', 'file too large'],
   422: ['validation_error', 'validation failed'],
   429: ['rate_limited', 'too many requests'],
-  500: ['server_error', 'server error'],
 };
 
 /** The code and the text of a status: any other 5xx is a `server_error`, any other status a `bad_request`. */

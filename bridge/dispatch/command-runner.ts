@@ -42,16 +42,16 @@ export interface CommandRunner {
   destroy(why?: string): void;
 }
 
-interface RunnerSettings {
-  /** The host commands by name (the wire field `method` of a command names one). */
-  commands: CommandTable;
-  timeoutMs: number;
-  timers: Timers;
-  /** Called once per command with how it ended. */
-  answer(id: string, outcome: Outcome): void;
-}
-
-export function createCommandRunner({ commands, timeoutMs, timers, answer }: RunnerSettings): CommandRunner {
+/**
+ * @param commands the host commands by name (the wire field `method` of a command names one)
+ * @param answer called once per command with how it ended
+ */
+export function createCommandRunner(
+  commands: CommandTable,
+  timeoutMs: number,
+  timers: Timers,
+  answer: (id: string, outcome: Outcome) => void,
+): CommandRunner {
   /**
    * What `destroy` does to each command started and not yet answered (a command's own entry,
    * since ids come from the host and may repeat).

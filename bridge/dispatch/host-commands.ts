@@ -26,15 +26,8 @@ import type { Timers } from '../environment.js';
  */
 type Answering<Params, Name extends keyof CommandResults> = CommandSpec<Params, CommandResults[Name]>;
 
-interface HostCommandDeps {
-  api: Api;
-  outbox: Outbox;
-  maxFileSize: number;
-  /** For dropping uploads left unused. */
-  timers: Timers;
-}
-
-export function createHostCommands({ api, outbox, maxFileSize, timers }: HostCommandDeps): CommandTable {
+/** @param timers for dropping uploads left unused */
+export function createHostCommands(api: Api, outbox: Outbox, maxFileSize: number, timers: Timers): CommandTable {
   const uploads = createUploads(maxFileSize, timers);
   return {
     init: {

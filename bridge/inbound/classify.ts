@@ -13,7 +13,7 @@
  */
 import { errorEvent, type ErrorEvent } from '../protocol/errors.js';
 import type { ResolvedOptions } from '../options.js';
-import { refuseOversized } from './oversize.js';
+import { isEnvelopeLike, refuseOversized } from './oversize.js';
 import { isObject, parseJson, toJsonText } from '../protocol/safe-json.js';
 import { MAX_DEPTH } from '../protocol/limits.js';
 import { fromAllowedOrigin } from './origin.js';
@@ -149,12 +149,6 @@ function withId(verdict: Verdict, value: unknown): Verdict {
     // Null (JSON text "null"), or a hostile getter: the refusal goes out without an id.
   }
   return verdict;
-}
-
-function isEnvelopeLike(value: unknown): value is object {
-  return (
-    isObject(value) && typeof value['id'] === 'string' && typeof value['method'] === 'string' && !('jsonrpc' in value)
-  );
 }
 
 /** Refused unparsed, yet answered on its id when that can be read (inbound/oversize.ts). */

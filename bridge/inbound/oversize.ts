@@ -23,9 +23,9 @@ export interface Oversized {
 export function refuseOversized(text: string, tooLong: ErrorEvent, maxFileSize: number): Oversized {
   const long: string[] = [];
   const parsed = parseJson(withoutLongStrings(text, long) || '');
-  const envelope = parsed.ok && isObject(parsed.value) ? parsed.value : {};
+  const envelope = parsed.ok ? parsed.value : undefined;
+  if (!isEnvelopeLike(envelope) || !idString.safeParse(envelope['id']).success) return { error: tooLong };
   const { id, method, params } = envelope;
-  if (typeof method !== 'string' || 'jsonrpc' in envelope || !idString.safeParse(id).success) return { error: tooLong };
   const files = method === 'sendMessage' && isObject(params) ? params['attachments'] : undefined;
   for (const file of Array.isArray(files) ? (files as unknown[]) : []) {
     if (!isObject(file) || typeof file['name'] !== 'string' || typeof file['data'] !== 'string') continue;
@@ -33,6 +33,16 @@ export function refuseOversized(text: string, tooLong: ErrorEvent, maxFileSize: 
     if (size > maxFileSize) return { id: id as string, error: fileTooLarge(file['name'], size, maxFileSize) };
   }
   return { id: id as string, error: tooLong };
+}
+
+/**
+ * An object with a string `id` and `method`, as a host command's envelope has; JSON-RPC traffic,
+ * which has the same keys, is told apart by its `jsonrpc` member.
+ */
+export function isEnvelopeLike(value: unknown): value is Record<string, unknown> {
+  return (
+    isObject(value) && typeof value['id'] === 'string' && typeof value['method'] === 'string' && !('jsonrpc' in value)
+  );
 }
 
 /**

@@ -90,7 +90,7 @@ export function errorEvent(code: ErrorCode, message: string, status?: number, er
   return Object.assign(
     { type: 'error' as const, code, message },
     status !== undefined && { status },
-    errors !== undefined && { errors },
+    errors && { errors },
   );
 }
 

@@ -32,7 +32,7 @@ function api(answers: Parameters<typeof scriptedHttp>[0], settings: { websiteTok
   const websiteToken = 'websiteToken' in settings ? settings.websiteToken : 'wt_1';
   const scripted = scriptedHttp(answers);
   const tokens: string[] = [];
-  return { ...scripted, tokens, api: createApi(scripted.http, { websiteToken, onToken: (t) => tokens.push(t) }) };
+  return { ...scripted, tokens, api: createApi(scripted.http, websiteToken, (t) => tokens.push(t)) };
 }
 
 describe('init', () => {

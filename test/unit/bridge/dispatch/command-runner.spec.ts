@@ -56,19 +56,14 @@ function setup() {
       },
     },
   };
-  const runner = createCommandRunner({
-    commands,
-    timeoutMs: TIMEOUT,
-    timers: clock,
-    // What the bridge does with an answer: the response, and the error event for a failure.
-    answer: (id, outcome) => {
-      responses.push(
-        outcome.ok
-          ? { type: 'response', id, ok: true, result: outcome.result }
-          : { type: 'response', id, ok: false, error: outcome.error },
-      );
-      if (!outcome.ok) errors.push(outcome.error);
-    },
+  // What the bridge does with an answer: the response, and the error event for a failure.
+  const runner = createCommandRunner(commands, TIMEOUT, clock, (id, outcome) => {
+    responses.push(
+      outcome.ok
+        ? { type: 'response', id, ok: true, result: outcome.result }
+        : { type: 'response', id, ok: false, error: outcome.error },
+    );
+    if (!outcome.ok) errors.push(outcome.error);
   });
   return { clock, runner, responses, errors, calls };
 }

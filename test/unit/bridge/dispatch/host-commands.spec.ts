@@ -35,7 +35,7 @@ function setup() {
     },
     destroy: () => undefined,
   };
-  const commands = createHostCommands({ api, outbox, maxFileSize: 1000, timers });
+  const commands = createHostCommands(api, outbox, 1000, timers);
   const controller = new AbortController();
   const context: CommandContext = { id: 'cmd-1', signal: controller.signal };
   /**
@@ -180,12 +180,12 @@ describe('host commands', () => {
   it('getConversation hands the API the command signal, so its work stops once the command is answered', async () => {
     const t = setup();
     let seen: AbortSignal | undefined;
-    const commands = createHostCommands({
-      api: { ...recordingApi().api, getConversation: async (_contact, signal) => ((seen = signal), {}) },
-      outbox: {} as Outbox,
-      maxFileSize: 1,
+    const commands = createHostCommands(
+      { ...recordingApi().api, getConversation: async (_contact, signal) => ((seen = signal), {}) },
+      {} as Outbox,
+      1,
       timers,
-    });
+    );
     await commands['getConversation']?.run({}, { id: 'c', signal: t.controller.signal });
     expect(seen).toBe(t.controller.signal);
   });
