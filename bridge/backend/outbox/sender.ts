@@ -129,11 +129,12 @@ export function createSender(
       if (!isTransient(error)) outcome = { ok: false, error };
       else {
         if (stopped) return false;
-        const asked = askedWait(thrown, s.now());
+        const now = s.now();
+        const asked = askedWait(thrown, now);
         entry.firm = asked !== undefined;
         const delay = entry.firm ? (asked as number) : backoff(entry.attempt, s.random());
         const online = s.isOnline();
-        entry.next = s.now() + delay;
+        entry.next = now + delay;
         setState(entry, 'queued', online ? { nextAttemptAt: entry.next } : {});
         if (!burst) s.emit(Object.assign({}, error, { message: `${error.message}; ${entries.size} queued` }));
         burst = true;
