@@ -64,7 +64,8 @@ export const pageOf = (key: string) => key.split('.')[1];
  */
 export const inQueueOrder = (keys: Iterable<string>, page: string) =>
   [...keys]
-    .map((key) => (pageOf(key) === page ? '1' : '0') + key)
+    // Marked 0 (another page's) or 1 (this page's).
+    .map((key) => Number(pageOf(key) === page) + key)
     .sort()
     .map((key) => key.slice(1));
 

@@ -62,7 +62,7 @@ export function createOutbox(s: OutboxSettings): Outbox {
   let last = 0;
   const orphans = orphanRecovery(s, records, entries, foreign, () => drain(false, false));
   const [holdPage, adopt, isStored, stopOrphans] = orphans;
-  const [drain, finish, stopSender] = createSender(s, records, entries, answered, lock, orphans);
+  const [drain, finish, stopSender] = createSender(s, records, entries, answered, lock, orphans, setState);
   /**
    * The first look at what is stored, which a message queued meanwhile waits for (at most
    * LOOK_DEADLINE): this page's messages are stamped after every record stored as it starts. A

@@ -15,8 +15,6 @@ import { parseRetryAfter, retryDelay } from './retry-timing.js';
 /** The request timed out at the server: reported as `network_error` (http-errors.ts). */
 export const TIMED_OUT = 408;
 
-/** The outbox's retries: the first within 2 s, none more than a minute apart, without limit. */
-const BACKOFF = { limit: Infinity, baseDelay: 1_000, maxDelay: 60_000 };
 /** Gateways' answers that say the backend is away for now (a 408 comes as a `network_error`). */
 const TRANSIENT = [502, 503, 504];
 
@@ -35,4 +33,6 @@ export const askedWait = (thrown: unknown, now: number) =>
   parseRetryAfter((thrown as { retryAfter?: string | null }).retryAfter, now);
 
 /** The outbox's wait before the next attempt where the server asked for none (`attempt`: the attempts made so far). */
-export const backoff = (attempt: number, random: number) => retryDelay(attempt, null, BACKOFF, random, 0) as number;
+export const backoff = (attempt: number, random: number) =>
+  // The first within 2 s, none more than a minute apart, without limit.
+  retryDelay(attempt, null, { limit: Infinity, baseDelay: 1_000, maxDelay: 60_000 }, random, 0) as number;

@@ -95,7 +95,7 @@ export function orphanRecovery(
     }
     // Where the locks cannot tell live pages from gone ones, only this page's drains look.
     if (!stopped && [...alive].some((name) => name.startsWith(PAGE_LOCK) && name !== PAGE_LOCK + s.page)) watch();
-    if (adopted > 0 && s.restored) s.restored(adopted);
+    if (adopted && s.restored) s.restored(adopted);
     return adopted;
   }
 

@@ -18,7 +18,7 @@ import { askedWait, backoff, isTransient } from '../retry-policy.js';
 import { throttledProgress } from '../upload-progress.js';
 import type { InboxLock } from './inbox-lock.js';
 import type { Orphans } from './orphans.js';
-import { stateSetter, storageError, type Entries, type Entry } from './queue.js';
+import { storageError, type Entries, type Entry, type stateSetter } from './queue.js';
 import type { OutboxSettings } from './settings.js';
 
 /**
@@ -33,7 +33,10 @@ export type Sender = [
   stop: () => void,
 ];
 
-/** `answered`: messages answered here whose records are not (yet) removed. */
+/**
+ * `answered`: messages answered here whose records are not (yet) removed; `setState`: the outbox's
+ * one state setter (its message-state events).
+ */
 export function createSender(
   s: OutboxSettings,
   records: RecordStore | undefined,
@@ -41,8 +44,8 @@ export function createSender(
   answered: Set<string>,
   lock: InboxLock,
   [holdPage, adopt, isStored]: Orphans,
+  setState: ReturnType<typeof stateSetter>,
 ): Sender {
-  const setState = stateSetter(s.emit);
   let timer: unknown;
   let running = false;
   let again = false;
@@ -129,11 +132,12 @@ export function createSender(
       if (!isTransient(error)) outcome = { ok: false, error };
       else {
         if (stopped) return false;
-        const asked = askedWait(thrown, s.now());
+        const now = s.now();
+        const asked = askedWait(thrown, now);
         entry.firm = asked !== undefined;
         const delay = entry.firm ? (asked as number) : backoff(entry.attempt, s.random());
         const online = s.isOnline();
-        entry.next = s.now() + delay;
+        entry.next = now + delay;
         setState(entry, 'queued', online ? { nextAttemptAt: entry.next } : {});
         if (!burst) s.emit(Object.assign({}, error, { message: `${error.message}; ${entries.size} queued` }));
         burst = true;

@@ -32,8 +32,8 @@ export async function readKeys(records: RecordStore | undefined, prefix: string)
 }
 
 /** The inbox's records by key, in one read (or the one under way). */
-export function readEvery(records: RecordStore | undefined, prefix: string): Promise<Map<string, unknown>> {
-  if (!records) return Promise.resolve(new Map());
+export async function readEvery(records: RecordStore | undefined, prefix: string): Promise<Map<string, unknown>> {
+  if (!records) return new Map();
   const reads = readsOf(records);
   let read = reads.get(prefix);
   if (!read) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createSender } from '../../../../../bridge/backend/outbox/sender.js';
 import { inboxLock } from '../../../../../bridge/backend/outbox/inbox-lock.js';
 import type { Orphans } from '../../../../../bridge/backend/outbox/orphans.js';
-import type { Entries } from '../../../../../bridge/backend/outbox/queue.js';
+import { stateSetter, type Entries } from '../../../../../bridge/backend/outbox/queue.js';
 import type { OutboxSettings } from '../../../../../bridge/backend/outbox/settings.js';
 import { recordKey } from '../../../../../bridge/backend/outbox-record.js';
 import { bridgeError } from '../../../../../bridge/protocol/errors.js';
@@ -40,7 +40,15 @@ function setup(fail: (messageId: string) => boolean, stored = true, wrap = (reco
   const entries: Entries = new Map();
   const answered = new Set<string>();
   const orphans: Orphans = [async () => undefined, async () => 0, async () => true, () => undefined];
-  const [drain, , stop] = createSender(s, s.records, entries, answered, inboxLock(undefined, s, 'p:'), orphans);
+  const [drain, , stop] = createSender(
+    s,
+    s.records,
+    entries,
+    answered,
+    inboxLock(undefined, s, 'p:'),
+    orphans,
+    stateSetter(s.emit),
+  );
   const queue = (n: number) => {
     const key = recordKey('p:', 1, 'me', n);
     entries.set(key, {
