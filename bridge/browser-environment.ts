@@ -9,20 +9,20 @@ import { xhrUpload } from './xhr-upload.js';
 
 /** Fills the environment from a real browser window (the WebView). */
 export function browserEnvironment(win: Window & typeof globalThis): Environment {
-  let storage: Storage | undefined;
-  /**
-   * localStorage, read at the first call that needs it and kept. Reading it throws in some
-   * sandboxed WebViews (then each call finds none); writes over quota are handled by the outbox.
-   */
-  const lazyStorage = () => {
-    try {
-      return (storage ||= win.localStorage);
-    } catch {}
-  };
   return {
-    records: browserRecords(win, lazyStorage),
-    // The one Math.random of bridge/ (detached: it needs no `this`), the locks' too.
-    locks: browserLocks(win, lazyStorage, Math.random),
+    records: browserRecords(win),
+    // localStorage, read when the locks first need it: reading it throws in some sandboxed
+    // WebViews (then they find none). The one Math.random of bridge/ (detached: it needs no
+    // `this`), the locks' too.
+    locks: browserLocks(
+      win,
+      () => {
+        try {
+          return win.localStorage;
+        } catch {}
+      },
+      Math.random,
+    ),
     onVisible: (listener) =>
       listen([win.document], ['visibilitychange'], () => win.document.visibilityState === 'visible' && listener()),
     // Bound: some WebViews throw "Illegal invocation" for a detached fetch.

@@ -21,20 +21,21 @@ const RENEW = 1_000;
 /**
  * Chosen at the first call (which tells the other WebViews of this one): the Web Locks API, else a
  * lease in localStorage, else none (the work runs unlocked, nothing is held, and `waiting` rejects:
- * no one waits).
+ * no one waits). `storage` is read then, once.
  */
 export function browserLocks(win: Window, storage: () => Storage | undefined, random: () => number): Locks {
   let chosen: Locks | undefined;
   const locks = () => {
     if (!chosen) {
+      const local = storage();
       // Other WebViews hear of this one once (a `storage` event), and watch for it to go.
       try {
-        (storage() as Storage).setItem(LEASE, `${random()}`);
+        (local as Storage).setItem(LEASE, `${random()}`);
       } catch {
         // No localStorage, or full: the others look when an event of their own comes.
       }
       chosen = nativeLocks(win) ||
-        leaseLocks(win, storage(), random) || { request: (_name, work) => work(), held: async () => [] };
+        leaseLocks(win, local, random) || { request: (_name, work) => work(), held: async () => [] };
     }
     return chosen;
   };

@@ -36,11 +36,11 @@ const slicesUnder = (prefix: string) => IDBKeyRange.bound([prefix], [`${prefix}\
 /**
  * Nothing is opened before the first call: at install (document start, before the page's own
  * scripts) a first touch of indexedDB or localStorage costs milliseconds. Where IndexedDB
- * cannot open, every call rejects (the outbox then sends from memory and says so). `storage`
- * (localStorage) keeps only the wiped database's witness, never a record.
+ * cannot open, every call rejects (the outbox then sends from memory and says so). localStorage
+ * keeps only the wiped database's witness (indexeddb-records.ts), never a record.
  */
-export function browserRecords(win: Window, storage: () => Storage | undefined): RecordStore {
-  const database = indexedDbRecords(win, storage);
+export function browserRecords(win: Window): RecordStore {
+  const database = indexedDbRecords(win);
   const run = database.run;
   /** This store refused a Blob: records with bytes are written in slices from then on. */
   let refused = false;

@@ -59,12 +59,12 @@ export interface IndexedDbRecords {
 }
 
 /**
- * `storage` is localStorage (or undefined), where the marker's witness is kept. Until the first
- * open succeeds, a failed open means IndexedDB is unusable here (some private modes, a
+ * The wiped database's witness is kept in `win.localStorage` (none, or unreadable: no witness).
+ * Until the first open succeeds, a failed open means IndexedDB is unusable here (some private modes, a
  * locked-down WebView) and every call rejects from then on; after one has succeeded, a failed
  * open is a passing state.
  */
-export function indexedDbRecords(win: Window, storage: () => Storage | undefined): IndexedDbRecords {
+export function indexedDbRecords(win: Window): IndexedDbRecords {
   let connection: Promise<IDBDatabase> | undefined;
   /** Opened once here (or, once a database was created, one existed before). */
   let opened = false;
@@ -132,8 +132,9 @@ export function indexedDbRecords(win: Window, storage: () => Storage | undefined
           }
         };
         // Created where this page opened it before, or where localStorage remembers it: wiped.
+        // (Reading localStorage throws in some sandboxed WebViews.)
         try {
-          const witness = storage() as Storage;
+          const witness = win.localStorage;
           opened ||= created && !!witness.getItem(WITNESS);
           witness.setItem(WITNESS, '1');
         } catch {}
