@@ -43,7 +43,7 @@ export function browserLocks(win: Window, storage: () => Storage | undefined, ra
     request: (name, work, only) => locks().request(name, work, only),
     onChange: (listener) =>
       listen([win], ['storage'], (event) => ((event as StorageEvent).key || '').startsWith(LEASE) && listener()),
-    held: async () => locks().held(),
+    held: () => locks().held(),
     waiting: async (name) => locks().waiting!(name),
   };
 }

@@ -187,7 +187,7 @@ export function indexedDbRecords(win: Window): IndexedDbRecords {
         const ops: Op[] = [];
         // Writes asked for from then on go in the next transaction (a retry's closing a later
         // batch early does no harm: its writes are in it, the next ones start another).
-        const close = () => void (batches[writes] = undefined);
+        const close = () => delete batches[writes];
         batch = batches[writes] = [
           ops,
           twice(writes, (store) => (close(), ops.map((each) => each(store)) as IDBRequest[])),
