@@ -82,9 +82,14 @@ export function browserRecords(win: Window): RecordStore {
           store.getAllKeys(slicesUnder(prefix)),
           store.getAll(slicesUnder(prefix)),
         ],
-      ).then(([keys, values, sliceKeys, slices]: [string[], unknown[], Array<[string]>?, ArrayBuffer[]?]) => [
+      ).then(([keys, values, sliceKeys, slices]: [string[], unknown[], Array<[string]>, ArrayBuffer[]]) => [
         keys,
-        values.map((record, i) => joined(record, slices && slices.filter((_, s) => sliceKeys![s]![0] === keys[i]))),
+        values.map((record, i) =>
+          joined(
+            record,
+            slices.filter((_, s) => sliceKeys[s]![0] === keys[i]),
+          ),
+        ),
       ]),
     // A record with Blobs has a transaction of its own: a store that refuses them fails it alone.
     put: (key, value) =>
@@ -122,7 +127,7 @@ const withFiles = async (value: any, write: (blob: Blob, file: number) => Promis
   );
 
 /** The record read back (undefined: none) with its files' slices joined into one Blob each. */
-function joined(record: any, slices: ArrayBuffer[] = []): unknown {
+function joined(record: any, slices: ArrayBuffer[]): unknown {
   for (const file of (record && record.files) || [])
     if (file.data && file.data.slices >= 0) file.data = new Blob(slices.splice(0, file.data.slices));
   return record;
