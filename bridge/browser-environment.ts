@@ -11,18 +11,8 @@ import { xhrUpload } from './xhr-upload.js';
 export function browserEnvironment(win: Window & typeof globalThis): Environment {
   return {
     records: browserRecords(win),
-    // localStorage, read when the locks first need it: reading it throws in some sandboxed
-    // WebViews (then they find none). The one Math.random of bridge/ (detached: it needs no
-    // `this`), the locks' too.
-    locks: browserLocks(
-      win,
-      () => {
-        try {
-          return win.localStorage;
-        } catch {}
-      },
-      Math.random,
-    ),
+    // The one Math.random of bridge/ (detached: it needs no `this`), the locks' too.
+    locks: browserLocks(win, Math.random),
     onVisible: (listener) =>
       listen([win.document], ['visibilitychange'], () => win.document.visibilityState === 'visible' && listener()),
     // Bound: some WebViews throw "Illegal invocation" for a detached fetch.
