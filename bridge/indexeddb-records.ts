@@ -92,12 +92,8 @@ export function indexedDbRecords(win: Window): IndexedDbRecords {
 
   const transact = (database: IDBDatabase, writes: Writes, op: Op) =>
     new Promise<unknown>((resolve, reject) => {
-      // Engines without `durability` ignore the option.
-      const transaction = database.transaction(
-        STORE,
-        writes ? 'readwrite' : 'readonly',
-        writes && { durability: writes },
-      );
+      // Engines without `durability` ignore the option; an undefined mode is `readonly`.
+      const transaction = database.transaction(STORE, writes && 'readwrite', writes && { durability: writes });
       const request = op(transaction.objectStore(STORE));
       transaction.oncomplete = () =>
         resolve(Array.isArray(request) ? request.map((each) => each.result) : request.result);
