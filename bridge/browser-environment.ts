@@ -9,20 +9,10 @@ import { xhrUpload } from './xhr-upload.js';
 
 /** Fills the environment from a real browser window (the WebView). */
 export function browserEnvironment(win: Window & typeof globalThis): Environment {
-  let storage: Storage | undefined;
-  /**
-   * localStorage, read at the first call that needs it and kept. Reading it throws in some
-   * sandboxed WebViews (then each call finds none); writes over quota are handled by the outbox.
-   */
-  const lazyStorage = () => {
-    try {
-      return (storage ||= win.localStorage);
-    } catch {}
-  };
   return {
-    records: browserRecords(win, lazyStorage),
+    records: browserRecords(win),
     // The one Math.random of bridge/ (detached: it needs no `this`), the locks' too.
-    locks: browserLocks(win, lazyStorage, Math.random),
+    locks: browserLocks(win, Math.random),
     onVisible: (listener) =>
       listen([win.document], ['visibilitychange'], () => win.document.visibilityState === 'visible' && listener()),
     // Bound: some WebViews throw "Illegal invocation" for a detached fetch.

@@ -21,20 +21,22 @@ const RENEW = 1_000;
 /**
  * Chosen at the first call (which tells the other WebViews of this one): the Web Locks API, else a
  * lease in localStorage, else none (the work runs unlocked, nothing is held, and `waiting` rejects:
- * no one waits).
+ * no one waits). localStorage is read then, once.
  */
-export function browserLocks(win: Window, storage: () => Storage | undefined, random: () => number): Locks {
+export function browserLocks(win: Window, random: () => number): Locks {
   let chosen: Locks | undefined;
   const locks = () => {
     if (!chosen) {
-      // Other WebViews hear of this one once (a `storage` event), and watch for it to go.
+      let local: Storage | undefined;
+      // Other WebViews hear of this one once (a `storage` event), and watch for it to go. Reading
+      // localStorage throws in some sandboxed WebViews (then there is none).
       try {
-        (storage() as Storage).setItem(LEASE, `${random()}`);
+        (local = win.localStorage).setItem(LEASE, `${random()}`);
       } catch {
         // No localStorage, or full: the others look when an event of their own comes.
       }
       chosen = nativeLocks(win) ||
-        leaseLocks(win, storage(), random) || { request: (_name, work) => work(), held: async () => [] };
+        leaseLocks(win, local, random) || { request: (_name, work) => work(), held: async () => [] };
     }
     return chosen;
   };
@@ -42,7 +44,7 @@ export function browserLocks(win: Window, storage: () => Storage | undefined, ra
     request: (name, work, only) => locks().request(name, work, only),
     onChange: (listener) =>
       listen([win], ['storage'], (event) => ((event as StorageEvent).key || '').startsWith(LEASE) && listener()),
-    held: async () => locks().held(),
+    held: () => locks().held(),
     waiting: async (name) => locks().waiting!(name),
   };
 }

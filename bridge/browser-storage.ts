@@ -36,11 +36,11 @@ const slicesUnder = (prefix: string) => IDBKeyRange.bound([prefix], [`${prefix}\
 /**
  * Nothing is opened before the first call: at install (document start, before the page's own
  * scripts) a first touch of indexedDB or localStorage costs milliseconds. Where IndexedDB
- * cannot open, every call rejects (the outbox then sends from memory and says so). `storage`
- * (localStorage) keeps only the wiped database's witness, never a record.
+ * cannot open, every call rejects (the outbox then sends from memory and says so). localStorage
+ * keeps only the wiped database's witness (indexeddb-records.ts), never a record.
  */
-export function browserRecords(win: Window, storage: () => Storage | undefined): RecordStore {
-  const database = indexedDbRecords(win, storage);
+export function browserRecords(win: Window): RecordStore {
+  const database = indexedDbRecords(win);
   const run = database.run;
   /** This store refused a Blob: records with bytes are written in slices from then on. */
   let refused = false;
@@ -82,9 +82,14 @@ export function browserRecords(win: Window, storage: () => Storage | undefined):
           store.getAllKeys(slicesUnder(prefix)),
           store.getAll(slicesUnder(prefix)),
         ],
-      ).then(([keys, values, sliceKeys, slices]: [string[], unknown[], Array<[string]>?, ArrayBuffer[]?]) => [
+      ).then(([keys, values, sliceKeys, slices]: [string[], unknown[], Array<[string]>, ArrayBuffer[]]) => [
         keys,
-        values.map((record, i) => joined(record, slices && slices.filter((_, s) => sliceKeys![s]![0] === keys[i]))),
+        values.map((record, i) =>
+          joined(
+            record,
+            slices.filter((_, s) => sliceKeys[s]![0] === keys[i]),
+          ),
+        ),
       ]),
     // A record with Blobs has a transaction of its own: a store that refuses them fails it alone.
     put: (key, value) =>
@@ -122,7 +127,7 @@ const withFiles = async (value: any, write: (blob: Blob, file: number) => Promis
   );
 
 /** The record read back (undefined: none) with its files' slices joined into one Blob each. */
-function joined(record: any, slices: ArrayBuffer[] = []): unknown {
+function joined(record: any, slices: ArrayBuffer[]): unknown {
   for (const file of (record && record.files) || [])
     if (file.data && file.data.slices >= 0) file.data = new Blob(slices.splice(0, file.data.slices));
   return record;

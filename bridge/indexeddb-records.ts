@@ -59,12 +59,12 @@ export interface IndexedDbRecords {
 }
 
 /**
- * `storage` is localStorage (or undefined), where the marker's witness is kept. Until the first
- * open succeeds, a failed open means IndexedDB is unusable here (some private modes, a
+ * The wiped database's witness is kept in `win.localStorage` (none, or unreadable: no witness).
+ * Until the first open succeeds, a failed open means IndexedDB is unusable here (some private modes, a
  * locked-down WebView) and every call rejects from then on; after one has succeeded, a failed
  * open is a passing state.
  */
-export function indexedDbRecords(win: Window, storage: () => Storage | undefined): IndexedDbRecords {
+export function indexedDbRecords(win: Window): IndexedDbRecords {
   let connection: Promise<IDBDatabase> | undefined;
   /** Opened once here (or, once a database was created, one existed before). */
   let opened = false;
@@ -92,12 +92,8 @@ export function indexedDbRecords(win: Window, storage: () => Storage | undefined
 
   const transact = (database: IDBDatabase, writes: Writes, op: Op) =>
     new Promise<unknown>((resolve, reject) => {
-      // Engines without `durability` ignore the option.
-      const transaction = database.transaction(
-        STORE,
-        writes ? 'readwrite' : 'readonly',
-        writes && { durability: writes },
-      );
+      // Engines without `durability` ignore the option; an undefined mode is `readonly`.
+      const transaction = database.transaction(STORE, writes && 'readwrite', writes && { durability: writes });
       const request = op(transaction.objectStore(STORE));
       transaction.oncomplete = () =>
         resolve(Array.isArray(request) ? request.map((each) => each.result) : request.result);
@@ -132,8 +128,9 @@ export function indexedDbRecords(win: Window, storage: () => Storage | undefined
           }
         };
         // Created where this page opened it before, or where localStorage remembers it: wiped.
+        // (Reading localStorage throws in some sandboxed WebViews.)
         try {
-          const witness = storage() as Storage;
+          const witness = win.localStorage;
           opened ||= created && !!witness.getItem(WITNESS);
           witness.setItem(WITNESS, '1');
         } catch {}
@@ -186,7 +183,7 @@ export function indexedDbRecords(win: Window, storage: () => Storage | undefined
         const ops: Op[] = [];
         // Writes asked for from then on go in the next transaction (a retry's closing a later
         // batch early does no harm: its writes are in it, the next ones start another).
-        const close = () => void (batches[writes] = undefined);
+        const close = () => delete batches[writes];
         batch = batches[writes] = [
           ops,
           twice(writes, (store) => (close(), ops.map((each) => each(store)) as IDBRequest[])),

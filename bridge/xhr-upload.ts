@@ -34,7 +34,7 @@ export const xhrUpload =
             })
           : reject();
       xhr.onerror = xhr.onabort = reject;
-      // http.ts always passes a signal and a body.
-      (request.signal as AbortSignal).addEventListener('abort', () => xhr.abort());
+      // http.ts always passes a signal (its own, on which nothing else sets `onabort`) and a body.
+      (request.signal as AbortSignal).onabort = () => xhr.abort();
       xhr.send(request.body as FormData);
     });

@@ -68,7 +68,7 @@ export function deferredBridge(
     get host() {
       return started().host;
     },
-    receive: (data) => (building ? buffer.command(data) : started().receive(data)),
+    receive: (data) => (building ? buffer : started()).receive(data),
     on: (listener) => started().on(listener),
     // Without a recorder (dist/chat-bridge.js) there is nothing to build it for.
     recording: () => (RECORDER_ALLOWED ? started().recording() : ''),

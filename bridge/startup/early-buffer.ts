@@ -33,8 +33,11 @@ export interface EarlyBuffer {
    * see environment.ts) until `take`.
    */
   keep(): void;
-  /** Keeps a host command, or counts it dropped past EARLY_COMMAND_LIMIT. */
-  command(data: unknown): void;
+  /**
+   * Keeps a host command, or counts it dropped past EARLY_COMMAND_LIMIT (named as a bridge's
+   * `receive`, so that either takes a command).
+   */
+  receive(data: unknown): void;
   /** The commands kept so far, in order (the bundle's global hands them to a bridge as it installs it). */
   readonly commands: unknown[];
   /** Stops listening and hands over what was kept, leaving the buffer empty. */
@@ -69,7 +72,7 @@ export function createEarlyBuffer(
   return {
     // `online` and `offline` come to the window alone: listening for them on the document too is harmless.
     keep: () => (stop = listen([win, win.document], ['message', 'online', 'offline'], keep)),
-    command(data) {
+    receive(data) {
       if (commands.length < EARLY_COMMAND_LIMIT) commands.push(data);
       else dropped++;
     },

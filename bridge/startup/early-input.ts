@@ -17,8 +17,8 @@ export function defineGlobal(win: Window, value: object): void {
 /** The global's `install` options over any `window.chatBridgeSettings`, and their check (an OptionsError is thrown). */
 export function installOptions(win: Window, options: object) {
   const injected = (win as { chatBridgeSettings?: unknown }).chatBridgeSettings;
-  // Object.assign passes over a null source; a string's characters would become fields.
-  const merged = Object.assign({}, typeof injected === 'object' ? injected : {}, options);
+  // Object.assign passes over a null source, and `false` has no fields; a string's characters would become fields.
+  const merged = Object.assign({}, typeof injected === 'object' && injected, options);
   return { merged: merged as Record<string, unknown>, resolved: normalizeOptions(merged, win.location.origin) };
 }
 

@@ -66,10 +66,7 @@ export function createGlobal(
       buffer.commands.splice(0).forEach((data) => bridge.receive(data));
       return bridge;
     },
-    receive(data) {
-      if (current !== undefined) current.receive(data);
-      else buffer.command(data);
-    },
+    receive: (data) => (current || buffer).receive(data),
     recording: () => (RECORDER_ALLOWED && current ? current.recording() : ''),
     get bridge() {
       return current;

@@ -69,7 +69,7 @@ export function exposeStarter(): void {
       options = checked.merged;
       allowed = checked.resolved.allowedOrigins;
     },
-    receive: (data: unknown) => buffer.command(data),
+    receive: buffer.receive,
     recording: () => '',
     bridge: undefined,
     // Nothing runs, nothing waits: a bundle coming after has nothing to take over.

@@ -13,7 +13,7 @@ import { fullStorage, oldWebView as oldWebViewWith } from '../../helpers/old-web
 /** Its locks over the shared localStorage, in a WebView without Web Locks whose `pagehide` can be fired. */
 function oldWebView() {
   const { win, hide } = oldWebViewWith();
-  return { win, locks: browserLocks(win, () => localStorage, Math.random), hide };
+  return { win, locks: browserLocks(Object.assign(win, { localStorage }), Math.random), hide };
 }
 
 /** The ends of works holding their lock until the test is over (a gone WebView's renewals go with it). */
@@ -91,20 +91,23 @@ describe('the lease that stands in for Web Locks', () => {
   });
 
   it('runs the work unlocked rather than never when localStorage is full', async () => {
-    const win = { ...oldWebView().win, setTimeout: window.setTimeout.bind(window) } as Window;
-    await expect(browserLocks(win, fullStorage, Math.random).request('send', async () => 'ran')).resolves.toBe('ran');
+    const win = {
+      ...oldWebView().win,
+      setTimeout: window.setTimeout.bind(window),
+      localStorage: fullStorage(),
+    } as Window;
+    await expect(browserLocks(win, Math.random).request('send', async () => 'ran')).resolves.toBe('ran');
   });
 
   it('reads no localStorage before its first call (install stays cheap)', async () => {
     let reads = 0;
-    const locks = browserLocks(
-      oldWebView().win,
-      () => {
+    const win = Object.defineProperty(oldWebViewWith().win, 'localStorage', {
+      get() {
         reads++;
         return localStorage;
       },
-      Math.random,
-    );
+    });
+    const locks = browserLocks(win, Math.random);
     expect(reads).toBe(0);
     await locks.held();
     expect(reads).toBeGreaterThan(0);

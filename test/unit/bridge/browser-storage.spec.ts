@@ -9,7 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { browserRecords } from '../../../bridge/browser-storage.js';
 import { oldWebView as oldWebViewWith } from '../../helpers/old-webview.js';
 
-const oldWebView = () => oldWebViewWith().win;
+/** That window, with `storage` as its localStorage (happy-dom's) or none. */
+const oldWebView = (storage?: Storage) => Object.assign(oldWebViewWith().win, { localStorage: storage }) as Window;
 
 afterEach(() => localStorage.clear());
 
@@ -22,7 +23,7 @@ const rejected = (call: Promise<unknown>) =>
 
 describe('records without IndexedDB', () => {
   it('rejects every call, with a usable localStorage too, and writes no record to localStorage', async () => {
-    const records = browserRecords(oldWebView(), () => localStorage);
+    const records = browserRecords(oldWebView(localStorage));
     const bytes = new Uint8Array([0, 1, 254, 255]).buffer;
     expect(
       await Promise.all([
@@ -40,23 +41,20 @@ describe('records without IndexedDB', () => {
   });
 
   it('rejects every call without localStorage either', async () => {
-    const records = browserRecords(oldWebView(), () => undefined);
+    const records = browserRecords(oldWebView());
     await expect(records.put('p:1', { v: 1 })).rejects.toThrow();
     await expect(records.keys('p:')).rejects.toThrow();
   });
 
   it('touches neither IndexedDB nor localStorage before the first call (install stays cheap)', async () => {
     const touched: string[] = [];
-    const win = new Proxy(oldWebView(), {
+    const win = new Proxy(oldWebView(localStorage), {
       get(target, name) {
-        if (name === 'indexedDB') touched.push('indexedDB');
+        if (name === 'indexedDB' || name === 'localStorage') touched.push(name);
         return Reflect.get(target, name) as unknown;
       },
     });
-    const records = browserRecords(win, () => {
-      touched.push('localStorage');
-      return localStorage;
-    });
+    const records = browserRecords(win);
     expect(touched).toEqual([]);
     expect(await rejected(records.keys('p:'))).toBe(true);
     // localStorage only keeps the witness of a database that opened: none here.

@@ -42,8 +42,8 @@ var timers = {
 };
 window.liveTimers = function () { return live.size; };
 window.make = function (withoutIndexedDb) {
-  var win = withoutIndexedDb ? timers : Object.assign({ indexedDB: window.indexedDB }, timers);
-  var entry = { records: indexedDbRecordsModule.indexedDbRecords(win, function () { return localStorage; }), wiped: 0 };
+  var win = Object.assign(withoutIndexedDb ? {} : { indexedDB: window.indexedDB }, { localStorage: localStorage }, timers);
+  var entry = { records: indexedDbRecordsModule.indexedDbRecords(win), wiped: 0 };
   entry.records.onWiped(function () { entry.wiped++; });
   return window.made.push(entry) - 1;
 };`;

@@ -46,7 +46,7 @@ describe('createEarlyBuffer', () => {
     const kept = buffer({ events: [earlierEvent], commands: ['c0'] });
     kept.keep();
     post('mine');
-    kept.command('c1');
+    kept.receive('c1');
     const taken = kept.take();
     expect(dataOf(taken.events)).toEqual(['earlier', 'mine']);
     expect(taken.commands).toEqual(['c0', 'c1']);
@@ -54,7 +54,7 @@ describe('createEarlyBuffer', () => {
 
   it(`keeps at most ${EARLY_COMMAND_LIMIT} commands and counts the rest dropped`, () => {
     const kept = buffer();
-    for (let i = 0; i < EARLY_COMMAND_LIMIT + 3; i++) kept.command(i);
+    for (let i = 0; i < EARLY_COMMAND_LIMIT + 3; i++) kept.receive(i);
     expect(kept.commands).toHaveLength(EARLY_COMMAND_LIMIT);
     const taken = kept.take();
     expect(taken.commands).toHaveLength(EARLY_COMMAND_LIMIT);
