@@ -4,10 +4,10 @@
  * transient failure keeps it, and nothing behind it goes, until its next attempt (a timer while
  * online; at once on `online`, when the page is visible again and on the next message). One error
  * event tells the host a failure burst began. A message leaves (`finish`: sent, failed for good,
- * cancelled) told first, its record removed after; the pass goes on once the record is removed.
+ * cancelled) told first, its record removed after.
  *
  * createSender runs past 80 lines on purpose: the pass, the attempt, the retry timer and the drain
- * loop all read and set the one sender's state (running, again, the burst, the retry timer);
+ * loop all read and set the one sender's state (running, again, the burst, the removal under way);
  * split apart, each would need that state handed around and its invariants restated.
  */
 import type { RecordStore } from '../../environment.js';
@@ -55,6 +55,8 @@ export function createSender(
   /** A failure burst is under way: its first failure was reported, the next ones are not. */
   let burst = false;
   let stopped = false;
+  /** The removal of the record of the message this pass sent last. */
+  let removing: Promise<unknown> | undefined;
 
   function finish(entry: Entry, outcome: Outcome): Promise<unknown> {
     entries.delete(entry.key);
@@ -64,17 +66,20 @@ export function createSender(
     setState(entry, outcome.ok ? 'sent' : 'failed', outcome.ok ? { result: outcome.result } : { error: outcome.error });
     if (entry.settle) entry.settle(outcome);
     else if (!outcome.ok) s.emit(outcome.error);
-    // Told first, removed after: the answer does not wait for storage; the pass does (attempt).
-    // A record whose removal fails (or a page closed before it) stays behind and is sent once more
-    // under its echo_id. Removed even where its write failed: the store may write it again later.
-    return Promise.resolve(entry.written).then(
+    // Told first, removed after: the answer does not wait for storage, nor does a pass that has
+    // nothing more to send (a message queued right after would wait for that removal before its
+    // request: milliseconds on a busy device, and its `queued` and `sending` would cross into the
+    // app apart; other pages leave this page's records alone while it lives). A record whose
+    // removal fails (or a page closed before it) stays behind and is sent once more under its
+    // echo_id. Removed even where its write failed: the store may write it again later.
+    return (removing = Promise.resolve(entry.written).then(
       (): unknown =>
         records &&
         records.remove(entry.key).then(
           () => answered.delete(entry.key),
           () => s.emit(storageError(`${entry.record.messageId} stays stored`)),
         ),
-    );
+    ));
   }
 
   async function pass(): Promise<void> {
@@ -85,8 +90,11 @@ export function createSender(
       adoptDue = false;
       await adopt();
     }
-    let sent = false;
+    let sent = '';
     for (const key of inQueueOrder(entries.keys(), s.page)) {
+      // The message before, sent in this pass, is off the disk before the next one goes. Only
+      // then awaited: a pass's first request starts in its first microtask.
+      if (sent) await removing;
       if (stopped) return;
       if (pageOf(key) !== s.page && !(await isStored(key))) continue;
       // Read after the await: a cancel may have taken it out meanwhile.
@@ -101,14 +109,17 @@ export function createSender(
       // WebView waiting gets its turn after this one send.
       const wanted = lock.wanted();
       if (!(await sending)) return;
-      sent = true;
+      sent = key;
       if (await wanted) {
         again = true;
-        return;
+        return void (await removing);
       }
     }
-    // Everything went: the conversation is likely to go on, so the lock is kept a moment.
-    if (sent) lock.keep();
+    if (!sent) return;
+    // Everything went: the conversation is likely to go on, so the lock is kept a moment. Another
+    // page may have taken in the record sent last; it is off the disk before the lock can go.
+    lock.keep();
+    if (pageOf(sent) !== s.page) await removing;
   }
 
   /** One attempt; false when the message stays (a transient failure), so nothing behind it may go. */
@@ -145,11 +156,7 @@ export function createSender(
         return false;
       }
     }
-    // Its record is off the disk before the pass goes on: before the next message goes (a page
-    // closed meanwhile leaves at most one sent message behind), and before the lock can go (another
-    // page may have taken in that record). A message sent right after the last of a pass waits
-    // for that removal too: one store call, the price of one rule for every record.
-    await finish(entry, outcome);
+    finish(entry, outcome);
     return true;
   }
 
