@@ -12,9 +12,9 @@
  * relaxed, which may lose the last writes when the app's process is killed). A strict transaction
  * costs a flush to disk, so the writes asked for before one is created share it: thousands
  * of messages queued at once are one transaction, not thousands one behind the other, which a
- * listing or a read would wait behind. A removal is `relaxed`: lost to a killed process, its
- * record is sent once more under its one echo_id, which delivery allows (at least once); strict,
- * its flush would hold up the next message's write.
+ * listing or a read would wait behind. A removal is `relaxed`, in a transaction of its own: lost
+ * to a killed process, its record is sent once more under its one echo_id, which delivery allows
+ * (at least once); strict, its flush would hold up the next message's write.
  *
  * indexedDbRecords runs past 80 lines on purpose: one closure over the one connection, its open
  * under way and the wiped mark, which the open, the reopen and each call read and reset.
@@ -47,8 +47,9 @@ const timeout = () => (timedOut ||= new Error('IndexedDB timeout'));
 export interface IndexedDbRecords {
   /**
    * Runs one operation in one transaction: its request's result, or its requests' results in
-   * order; rejects where IndexedDB cannot open at all. A write, unless `alone`, shares its transaction with the
-   * writes of its durability asked for until it is created (in the same task, or while the database opens) and
+   * order; rejects where IndexedDB cannot open at all. A strict write, unless `alone`, shares its
+   * transaction with the strict writes asked for until it is created (in the same task, or while
+   * the database opens) and
    * resolves once it is complete (with the batch's results); it fails with every write in it (a
    * request that throws fails them all, those before it may be stored all the same:
    * kept-records.ts writes them again).
@@ -77,8 +78,9 @@ export function indexedDbRecords(win: Window): IndexedDbRecords {
    */
   let lost = false;
   let wiped = noop;
-  /** By durability, the writes that join its next transaction, until it is created, and its outcome. */
-  const batches: { [durability: string]: [Op[], Promise<unknown>] | undefined } = {};
+  /** The strict writes that join the next transaction, until it is created, and its outcome. */
+  let batch: Op[] | undefined;
+  let batched: Promise<unknown>;
 
   /**
    * Rejects after `ms` unless `promise` settled. Its timer is cleared as it settles: left to run
@@ -177,22 +179,21 @@ export function indexedDbRecords(win: Window): IndexedDbRecords {
 
   return {
     run(writes, op, alone) {
-      if (!writes || alone) return twice(writes, op);
-      let batch = batches[writes];
+      // A relaxed write (a removal, one a send) has no flush to share: it goes alone.
+      if (writes != 'strict' || alone) return twice(writes, op);
       if (!batch) {
-        const ops: Op[] = [];
+        const ops: Op[] = (batch = []);
         // Writes asked for from then on go in the next transaction (a retry's closing a later
         // batch early does no harm: its writes are in it, the next ones start another).
-        const close = () => delete batches[writes];
-        batch = batches[writes] = [
-          ops,
-          twice(writes, (store) => (close(), ops.map((each) => each(store)) as IDBRequest[])),
-        ];
+        const close = () => void (batch = undefined);
         // Closed as it settles too (not with `finally`: ES2018).
-        batch[1].then(close, close);
+        (batched = twice(writes, (store) => (close(), ops.map((each) => each(store)) as IDBRequest[]))).then(
+          close,
+          close,
+        );
       }
-      batch[0].push(op);
-      return batch[1];
+      batch.push(op);
+      return batched;
     },
     onWiped: (listener) => (wiped = listener),
   };

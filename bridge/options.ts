@@ -94,7 +94,7 @@ export function normalizeOptions(input: unknown, pageOrigin: string): ResolvedOp
     'websiteToken',
     undefined,
     (value) => typeof value === 'string' && (value === '' || value.length >= MIN_TOKEN_LENGTH),
-    `must be a string of ${MIN_TOKEN_LENGTH}+ characters`,
+    `must be ${MIN_TOKEN_LENGTH}+ characters`,
   );
   const host = pick<HostName | undefined>(
     options,
