@@ -204,7 +204,7 @@ describe('no form of any token leaves the bridge', () => {
           }
           expect(thrown).toBeInstanceOf(OptionsError);
           expect((thrown as Error).message).toBe(
-            `ChatBridge option "websiteToken" must be a string of ${MIN_TOKEN_LENGTH}+ characters`,
+            `ChatBridge option "websiteToken" must be ${MIN_TOKEN_LENGTH}+ characters`,
           );
         },
       ),
