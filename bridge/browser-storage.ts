@@ -6,15 +6,15 @@
  *   from memory and tells the host (`storage_error`). There is no localStorage fallback: every
  *   supported WebView has IndexedDB, where it cannot open localStorage is mostly unusable or
  *   session-only too, and the fallback cost the injected bundle bytes it has no room for.
- *   Attachments sent in chunks are Blobs,
- *   stored as they are where the store keeps Blobs. Where it refuses them (WebKit's ephemeral data
- *   stores: WKWebView's non-persistent one, WebKitGTK's), each file's bytes go in slices of
- *   SLICE_BYTES, each under its own key `[record key, file, slice]` (array keys sort after every
- *   string key, so `keys` never lists them), written in one transaction one slice a task: a
- *   structured clone of a photo in one `put` held WebKit's main thread about 14 ms a MiB, five
- *   photos' put 130-360 ms. Once a store has refused a Blob, later records go there at once.
- *   Records without Blobs and removals share a transaction with those written with them
- *   (indexeddb-records.ts).
+ *   Attachments sent in chunks are Blobs, stored as they are where the store keeps Blobs. Where
+ *   it refuses them (WebKit's ephemeral data stores: WKWebView's non-persistent one, WebKitGTK's),
+ *   each file's bytes go in slices of SLICE_BYTES, each under its own key `[record key, file,
+ *   slice]` (array keys sort after every string key, so `keys` never lists them), written in one
+ *   transaction one slice a task: a structured clone of a photo in one `put` held WebKit's main
+ *   thread in proportion to its bytes (bench/README.md). Once a store has refused a Blob, later
+ *   records go there at once.
+ *   Records without Blobs share a transaction with those written with them; a removal has one
+ *   of its own, `relaxed` (indexeddb-records.ts).
  * Our own few lines instead of `idb`/`idb-keyval`: we need four calls, and a wrapper would cost
  * more bytes of the injected bundle than they do.
  */

@@ -49,10 +49,9 @@ export interface IndexedDbRecords {
    * Runs one operation in one transaction: its request's result, or its requests' results in
    * order; rejects where IndexedDB cannot open at all. A strict write, unless `alone`, shares its
    * transaction with the strict writes asked for until it is created (in the same task, or while
-   * the database opens) and
-   * resolves once it is complete (with the batch's results); it fails with every write in it (a
-   * request that throws fails them all, those before it may be stored all the same:
-   * kept-records.ts writes them again).
+   * the database opens) and resolves once it is complete (with the batch's results); it fails
+   * with every write in it (a request that throws fails them all, those before it may be stored
+   * all the same: kept-records.ts writes them again).
    */
   run(writes: Writes, op: Op, alone?: boolean): Promise<any>;
   /** The one listener told when the database is found wiped. */
@@ -61,9 +60,9 @@ export interface IndexedDbRecords {
 
 /**
  * The wiped database's witness is kept in `win.localStorage` (none, or unreadable: no witness).
- * Until the first open succeeds, a failed open means IndexedDB is unusable here (some private modes, a
- * locked-down WebView) and every call rejects from then on; after one has succeeded, a failed
- * open is a passing state.
+ * Until the first open succeeds, a failed open means IndexedDB is unusable here (some private
+ * modes, a locked-down WebView) and every call rejects from then on; after one has succeeded, a
+ * failed open is a passing state.
  */
 export function indexedDbRecords(win: Window): IndexedDbRecords {
   let connection: Promise<IDBDatabase> | undefined;

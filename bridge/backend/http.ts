@@ -15,9 +15,9 @@ import { bridgeError } from '../protocol/errors.js';
 import type { ResolvedOptions } from '../options.js';
 import { retryDelay } from './retry-timing.js';
 import { httpErrorEvent, route, type ApiResponse } from './http-errors.js';
+import { parseJson } from '../protocol/safe-json.js';
 
 export type { ApiResponse };
-import { parseJson } from '../protocol/safe-json.js';
 
 type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
