@@ -16,12 +16,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ISOLATED } from './round-trip.mjs';
-import { startWebKitHost } from './webkit-host.mjs';
+import { GAP_TICKER, startWebKitHost } from './webkit-host.mjs';
 
 const ROUNDS = Number(process.argv[2] || 4);
 
 /** Runs in the page (sent as text): the photos, the store, the ticker and the ways. */
-const SETUP = `
+const SETUP = `${GAP_TICKER}
 var MIB = 1048576;
 window.photos = function () {
   return [0, 1, 2, 3, 4].map(function () {
@@ -86,23 +86,9 @@ window.ways = {
 // The longest gap from the start of the way until half a second after it is done.
 window.longestGap = async function (way) {
   var photos = window.photos();
-  var longest = 0;
-  var last = performance.now();
-  var end = Infinity;
-  var ticking = new Promise(function (resolve) {
-    (function tick() {
-      setTimeout(function () {
-        var now = performance.now();
-        longest = Math.max(longest, now - last);
-        last = now;
-        if (now < end) tick(); else resolve();
-      }, 0);
-    })();
-  });
+  var ticker = gapTicker();
   await window.ways[way](photos);
-  end = performance.now() + 500;
-  await ticking;
-  return Math.round(longest);
+  return Math.round(await ticker.stop(500));
 };
 return Object.keys(window.ways);`;
 

@@ -18,7 +18,7 @@ import { startStaticServer } from '../demo-page/static-server.mjs';
 import { BROWSER_PRELUDE, ISOLATED, KINDS, SAMPLES, collectRounds, startRoundTripServers } from './round-trip.mjs';
 import { evaluateInPage, sampleStartup } from './startup.mjs';
 import { PHOTO_BYTES, fiveChunksMs, sampleAttachments, startAttachmentsServers } from './attachments.mjs';
-import { startWebKitHost, webKitMissing } from './webkit-host.mjs';
+import { GAP_TICKER, startWebKitHost, webKitMissing } from './webkit-host.mjs';
 
 export { webKitMissing };
 
@@ -51,20 +51,9 @@ const QUIET_KIND = `window.__bench.kinds.quiet = function () {
   return window.__bench.kinds.bridge().then(function (elapsed) { window.__crossToNative = true; return elapsed; });
 };`;
 
-const IDLE_TICKER = `var longest = 0;
-var last = performance.now();
-var end = last + 2000;
-await new Promise(function (resolve) {
-  (function tick() {
-    setTimeout(function () {
-      var now = performance.now();
-      longest = Math.max(longest, now - last);
-      last = now;
-      if (now < end) tick(); else resolve();
-    }, 0);
-  })();
-});
-return longest;`;
+/** The ticker's longest gap on an idle page over two seconds. */
+const IDLE_TICKER = `${GAP_TICKER}
+return await gapTicker().stop(2000);`;
 
 /**
  * One WebKit host for the figures that need it; `run` gets it and a fresh data folder maker.
