@@ -308,9 +308,12 @@ describe('createChannel: one crossing for what one frame delivers', () => {
     ...(progress === undefined ? {} : { progress: { sentBytes: progress, totalBytes: 100 } }),
   });
   const response: OutboundMessage = { type: 'response', id: 'c1', ok: true, result: { id: 1 } };
-  const ios = () => {
+  /** An iOS host's channel on a virtual clock, and what its handler received. */
+  const iosChannel = () => {
+    const clock = createVirtualClock();
     const native = recorder();
-    return { native, scope: { webkit: { messageHandlers: { chatBridge: native.target } } } };
+    const scope = { webkit: { messageHandlers: { chatBridge: native.target } } };
+    return { clock, native, channel: createChannel(adapters.ios, scope, names, clock) };
   };
 
   it(`holds message-state events up to ${BATCH_WINDOW_MS} ms after the first, then posts them as one array, a lone one as itself`, () => {
@@ -338,9 +341,7 @@ describe('createChannel: one crossing for what one frame delivers', () => {
   });
 
   it('posts a message answered within the window in one call: its states and its response, in order', () => {
-    const clock = createVirtualClock();
-    const { native, scope } = ios();
-    const channel = createChannel(adapters.ios, scope, names, clock);
+    const { clock, native, channel } = iosChannel();
 
     channel.deliver(state('queued', 0));
     channel.deliver(state('sending', 1));
@@ -357,9 +358,7 @@ describe('createChannel: one crossing for what one frame delivers', () => {
   });
 
   it('posts a slow message in two calls: its first states a window after its command, the rest with its response', () => {
-    const clock = createVirtualClock();
-    const { native, scope } = ios();
-    const channel = createChannel(adapters.ios, scope, names, clock);
+    const { clock, native, channel } = iosChannel();
 
     channel.deliver(state('queued', 0));
     channel.deliver(state('sending', 1));
@@ -374,9 +373,7 @@ describe('createChannel: one crossing for what one frame delivers', () => {
   });
 
   it('does not let a steady stream of events postpone the post past the window of the first', () => {
-    const clock = createVirtualClock();
-    const { native, scope } = ios();
-    const channel = createChannel(adapters.ios, scope, names, clock);
+    const { clock, native, channel } = iosChannel();
 
     // Upload progress every 5 ms: each post carries what came within the window of its first event.
     for (let at = 0; at < 40; at += 5) {
