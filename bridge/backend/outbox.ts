@@ -17,7 +17,7 @@
  */
 import type { RecordStore } from '../environment.js';
 import { BridgeError, errorEvent } from '../protocol/errors.js';
-import type { OutboxListing } from '../protocol/messages.js';
+import type { OutboxListing, Outcome } from '../protocol/messages.js';
 import { fileSize, isOutboxRecord, pageOf, inQueueOrder, recordKey, type OutboxRecord } from './outbox-record.js';
 import { inboxLock } from './outbox/inbox-lock.js';
 import { keptRecords } from './kept-records.js';
@@ -79,41 +79,45 @@ export function createOutbox(s: OutboxSettings): Outbox {
     });
   });
 
+  /** Queues a message, stamped after what is stored; `settle` is told its outcome. */
+  function add(message: Omit<OutboxRecord, 'v'>, settle: (outcome: Outcome) => void): void {
+    last = Math.max(last, s.now());
+    const key = recordKey(prefix, last, s.page, counter++);
+    const record: OutboxRecord = Object.assign({ v: 1 as const }, message);
+    const entry: Entry = { key, record, attempt: 0, state: 'queued', settle };
+    entries.set(key, entry);
+    setState(entry, 'queued');
+    drain(true, false);
+    const held = holdPage();
+    // Chained after the drain, so a text message's request starts before this write's
+    // IndexedDB transaction is opened (about 0.3 ms): both are under way at once either way.
+    // A message with files is the other way round: WebKit's main thread stalls on a put of
+    // Blobs issued while their upload runs, so its first request waits until a task after
+    // the put was asked for (by then issued: the store's layers take microtasks only).
+    if (record.files) entry.issued = held.then(() => new Promise<void>((done) => s.setTimeout(done, 0)));
+    entry.written = held
+      .then(() => (records as RecordStore).put(key, record))
+      .then(
+        () => true,
+        () => {
+          s.emit(storageError(`${record.messageId} not stored; sent from memory`));
+          return false;
+        },
+      );
+  }
+
   return {
-    async enqueue(message) {
-      await looking;
-      last = Math.max(last, s.now());
-      const key = recordKey(prefix, last, s.page, counter++);
-      const record: OutboxRecord = Object.assign({ v: 1 as const }, message);
-      return new Promise((resolve, reject) => {
-        const entry: Entry = {
-          key,
-          record,
-          attempt: 0,
-          state: 'queued',
-          settle: (outcome) => (outcome.ok ? resolve(outcome.result) : reject(new BridgeError(outcome.error))),
-        };
-        entries.set(key, entry);
-        setState(entry, 'queued');
-        drain(true, false);
-        const held = holdPage();
-        // Chained after the drain, so a text message's request starts before this write's
-        // IndexedDB transaction is opened (about 0.3 ms): both are under way at once either way.
-        // A message with files is the other way round: WebKit's main thread stalls on a put of
-        // Blobs issued while their upload runs, so its first request waits until a task after
-        // the put was asked for (by then issued: the store's layers take microtasks only).
-        if (record.files) entry.issued = held.then(() => new Promise<void>((done) => s.setTimeout(done, 0)));
-        entry.written = held
-          .then(() => (records as RecordStore).put(key, record))
-          .then(
-            () => true,
-            () => {
-              s.emit(storageError(`${record.messageId} not stored; sent from memory`));
-              return false;
-            },
-          );
-      });
-    },
+    enqueue: (message) =>
+      // One promise, settled by the sender itself: an async function returning it would put two
+      // more microtasks between the outcome and the command's answer, and the removal of the
+      // record would start first.
+      new Promise((resolve, reject) => {
+        looking
+          .then(() =>
+            add(message, (outcome) => (outcome.ok ? resolve(outcome.result) : reject(new BridgeError(outcome.error)))),
+          )
+          .catch(reject);
+      }),
     drain,
     async list() {
       const keys = await readKeys(records, prefix);

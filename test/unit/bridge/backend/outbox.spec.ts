@@ -173,6 +173,23 @@ describe('one way through a send', () => {
     expect(map.size).toBe(0);
   });
 
+  it("settles a message's promise before its record's removal is asked for", async () => {
+    // The command's answer follows the outcome at once; the store's work waits for it.
+    const map = new Map<string, unknown>();
+    const order: string[] = [];
+    const stored = mapRecords(map);
+    const records: RecordStore = {
+      ...stored,
+      remove: (key) => (order.push('remove'), stored.remove(key)),
+    };
+    const p = page({ map, records });
+    const outcome = p.send(1).then(() => order.push('settled'));
+    await flush();
+    await outcome;
+    expect(order).toEqual(['settled', 'remove']);
+    expect(map.size).toBe(0);
+  });
+
   it('treats an error that is not a bridge error (a bug) as final rather than retrying it forever', async () => {
     const p = page({ answer: async () => Promise.reject(new TypeError('x is undefined')) });
     const outcome = p.send(1);
