@@ -229,7 +229,7 @@ describe.each(files)('the $host vectors', ({ host, file }) => {
   );
 
   it.each(file.vectors.flatMap((vector) => (vector.messages === undefined ? [] : [[vector.name, vector] as const])))(
-    'encode "%s", the messages of one task, as the one payload the channel receives',
+    'encode "%s", messages that cross together, as the one payload the channel receives',
     (_name, vector) => {
       const payload = adapters[host].encode(vector.messages as OutboundMessage[]);
       expect(typeof payload).toBe(file.payload);
