@@ -18,6 +18,7 @@ import {
 } from '../helpers/browser-harness.js';
 import type { OutboundMessage } from '../../bridge/protocol/messages.js';
 import { messageState as state } from '../helpers/delivery-steps.js';
+import { RECORD_COUNT_JS, waitForRecordCount } from '../helpers/stored-records.js';
 
 /** The whole suite with the Web Locks API and without it (iOS 12.2–15.3: the outbox's lease in localStorage). */
 const LOCK_MODES = [
@@ -167,22 +168,7 @@ describe.skipIf(!requireChromium()).each(LOCK_MODES)(
       await state(tab, 'kept', 'sent');
       // The host is told first and the record removed after (docs/delivery.md: a page closed in
       // between sends it once more, under its echo_id); the reload comes once it is removed.
-      await expect
-        .poll(
-          () =>
-            tab.page.evaluate(
-              () =>
-                new Promise<number>((resolve) => {
-                  const request = indexedDB.open('chat-bridge');
-                  request.onsuccess = () => {
-                    const count = request.result.transaction('outbox').objectStore('outbox').count();
-                    count.onsuccess = () => resolve(count.result);
-                  };
-                }),
-            ),
-          { timeout: 10_000, interval: 50 },
-        )
-        .toBe(0);
+      await waitForRecordCount(() => tab.page.evaluate(RECORD_COUNT_JS) as Promise<number>, 0);
       await tab.reload();
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(posts()).toEqual(['POST /messages 200']);

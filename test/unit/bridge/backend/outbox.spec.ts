@@ -84,6 +84,22 @@ function page(
   };
 }
 
+/** The records in `map`, with each call named in `logged` written down in `order` (a put by its messageId). */
+function loggedRecords(map: Map<string, unknown>, order: string[], logged: Array<'put' | 'remove'>): RecordStore {
+  const stored = mapRecords(map);
+  return {
+    ...stored,
+    put: (key, value) => {
+      if (logged.includes('put')) order.push(`put ${(value as OutboxRecord).messageId}`);
+      return stored.put(key, value);
+    },
+    remove: (key) => {
+      if (logged.includes('remove')) order.push('remove');
+      return stored.remove(key);
+    },
+  };
+}
+
 describe('one way through a send', () => {
   it("resolves each message's own promise with the backend's answer, sending one at a time in queue order", async () => {
     const p = page();
@@ -152,11 +168,7 @@ describe('one way through a send', () => {
   it("asks for the write of a message with files a task before its request starts; a text message's request does not wait", async () => {
     const map = new Map<string, unknown>();
     const order: string[] = [];
-    const stored = mapRecords(map);
-    const records: RecordStore = {
-      ...stored,
-      put: (key, value) => (order.push(`put ${(value as OutboxRecord).messageId}`), stored.put(key, value)),
-    };
+    const records = loggedRecords(map, order, ['put']);
     const p = page({ map, records, answer: async (r) => (order.push(`send ${r.messageId}`), { id: r.messageId }) });
     const text = p.send(1);
     await flush();
@@ -177,12 +189,7 @@ describe('one way through a send', () => {
     // The command's answer follows the outcome at once; the store's work waits for it.
     const map = new Map<string, unknown>();
     const order: string[] = [];
-    const stored = mapRecords(map);
-    const records: RecordStore = {
-      ...stored,
-      remove: (key) => (order.push('remove'), stored.remove(key)),
-    };
-    const p = page({ map, records });
+    const p = page({ map, records: loggedRecords(map, order, ['remove']) });
     const outcome = p.send(1).then(() => order.push('settled'));
     await flush();
     await outcome;
