@@ -86,13 +86,17 @@ window.__bench = (function () {
       });
     });
   }
-  function put(record, durability) {
+  /** Resolves when the transaction is complete. */
+  function completed(transaction) {
     return new Promise(function (resolve, reject) {
-      var transaction = durability ? db.transaction('outbox', 'readwrite', { durability: durability }) : db.transaction('outbox', 'readwrite');
-      transaction.objectStore('outbox').put(record);
       transaction.oncomplete = function () { resolve(); };
       transaction.onerror = transaction.onabort = function () { reject(transaction.error); };
     });
+  }
+  function put(record, durability) {
+    var transaction = durability ? db.transaction('outbox', 'readwrite', { durability: durability }) : db.transaction('outbox', 'readwrite');
+    transaction.objectStore('outbox').put(record);
+    return completed(transaction);
   }
   function fetchOnce() {
     var body = JSON.stringify({ message: { content: content(), echo_id: echoId('bare') } });
@@ -128,12 +132,9 @@ window.__bench = (function () {
   }
   var kinds = { bridge: bridgeOnce, bare: fetchOnce, durable: durableOnce(undefined), strict: durableOnce('strict') };
   function emptied() {
-    return new Promise(function (resolve, reject) {
-      var transaction = db.transaction('outbox', 'readwrite');
-      transaction.objectStore('outbox').clear();
-      transaction.oncomplete = function () { resolve(); };
-      transaction.onerror = transaction.onabort = function () { reject(transaction.error); };
-    });
+    var transaction = db.transaction('outbox', 'readwrite');
+    transaction.objectStore('outbox').clear();
+    return completed(transaction);
   }
   function openDb() {
     return new Promise(function (resolve, reject) {
