@@ -178,7 +178,7 @@ export function indexedDbRecords(win: Window): IndexedDbRecords {
 
   return {
     run(writes, op, alone) {
-      // A relaxed write (a removal, one a send) has no flush to share: it goes alone.
+      // A relaxed write (a removal) has no flush to share: it goes alone.
       if (writes != 'strict' || alone) return twice(writes, op);
       if (!batch) {
         const ops: Op[] = (batch = []);
