@@ -90,7 +90,8 @@ export function createOutbox(s: OutboxSettings): Outbox {
     drain(true, false);
     const held = holdPage();
     // Chained after the drain, so a text message's request starts before this write's
-    // IndexedDB transaction is opened (about 0.3 ms): both are under way at once either way.
+    // IndexedDB transaction is opened (a cost to Chromium's main thread; the bench shows it):
+    // both are under way at once either way.
     // A message with files is the other way round: WebKit's main thread stalls on a put of
     // Blobs issued while their upload runs, so its first request waits until a task after
     // the put was asked for (by then issued: the store's layers take microtasks only).
