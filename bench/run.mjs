@@ -196,7 +196,7 @@ try {
       return roundTripRows(
         'WebKit',
         w.roundTrip,
-        `WebKitGTK ${w.version}, iOS host (a WKScriptMessageHandler), ${number(w.crossingsPerMessage, 1)} handler calls a message, storage on disk`,
+        `WebKitGTK ${w.version}, iOS host (a WKScriptMessageHandler, bodies converted natively), ${number(w.crossingsPerMessage, 1)} handler calls a message, storage on disk`,
       );
     });
   }

@@ -4,7 +4,10 @@
  * Chromium (round-trip.mjs, startup.mjs, attachments.mjs), hosted as an iOS app hosts the bridge:
  * a WKScriptMessageHandler `chatBridge` receives every message the bridge posts (host "ios"), the
  * page is cross-origin isolated (performance.now() at fine resolution), and each view keeps its
- * storage on disk, as an app's WebView does.
+ * storage on disk, as an app's WebView does. The handler takes each body as JSC's JSON, converted in
+ * one native call as WebKit converts an iOS app's, not by the tests' walk through it in GJS: on two
+ * cores that walk's UI-process time slowed every kind's sends, the bridge's most (`bodies: 'json'`
+ * in test/webkit/host.js).
  *
  * The relay, before the bundle, wraps the handler's postMessage: each payload goes to the native
  * handler (a real crossing into the UI process, as on iOS) and then each message in it to the
@@ -87,7 +90,7 @@ export async function measureWebKitRoundTrip() {
   const servers = await startRoundTripServers({ host: 'ios', iosHandler: HANDLER }, IOS_RELAY + BROWSER_PRELUDE);
   try {
     return await withWebKit(async (host, dataDir) => {
-      await host.open('rt', { url: servers.url, handlers: [HANDLER], dataDir: dataDir() });
+      await host.open('rt', { url: servers.url, handlers: [HANDLER], dataDir: dataDir(), bodies: 'json' });
       const isolated = await host.evaluate('rt', `${QUIET_KIND}\nreturn await window.__bench.setup();`);
       const names = JSON.stringify([...KINDS, 'quiet']);
       let crossings = 0;
@@ -154,7 +157,7 @@ export async function measureWebKitAttachments() {
   const servers = await startAttachmentsServers({ host: 'ios', iosHandler: HANDLER }, IOS_RELAY);
   try {
     return await withWebKit(async (host, dataDir) => {
-      await host.open('photos', { url: servers.url, handlers: [HANDLER], dataDir: dataDir() });
+      await host.open('photos', { url: servers.url, handlers: [HANDLER], dataDir: dataDir(), bodies: 'json' });
       await host.evaluate('photos', `return await window.__attachments.setup(5, ${PHOTO_BYTES});`, 180_000);
       /** @type {import('./attachments.mjs').Send} */
       const send = (form, count) =>

@@ -73,6 +73,8 @@ export interface WebKitOpenOptions {
   shareWith?: WebKitPage;
   /** Inject nothing of the bridge's (the harness's instrumentation only): a page of the app's own. */
   bare?: boolean;
+  /** The handler converts each body by JSC's JSON in one native call, as the bench's host does. */
+  jsonBodies?: boolean;
 }
 
 export interface WebKitPage extends ScenarioPage {
@@ -149,6 +151,7 @@ export async function startWebKitHarness(): Promise<WebKitHarness> {
     noIndexedDb = false,
     shareWith,
     bare = false,
+    jsonBodies = false,
   }: WebKitOpenOptions) {
     if (twoScripts && host === 'flutter') throw new Error('webview_flutter has no document-start injection');
     const view = `view-${++viewCounter}`;
@@ -262,7 +265,14 @@ export async function startWebKitHarness(): Promise<WebKitHarness> {
     };
     pages.add(page);
     const shared = shareWith ? { shareWith: shareWith.view } : {};
-    await webkit.open(view, { url: `${origin}${path}`, handlers: [HANDLER_OF[host]], userScripts, ...shared });
+    const bodies = jsonBodies ? { bodies: 'json' as const } : {};
+    await webkit.open(view, {
+      url: `${origin}${path}`,
+      handlers: [HANDLER_OF[host]],
+      userScripts,
+      ...shared,
+      ...bodies,
+    });
     await afterLoad();
     return page;
   }

@@ -150,7 +150,7 @@ export async function launchWebKit({ startTimeoutMs, requestTimeoutMs }) {
 /**
  * @typedef {{
  *   version: string,
- *   open(view: string, options: { url: string, handlers?: string[], userScripts?: Array<string | { source: string, at: 'end' }>, shareWith?: string, dataDir?: string }): Promise<void>,
+ *   open(view: string, options: { url: string, handlers?: string[], userScripts?: Array<string | { source: string, at: 'end' }>, shareWith?: string, dataDir?: string, bodies?: 'json' }): Promise<void>,
  *   evaluate(view: string, body: string, timeoutMs?: number): Promise<any>,
  *   reload(view: string): Promise<void>,
  *   closeView(view: string): Promise<void>,

@@ -42,6 +42,8 @@ export interface OpenViewOptions {
   userScripts: Array<string | { source: string; at: 'end' }>;
   /** An open view whose data store (storage, caches) this one shares, as two WebViews of one app. */
   shareWith?: string;
+  /** Each body converted by JSC's JSON in one native call (no `undefinedAt`), as the bench's host does. */
+  bodies?: 'json';
 }
 
 export interface WebKitHost {

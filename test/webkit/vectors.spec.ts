@@ -60,6 +60,25 @@ describe.skipIf(!requireWebKit())('the vectors as WebKit delivers them', () => {
     });
   });
 
+  it("[webkit ios] delivers every vector alike to the bench's host, which converts each body in one native call", async () => {
+    const tab = await harness.open({ host: 'ios', jsonBodies: true });
+    const vectors = encodedVectors('ios');
+    const since = tab.received.length;
+    await tab.evaluate(
+      postThroughChannel(
+        'ios',
+        vectors.map(({ message }) => message),
+      ),
+    );
+    await until(() => tab.received.length >= since + vectors.length);
+    expect(tab.received.slice(since).map((got) => got.body)).toStrictEqual(vectors.map(({ payload }) => payload));
+    // JSON's conversion, not the walk's: an undefined is left out without being reported.
+    await tab.evaluate("webkit.messageHandlers.chatBridge.postMessage({ type: 'x', status: undefined }); return null;");
+    await until(() => tab.received.length > since + vectors.length);
+    expect(tab.received[since + vectors.length]).toMatchObject({ body: { type: 'x' }, undefinedAt: [] });
+    await tab.close();
+  });
+
   it('[webkit ios] hands a property set to undefined to the handler as undefined, which a dictionary leaves out', async () => {
     // Not something the bridge sends (every scenario checks that no undefined reaches the iOS
     // handler); this pins what WebKit would deliver if it did, for the Swift receiver's sake.
