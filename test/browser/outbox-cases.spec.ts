@@ -12,6 +12,7 @@ import { useBrowserHarness, type BridgePage, type BrowserHarness } from '../help
 import type { OutboundMessage } from '../../bridge/protocol/messages.js';
 import { seeded } from '../helpers/seeded.js';
 import { sendMessage as send, messageState as state } from '../helpers/delivery-steps.js';
+import { RECORD_IDS_JS } from '../helpers/stored-records.js';
 
 const LOCK_MODES = [
   ['Web Locks', false],
@@ -44,19 +45,7 @@ describe.skipIf(!requireChromium())('delivery cases (real bundle in Chromium, re
       return contents();
     };
     /** The message ids whose records are in this page's IndexedDB now (written, not yet removed). */
-    const inStorage = (tab: BridgePage) =>
-      tab.page.evaluate(
-        () =>
-          new Promise<string[]>((resolve) => {
-            const request = indexedDB.open('chat-bridge');
-            request.onsuccess = () => {
-              const db = request.result;
-              if (!db.objectStoreNames.contains('outbox')) return resolve([]);
-              const all = db.transaction('outbox').objectStore('outbox').getAll();
-              all.onsuccess = () => resolve((all.result as Array<{ messageId: string }>).map((r) => r.messageId));
-            };
-          }),
-      );
+    const inStorage = (tab: BridgePage) => tab.page.evaluate(RECORD_IDS_JS) as Promise<string[]>;
     /** A reload once `messageId` is on disk or sent: what the host was told is queued survives it. */
     const reloadAfter = async (tab: BridgePage, messageId: string) => {
       await expect

@@ -10,17 +10,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { requireWebKit } from '../helpers/webkit.js';
 import { useWebKitHarness, type WebKitPage } from '../helpers/webkit-harness.js';
 import { errorCodes, sendMessage as send, messageState as state } from '../helpers/delivery-steps.js';
+import { RECORD_IDS_JS } from '../helpers/stored-records.js';
 
 /** The message ids whose records are in the view's IndexedDB now. */
-const IN_STORAGE = `return await new Promise((resolve) => {
-  const request = indexedDB.open('chat-bridge');
-  request.onsuccess = () => {
-    const db = request.result;
-    if (!db.objectStoreNames.contains('outbox')) return resolve([]);
-    const all = db.transaction('outbox').objectStore('outbox').getAll();
-    all.onsuccess = () => resolve(all.result.map((record) => record.messageId));
-  };
-});`;
+const IN_STORAGE = `return await ${RECORD_IDS_JS};`;
 
 describe.skipIf(!requireWebKit())('outbox delivery cases in WebKit', () => {
   const harness = useWebKitHarness();
