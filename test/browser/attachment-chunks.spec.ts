@@ -11,6 +11,7 @@ import { requireChromium } from '../helpers/chromium.js';
 import { logLines, useBrowserHarness, type BridgePage, type OpenOptions } from '../helpers/browser-harness.js';
 import { closingAfterEach } from '../helpers/opened-pages.js';
 import { CHUNK_MAX } from '../../bridge/protocol/limits.js';
+import { HAS_FROM_BASE64_JS, expectChunkGroupsChecked } from '../helpers/chunk-groups.js';
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
@@ -51,6 +52,12 @@ describe.skipIf(!requireChromium())('attachments in chunks (real bundle in Chrom
       { name: 'beach.jpg', type: 'image/jpeg', size: photo.length, sha256: sha256(photo) },
     ]);
     expect((await tab.messages()).filter((message) => message.type === 'error')).toEqual([]);
+  });
+
+  it("checks a chunk's 4-character groups with Chromium's own decoder: wrapped and padded chunks taken, a cut one refused", async () => {
+    const tab = await open({ host: 'android' });
+    expect(await tab.page.evaluate(HAS_FROM_BASE64_JS)).toBe(true);
+    await expectChunkGroupsChecked(tab, () => harness.storedMessages());
   });
 
   it('refuses the chunk that takes an upload past maxFileSize with file_too_large on its id, and sends nothing', async () => {

@@ -14,6 +14,7 @@ import { ChatBridgeError } from '../../host-adapters/client.js';
 import { createReactNativeHost } from '../../host-adapters/react-native-host.js';
 import { logLines } from '../helpers/browser-harness.js';
 import { CASES, expectProduced, produce } from '../helpers/error-cases.js';
+import { HAS_FROM_BASE64_JS, expectChunkGroupsChecked } from '../helpers/chunk-groups.js';
 import { expectPreflightedRoundTrip } from '../helpers/page-servers.js';
 import { runRoundTrip } from '../helpers/round-trip.js';
 import { requireWebKit } from '../helpers/webkit.js';
@@ -179,6 +180,12 @@ describe.skipIf(!requireWebKit())('chat-bridge.js in WebKit', () => {
         expect(stored[1]?.attachments[0]?.size).toBe(40_000);
       },
     );
+
+    it("checks a chunk's 4-character groups with WebKit's own decoder: wrapped and padded chunks taken, a cut one refused", async () => {
+      tab = await harness.open({ host });
+      expect(await tab.evaluate(`return ${HAS_FROM_BASE64_JS};`)).toBe(true);
+      await expectChunkGroupsChecked(tab, () => harness.storedMessages());
+    });
 
     it.each(LOCK_MODES)(
       'keeps a photo sent in chunks queued offline through a reload (WebKitGTK refuses Blobs in IndexedDB: stored in slices), then uploads it once, byte for byte, and leaves nothing stored [%s]',
