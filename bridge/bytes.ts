@@ -10,8 +10,7 @@ type FromBase64 = (text: string, options: { lastChunkHandling?: 'strict' }) => U
  */
 export function unbase64(data: string, whole?: boolean): ArrayBuffer {
   // Native where the engine has it (Chromium 140, Safari 18.2): several times faster than atob and
-  // the loop below. Its strict mode checks the groups while it decodes, where a scan of the text
-  // for whitespace first took WebKit a third as long again as the decoding.
+  // the loop below. Its strict mode checks the groups while it decodes: no scan of the text first.
   const native = (Uint8Array as { fromBase64?: FromBase64 }).fromBase64;
   if (native) return native(data, whole ? { lastChunkHandling: 'strict' } : {}).buffer as ArrayBuffer;
   if (whole && base64Text(data).length % 4) throw data;

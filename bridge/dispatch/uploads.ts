@@ -78,7 +78,8 @@ export function createUploads(maxFileSize: number, timers: Timers): Uploads {
       }
       let bytes: ArrayBuffer;
       try {
-        // Decoding checks the characters and the groups (a regular expression over 512 KiB costs more than the decoding).
+        // Decoding checks the characters and the groups (a regular expression over 512 KiB costs
+        // more than the decoding).
         bytes = unbase64(data, true);
       } catch {
         throw notBase64(

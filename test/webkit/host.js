@@ -9,10 +9,10 @@
 // and reports every message a handler receives as the native side sees it: the value WebKit hands
 // over, converted the way an iOS host gets a dictionary (objects to dictionaries, arrays to
 // arrays, strings, numbers, booleans, null), with the places where WebKit delivered `undefined`.
-// That walk makes a few GObject calls per value: most of a millisecond of the UI process's time for
-// a message-state event, which an iOS app does not spend, as WebKit hands it the body already
-// converted in native code. With "bodies": "json" (the bench) a body is converted by JSC's own JSON
-// in one native call, nearer what an app pays, and the `undefined` places are not reported.
+// That walk makes a few GObject calls per value, time in the UI process that an iOS app does not
+// spend, as WebKit hands it the body already converted in native code. With "bodies": "json" (the
+// bench) a body is converted by JSC's own JSON in one native call, nearer what an app pays, and
+// the `undefined` places are not reported.
 //
 // Requests (stdin):  {"id": 1, "op": "open", "view": "a", "url": "...", "handlers": ["chatBridge"],
 //                     "userScripts": ["..."], "dataDir": "/tmp/..." (optional: storage on disk),
