@@ -6,12 +6,13 @@
  * per chunk, each after the answer to the one before.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { requireChromium } from '../helpers/chromium.js';
 import { logLines, useBrowserHarness, type BridgePage, type OpenOptions } from '../helpers/browser-harness.js';
 import { closingAfterEach } from '../helpers/opened-pages.js';
 import { CHUNK_MAX } from '../../bridge/protocol/limits.js';
 import { HAS_FROM_BASE64_JS, expectChunkGroupsChecked } from '../helpers/chunk-groups.js';
+import { RECORD_COUNT_JS, waitForRecordCount } from '../helpers/stored-records.js';
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
@@ -98,23 +99,7 @@ describe.skipIf(!requireChromium())('attachments in chunks (real bundle in Chrom
     });
     await tab.waitFor({ type: 'message', messageId: 'offline-1', state: 'queued' });
     // Queued is said at once; reload once the record (its Blob too) is in IndexedDB.
-    const storedRecords = () =>
-      tab.page.evaluate(
-        () =>
-          new Promise<number>((resolve) => {
-            const open = indexedDB.open('chat-bridge');
-            open.onerror = () => resolve(-1);
-            open.onsuccess = () => {
-              const count = open.result.transaction('outbox').objectStore('outbox').count();
-              count.onsuccess = () => {
-                resolve(count.result);
-                open.result.close();
-              };
-              count.onerror = () => resolve(-1);
-            };
-          }),
-      );
-    await vi.waitFor(async () => expect(await storedRecords()).toBe(1), { timeout: 10_000, interval: 100 });
+    await waitForRecordCount(() => tab.page.evaluate(RECORD_COUNT_JS) as Promise<number>, 1);
 
     await tab.reload();
     await tab.waitFor({ type: 'message', messageId: 'offline-1', state: 'sending' });
