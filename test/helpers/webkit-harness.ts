@@ -74,7 +74,7 @@ export interface WebKitOpenOptions {
   /** Inject nothing of the bridge's (the harness's instrumentation only): a page of the app's own. */
   bare?: boolean;
   /** The handler converts each body by JSC's JSON in one native call, as the bench's host does. */
-  jsonBodies?: boolean;
+  bodies?: 'json';
 }
 
 export interface WebKitPage extends ScenarioPage {
@@ -151,7 +151,7 @@ export async function startWebKitHarness(): Promise<WebKitHarness> {
     noIndexedDb = false,
     shareWith,
     bare = false,
-    jsonBodies = false,
+    bodies,
   }: WebKitOpenOptions) {
     if (twoScripts && host === 'flutter') throw new Error('webview_flutter has no document-start injection');
     const view = `view-${++viewCounter}`;
@@ -265,13 +265,12 @@ export async function startWebKitHarness(): Promise<WebKitHarness> {
     };
     pages.add(page);
     const shared = shareWith ? { shareWith: shareWith.view } : {};
-    const bodies = jsonBodies ? { bodies: 'json' as const } : {};
     await webkit.open(view, {
       url: `${origin}${path}`,
       handlers: [HANDLER_OF[host]],
       userScripts,
       ...shared,
-      ...bodies,
+      ...(bodies && { bodies }),
     });
     await afterLoad();
     return page;

@@ -61,7 +61,7 @@ describe.skipIf(!requireWebKit())('the vectors as WebKit delivers them', () => {
   });
 
   it("[webkit ios] delivers every vector alike to the bench's host, which converts each body in one native call", async () => {
-    const tab = await harness.open({ host: 'ios', jsonBodies: true });
+    const tab = await harness.open({ host: 'ios', bodies: 'json' });
     const vectors = encodedVectors('ios');
     const since = tab.received.length;
     await tab.evaluate(
