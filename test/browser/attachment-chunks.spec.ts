@@ -55,7 +55,7 @@ describe.skipIf(!requireChromium())('attachments in chunks (real bundle in Chrom
     expect((await tab.messages()).filter((message) => message.type === 'error')).toEqual([]);
   });
 
-  it("checks a chunk's 4-character groups with Chromium's own decoder: wrapped and padded chunks taken, a cut one refused", async () => {
+  it("checks a chunk's 4-character groups where Chromium decodes it natively: wrapped and padded chunks taken, a cut one refused", async () => {
     const tab = await open({ host: 'android' });
     expect(await tab.page.evaluate(HAS_FROM_BASE64_JS)).toBe(true);
     await expectChunkGroupsChecked(tab, () => harness.storedMessages());

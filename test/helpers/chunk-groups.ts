@@ -1,8 +1,8 @@
 /**
- * How a real engine's bridge checks a chunk's base64 (`appendAttachment`): where the engine has
- * `Uint8Array.fromBase64`, its strict decoding checks the 4-character groups, not a scan of the
- * text; the unit specs (Node 20 has no fromBase64) cover the fallback. Both must take wrapped and
- * padded chunks and refuse a chunk cut inside a group, with the same answer.
+ * How a real engine's bridge checks a chunk's base64 (`appendAttachment`), where it decodes with
+ * the engine's own `Uint8Array.fromBase64` (the unit specs run in Node 20, which has none, and
+ * cover atob's path): wrapped and padded chunks are taken, a chunk cut inside a 4-character group
+ * is refused with the same answer as there, and the bytes arrive whole.
  */
 import { createHash } from 'node:crypto';
 import { expect } from 'vitest';

@@ -181,7 +181,7 @@ describe.skipIf(!requireWebKit())('chat-bridge.js in WebKit', () => {
       },
     );
 
-    it("checks a chunk's 4-character groups with WebKit's own decoder: wrapped and padded chunks taken, a cut one refused", async () => {
+    it("checks a chunk's 4-character groups where WebKit decodes it natively: wrapped and padded chunks taken, a cut one refused", async () => {
       tab = await harness.open({ host });
       expect(await tab.evaluate(`return ${HAS_FROM_BASE64_JS};`)).toBe(true);
       await expectChunkGroupsChecked(tab, () => harness.storedMessages());
