@@ -1,6 +1,7 @@
 // Builds everything in dist/: the injectable bundle, the ES modules, the CLI and the types.
 import { build } from 'esbuild';
 import { BUNDLE_BUDGET, IIFE_BUILD, INTERNAL_PROPERTIES } from './shared-settings.mjs';
+import { gzippedSizes } from './gzip-size.mjs';
 import { minifyInjected } from './minify.mjs';
 import { validatorsForZod } from './generate-validators.mjs';
 import { copyNativeAssets } from './native-assets.mjs';
@@ -133,7 +134,10 @@ rmSync(old, { recursive: true, force: true });
 copyNativeAssets('.');
 
 const gzipped = (code) => gzipSync(code, { level: 9 }).length;
-console.log(`dist/chat-bridge.js: ${bundle.length} bytes, ${gzipped(bundle)} bytes gzipped (budget ${BUNDLE_BUDGET})`);
+const sizes = gzippedSizes('dist/chat-bridge.js');
+console.log(
+  `dist/chat-bridge.js: ${bundle.length} bytes, ${sizes.zlib} bytes gzipped, ${sizes.gnu} by GNU gzip -9 (budget ${BUNDLE_BUDGET} for both)`,
+);
 console.log(
   `dist/chat-bridge.debug.js: ${debugBundle.length} bytes, ${gzipped(debugBundle)} bytes gzipped (with the recorder; no budget)`,
 );

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { createContext, runInContext, type Context } from 'node:vm';
 import { gzipSync } from 'node:zlib';
 import { BUNDLE_BUDGET } from '../../../scripts/shared-settings.mjs';
+import { gzippedSizes } from '../../../scripts/gzip-size.mjs';
 import { transformSync } from 'esbuild';
 import { ESLint } from 'eslint';
 import compat from 'eslint-plugin-compat';
@@ -97,10 +98,14 @@ const settings = { baseUrl: 'https://chat.example.test/api/v1', websiteToken: 'w
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('dist/chat-bridge.js', () => {
-  it(`gzips (level 9) to at most ${BUNDLE_BUDGET} bytes`, () => {
+  it(`gzips (level 9) to at most ${BUNDLE_BUDGET} bytes, by zlib and by GNU gzip -9 of the file`, () => {
     const gzipped = gzipSync(source, { level: 9 }).length;
-    console.log(`dist/chat-bridge.js: ${source.length} bytes, ${gzipped} bytes gzipped (budget ${BUNDLE_BUDGET})`);
+    const { gnu } = gzippedSizes(BUILT_PATHS.bundle);
+    console.log(
+      `dist/chat-bridge.js: ${source.length} bytes, ${gzipped} bytes gzipped, ${gnu} by GNU gzip -9 (budget ${BUNDLE_BUDGET})`,
+    );
     expect(gzipped).toBeLessThanOrEqual(BUNDLE_BUDGET);
+    expect(gnu).toBeLessThanOrEqual(BUNDLE_BUDGET);
   });
 
   it('contains no eval( call, no new Function and no Function( call', () => {
