@@ -22,7 +22,10 @@ export function webKitMissing() {
 
 /**
  * @typedef {{ view: string, handler: string, body: unknown, undefinedAt: string[] }} HostMessage
- * A message one of the page's script message handlers received, as the native side got it.
+ * A message one of the page's script message handlers received, as the native side got it: `body`
+ * in dictionaries, arrays, strings, numbers, booleans and null, as WKScriptMessage.body;
+ * `undefinedAt`, where WebKit delivered `undefined` (left out of `body`): "status",
+ * "result.list[1]", ...
  *
  * @typedef {{
  *   version: string,
@@ -149,21 +152,39 @@ export async function launchWebKit({ startTimeoutMs, requestTimeoutMs }) {
 
 /**
  * @typedef {{
+ *   url: string,
+ *   handlers?: string[],
+ *   userScripts?: Array<string | { source: string, at: 'end' }>,
+ *   shareWith?: string,
+ *   dataDir?: string,
+ *   bodies?: 'json',
+ * }} OpenViewOptions
+ * - `handlers`: script message handler names (WKUserContentController.add(_:name:)).
+ * - `userScripts`: injected into the main frame, in order: a string at document start
+ *   (WKUserScript(.atDocumentStart)), `{source, at: 'end'}` once the document has loaded.
+ * - `shareWith`: an open view whose data store (storage, caches) this one shares, as two WebViews
+ *   of one app. `dataDir`: storage on disk instead of an ephemeral store (the bench).
+ * - `bodies: 'json'`: each body converted by JSC's JSON in one native call (no `undefinedAt`), as
+ *   the bench's host does.
+ *
+ * @typedef {{
  *   version: string,
- *   open(view: string, options: { url: string, handlers?: string[], userScripts?: Array<string | { source: string, at: 'end' }>, shareWith?: string, dataDir?: string, bodies?: 'json' }): Promise<void>,
- *   evaluate(view: string, body: string, timeoutMs?: number): Promise<any>,
+ *   open(view: string, options: OpenViewOptions): Promise<void>,
+ *   evaluate(view: string, body: string, timeoutMs?: number): Promise<unknown>,
  *   reload(view: string): Promise<void>,
  *   closeView(view: string): Promise<void>,
  *   clearData(view: string): Promise<void>,
  *   onMessage(listener: (message: HostMessage) => void): () => void,
  *   close(): Promise<void>,
  * }} WebKitViews
- * The host's requests as methods: views opened, evaluated in, reloaded, closed and cleared.
+ * The host's requests as methods: views opened, evaluated in (an async function body, as
+ * callAsyncJavaScript runs it), reloaded (waiting for the load), closed, and cleared of every kind
+ * of website data (as an app's logout does); `version` is WebKitGTK's, e.g. "2.50.6".
  */
 
 /**
  * Starts the GJS host (launchWebKit) and gives its requests as methods, one set for the tests
- * (test/helpers/webkit.ts, which types them) and the bench (bench/webkit-host.mjs), each with its
+ * (test/helpers/webkit.ts) and the bench (bench/webkit-host.mjs), each with its
  * own timeouts.
  * @param {{ startTimeoutMs: number, requestTimeoutMs: number }} timeouts
  * @returns {Promise<WebKitViews>}
