@@ -84,11 +84,12 @@ export const INTERNAL_PROPERTIES = new RegExp(
 
 /**
  * Gzipped bytes the injected script may take: the hard budget (test/unit/scripts/build.spec.ts
- * fails past it, the build and the bench print it). Every byte of the delivery work (the lease,
- * orphan and storage-recovery paths, Blob slices, batched writes) had to fit in it; bench/README.md
- * says what each part costs, and `node bench/bundle-size.mjs --modules` where the bytes are.
+ * fails past it, the build and the bench print it). It leaves room for the backend profiles and a
+ * source written for readers: the script ships inside the app, and start-up (the starter and the
+ * bundle's evaluate, in `npm run bench`) is the figure that matters. bench/README.md says what each
+ * part costs, and `node bench/bundle-size.mjs --modules` where the bytes are.
  */
-export const BUNDLE_BUDGET = 14_336;
+export const BUNDLE_BUDGET = 16_384;
 
 export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 
