@@ -12,7 +12,7 @@ export const ADMIN_PREFIX = '/__admin/';
 
 /**
  * @param {{
- *   faults: import('./faults.mjs').Faults,
+ *   faults: {list: () => import("./faults.mjs").FaultState[]},
  *   setFault: (name: string, on: boolean, detail?: string) => void,
  *   reset: () => void,
  *   requests: import('./request-log.mjs').RequestLogEntry[],

@@ -8,15 +8,18 @@
 import { parseArgs } from 'node:util';
 import { startReferenceBackend } from './server.mjs';
 
-const USAGE = 'Usage: node reference-backend/cli.mjs [--port 8787] [--website-token wt_demo]...';
+const USAGE =
+  'Usage: node reference-backend/cli.mjs [--port 8787] [--website-token wt_demo]... [--backend contract|chatwoot] [--enable-api-cors]';
 
-/** @type {ReturnType<typeof parseArgs<{options: {port: {type: 'string'}, 'website-token': {type: 'string', multiple: true}, help: {type: 'boolean'}}}>>['values']} */
+/** @type {ReturnType<typeof parseArgs<{options: {port: {type: 'string'}, 'website-token': {type: 'string', multiple: true}, backend: {type: 'string'}, 'enable-api-cors': {type: 'boolean'}, help: {type: 'boolean'}}}>>['values']} */
 let values;
 try {
   ({ values } = parseArgs({
     options: {
       port: { type: 'string' },
       'website-token': { type: 'string', multiple: true },
+      backend: { type: 'string' },
+      'enable-api-cors': { type: 'boolean' },
       help: { type: 'boolean' },
     },
   }));
@@ -33,9 +36,15 @@ const port = values.port === undefined ? 8787 : Number(values.port);
 const websiteTokens = values['website-token'];
 
 try {
-  const backend = await startReferenceBackend(websiteTokens ? { port, websiteTokens } : { port });
+  const mode = values.backend === 'chatwoot' ? 'chatwoot' : values.backend === undefined ? 'contract' : values.backend;
+  const backend = await startReferenceBackend({
+    port,
+    ...(websiteTokens ? { websiteTokens } : {}),
+    backend: /** @type {'contract' | 'chatwoot'} */ (mode),
+    enableApiCors: values['enable-api-cors'] === true,
+  });
   // The website tokens are demo values the operator typed; auth tokens are never printed.
-  console.log(`Reference backend listening on ${backend.url}`);
+  console.log(`Reference backend (${mode}) listening on ${backend.url}`);
   const stop = () => {
     void backend.close().then(() => process.exit(0));
   };

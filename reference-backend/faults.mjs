@@ -62,15 +62,29 @@ export function isFaultName(name) {
  * @param {(name: FaultName, on: boolean) => void} onTransition
  */
 export function createFaults(onTransition) {
-  /** @type {Map<FaultName, string | undefined>} fault name -> detail, present while on */
+  return createSwitchboard(FAULTS, onTransition);
+}
+
+/**
+ * A switchboard over any catalogue of `[name, description]` pairs: the Chatwoot mode has its own
+ * (reference-backend/chatwoot/faults.mjs), switched by the same admin routes.
+ * @template {string} N
+ * @param {ReadonlyArray<readonly [N, string]>} catalogue
+ * @param {(name: N, on: boolean) => void} onTransition
+ */
+export function createSwitchboard(catalogue, onTransition) {
+  const descriptions = new Map(catalogue.map(([name, description]) => [/** @type {string} */ (name), description]));
+  /** @type {(name: string) => name is N} */
+  const known = (name) => descriptions.has(name);
+  /** @type {Map<N, string | undefined>} fault name -> detail, present while on */
   const active = new Map();
 
   return {
-    /** @param {FaultName} name */
+    /** @param {N} name */
     isOn(name) {
       return active.has(name);
     },
-    /** @param {FaultName} name */
+    /** @param {N} name */
     detail(name) {
       return active.get(name);
     },
@@ -80,7 +94,7 @@ export function createFaults(onTransition) {
      * @param {string} [detail]
      */
     set(name, on, detail) {
-      if (!isFaultName(name)) throw new TypeError(`Unknown fault: ${name}`);
+      if (!known(name)) throw new TypeError(`Unknown fault: ${name}`);
       if (typeof on !== 'boolean') throw new TypeError(`Fault "${name}": "on" must be a boolean`);
       const wasOn = active.has(name);
       if (on) active.set(name, detail);
@@ -89,7 +103,7 @@ export function createFaults(onTransition) {
     },
     /** @returns {FaultState[]} */
     list() {
-      return FAULTS.map(([name, description]) => {
+      return catalogue.map(([name, description]) => {
         /** @type {FaultState} */
         const state = { name, on: active.has(name), description };
         const detail = active.get(name);

@@ -19,8 +19,11 @@
 const REDACTED = '<redacted>';
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
 
-/** Any query key or header naming a token is a credential, whatever the client called it. */
-const looksLikeToken = (/** @type {string} */ name) => /token/i.test(name);
+/**
+ * Any query key or header naming a token is a credential, whatever the client called it; so is
+ * Chatwoot's `cw_conversation` (the contact's token in the widget page's URL).
+ */
+const looksLikeToken = (/** @type {string} */ name) => /token|cw_conversation/i.test(name);
 
 /**
  * @param {import('node:http').IncomingMessage} req

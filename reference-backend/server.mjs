@@ -18,6 +18,7 @@ import { createRateLimiter } from './rate-limit.mjs';
 import { createLogEntry } from './request-log.mjs';
 import { createStore } from './store.mjs';
 import { pacedRequest } from './slow-upload.mjs';
+import { startChatwootBackend } from './chatwoot/server.mjs';
 
 /** @typedef {import('./options.mjs').ReferenceBackendOptions} ReferenceBackendOptions */
 /** @typedef {import('./request-log.mjs').RequestLogEntry} RequestLogEntry */
@@ -46,6 +47,7 @@ import { pacedRequest } from './slow-upload.mjs';
  */
 export async function startReferenceBackend(options = {}) {
   const config = normalizeOptions(options);
+  if (config.backend === 'chatwoot') return startChatwootBackend(config);
   const { now } = config;
   /** @type {RequestLogEntry[]} */
   const requests = [];

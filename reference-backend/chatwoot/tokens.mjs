@@ -1,0 +1,47 @@
+// @ts-check
+/**
+ * The contact's token, as Chatwoot makes it: a JWT (HS256) of `{source_id, inbox_id}` signed with
+ * the installation's secret (lib/widget/token_service.rb, called from
+ * app/controllers/api/v1/widget/configs_controller.rb `set_token`; app/controllers/widgets_controller.rb
+ * signs the same payload for the widget page). Decoding a token that does not verify gives `{}`,
+ * as TokenService#decode_token rescues to an empty hash, so the caller answers 404 (no contact).
+ */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** @param {string | Buffer} data */
+const base64url = (data) => Buffer.from(data).toString('base64url');
+const HEADER = base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
+
+/** @typedef {{source_id: string, inbox_id: number}} TokenPayload */
+
+/** A signer with a secret of its own, new for every server, like a fresh `secret_key_base`. */
+export function createTokenService() {
+  const secret = randomBytes(32);
+  /** @param {string} text */
+  const sign = (text) => createHmac('sha256', secret).update(text).digest();
+
+  return {
+    /** @param {TokenPayload} payload */
+    generate(payload) {
+      const body = `${HEADER}.${base64url(JSON.stringify(payload))}`;
+      return `${body}.${base64url(sign(body))}`;
+    },
+    /**
+     * @param {string | undefined} token
+     * @returns {Partial<TokenPayload>}
+     */
+    decode(token) {
+      const [header, payload, signature] = (token ?? '').split('.');
+      if (header !== HEADER || !payload || !signature) return {};
+      const expected = sign(`${header}.${payload}`);
+      const given = Buffer.from(signature, 'base64url');
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return {};
+      try {
+        const value = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+        return typeof value === 'object' && value !== null ? value : {};
+      } catch {
+        return {};
+      }
+    },
+  };
+}
