@@ -51,7 +51,7 @@ export async function startChatwootBackend(config) {
     messagesPerMinute: config.messagesPerMinute,
     now,
   });
-  const tokens = createTokenService();
+  const tokens = createTokenService(now);
   const rackAttack =
     config.rackAttack === false ? undefined : createRackAttack({ requestsPerMinute: config.rackAttack, now });
   const faults = createSwitchboard(CHATWOOT_FAULTS, (name, on) => {

@@ -106,6 +106,18 @@ describe('contacts and tokens (configs_controller.rb, website_token_helper.rb)',
     expect(res.status).toBe(404);
   });
 
+  it('a token past its 180 days names no contact (404), and POST config then makes a new contact', async () => {
+    let clock = Date.UTC(2026, 0, 1);
+    await withBackend({ now: () => clock }, async (own) => {
+      const token = await newContact(own);
+      expect((await send(token, 'fresh', {}, own)).status).toBe(200);
+      clock += 180 * 24 * 3600 * 1000;
+      const res = await send(token, 'stale', {}, own);
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({ error: 'Resource could not be found' });
+    });
+  });
+
   it('expired-contact-token: tokens issued so far answer 404 until the fault goes off', async () => {
     const token = await newContact();
     await send(token, 'before');
