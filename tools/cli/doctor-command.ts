@@ -4,6 +4,7 @@
  * bad usage throws UsageError, which the CLI turns into exit 2.
  */
 import { parseArgs } from 'node:util';
+import { runChatwootDoctor } from '../doctor/chatwoot-checks.js';
 import { runDoctor } from '../doctor/checks.js';
 import { failed, formatJson, formatText } from '../doctor/report.js';
 import { MIN_TOKEN_LENGTH, normalizeOptions, OptionsError } from '../../bridge/index.js';
@@ -14,10 +15,13 @@ const DEFAULT_ORIGIN = 'https://app.example.com';
 /** Long enough for a slow backend, short enough that a hung one is reported within seconds. */
 const DEFAULT_TIMEOUT_MS = 10_000;
 
-const USAGE = `Usage: chat-bridge doctor --base-url URL --website-token TOKEN [--origin ORIGIN] [--timeout MS] [--json]
+const USAGE = `Usage: chat-bridge doctor --base-url URL --website-token TOKEN [--backend contract|chatwoot] [--origin ORIGIN] [--timeout MS] [--json]
 
 Checks a self-hosted backend as a WebView running the bridge will use it. Prints one line per
-check (PASS, WARN, FAIL, SKIP) with the fix for each problem; never prints the token.
+check (PASS, WARN, FAIL, SKIP) with the fix for each problem; never prints a token.
+--backend chatwoot checks a Chatwoot installation's widget API (--base-url is its root, such as
+https://chat.example.com; --origin is the page's, the installation's own for the widget page).
+It makes one contact, as a first load of the widget does.
 Exit status: 0 all checks passed, 1 a check failed, 2 bad usage.
 `;
 
@@ -33,6 +37,7 @@ export async function doctorCommand(
       'base-url': { type: 'string' },
       'website-token': { type: 'string' },
       origin: { type: 'string' },
+      backend: { type: 'string' },
       timeout: { type: 'string' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -52,8 +57,18 @@ export async function doctorCommand(
   const origin = parseOrigin(values.origin ?? DEFAULT_ORIGIN);
   const baseUrl = parseBaseUrl(values['base-url'], origin);
   const timeoutMs = parseTimeout(values.timeout);
+  const backend = values.backend ?? 'contract';
+  if (backend !== 'contract' && backend !== 'chatwoot')
+    throw new UsageError(`--backend must be contract or chatwoot; got "${backend}"`);
 
-  const run = await runDoctor({ baseUrl, websiteToken, origin, fetch: (url, init) => fetch(url, init), timeoutMs });
+  const target = {
+    baseUrl,
+    websiteToken,
+    origin,
+    fetch: (url: string, init: RequestInit) => fetch(url, init),
+    timeoutMs,
+  };
+  const run = await (backend === 'chatwoot' ? runChatwootDoctor(target) : runDoctor(target));
   const context = { baseUrl, origin };
   out(values.json ? formatJson(run, context) : formatText(run, context));
   return failed(run) ? 1 : 0;

@@ -13,7 +13,7 @@ import { UsageError } from './usage-error.js';
 
 const HELP = `Usage:
   chat-bridge replay FILE --host HOST [--expect GOLDEN [--update]]
-  chat-bridge doctor --base-url URL --website-token TOKEN [--origin ORIGIN]
+  chat-bridge doctor --base-url URL --website-token TOKEN [--backend contract|chatwoot] [--origin ORIGIN]
   chat-bridge --help
 
 replay   Plays a fixture (JSON Lines) through the real bridge with a virtual clock and the
@@ -29,6 +29,8 @@ doctor   Checks a self-hosted backend as a WebView will use it: the CORS preflig
          headers, GET /config and its authToken, a rejected token's 401 body, and whether
          Retry-After is exposed to the page. One line per check; exit 1 if any fails.
   --base-url URL        the API root, as given to the bridge's baseUrl
+  --backend chatwoot    check a Chatwoot installation's widget API instead (--base-url: its root):
+                        config, X-Auth-Token, same origin or ENABLE_API_CORS
   --website-token TOKEN a website token of a widget inbox (never printed)
   --origin ORIGIN       the page origin to test CORS for (default: https://app.example.com)
   --timeout MS          how long to wait for each answer (default: 10000)

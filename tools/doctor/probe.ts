@@ -91,7 +91,8 @@ export const messagesPreflight = (probe: Probe) => probe.preflight('/messages', 
  */
 export const configPreflight = (probe: Probe) => probe.preflight('/config', 'GET');
 
-async function send(target: DoctorTarget, label: string, url: string, init: RequestInit): Promise<Exchange> {
+/** One request with the target's timeout, its failure turned into a reason and a fix. */
+export async function send(target: DoctorTarget, label: string, url: string, init: RequestInit): Promise<Exchange> {
   const signal = AbortSignal.timeout(target.timeoutMs);
   try {
     const response = await target.fetch(url, { ...init, signal, redirect: 'manual' });
