@@ -6,6 +6,7 @@
  */
 // @ts-expect-error -- a URL: the page server maps /dist/ to dist/; the types are host-adapters/client.ts.
 import { createClient } from '/dist/esm/client.js';
+import { backendSetting } from './backend-picker.js';
 import { byId, input, messageOf, setStatus } from './dom.js';
 import { PLATFORMS, decode } from './platform-forms.js';
 
@@ -37,6 +38,7 @@ export function createBridgeHost({ nativeSide, log, watch }) {
       // Always given, even empty: install() merges over the settings injected at first load.
       websiteToken: input('website-token').value.trim(),
       host: currentHost,
+      ...backendSetting(),
     };
   }
 

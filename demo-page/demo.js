@@ -12,6 +12,7 @@
  * This file wires the parts together; each concern is its own module next to it.
  */
 import { backendDownMessage, createAdmin, findBackend } from './backend-admin.js';
+import { createBackendPicker } from './backend-picker.js';
 import { createBridgeHost, savedHost } from './bridge-host.js';
 import { createCommandWatch } from './command-watch.js';
 import { wireCommands } from './commands-panel.js';
@@ -81,12 +82,19 @@ async function main() {
   onClick('list-outbox', () => host.command('listOutbox'));
   onClick('clear-timeline', () => timelineView.clear());
 
+  /** @type {Awaited<ReturnType<typeof createBackendPicker>>} */
+  let picker;
   try {
-    backendUrl = await findBackend(nativeSide.realFetch);
+    picker = await createBackendPicker(nativeSide.realFetch, await findBackend(nativeSide.realFetch));
   } catch (error) {
     setStatus(messageOf(error), 'error');
     return;
   }
+  backendUrl = picker.url();
+  picker.onChange(() => {
+    backendUrl = input('base-url').value = picker.url();
+    void host.install().then(() => faults.refresh().catch(() => setStatus(backendDownMessage(backendUrl), 'error')));
+  });
   input('base-url').value = backendUrl;
   await host.install();
   // What an earlier page left waiting shows at once; message events keep the list current.

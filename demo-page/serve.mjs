@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // @ts-check
 /**
- * `npm start`: the reference backend and the demo page, on two different 127.0.0.1 ports, so
+ * `npm start`: the reference backend (and its Chatwoot mode, on a free port, for the page's
+ * backend picker) and the demo page, on different 127.0.0.1 ports, so
  * every API call the bridge makes from the page is a real cross-origin request with a real
  * CORS preflight.
  *
@@ -27,10 +28,18 @@ const DIST_DIR = fileURLToPath(new URL('../dist/', import.meta.url));
  * to a free one.
  * @param {{ backendPort?: number, pagePort?: number }} [ports]
  * @returns {Promise<{ backend: import('../reference-backend/server.mjs').ReferenceBackend, backendUrl: string,
+ *   chatwoot: import('../reference-backend/server.mjs').ReferenceBackend,
  *   pageUrl: string, close(): Promise<void> }>} pageUrl already names the backend in its query.
  */
 export async function startDemo({ backendPort = DEFAULT_BACKEND_PORT, pagePort = DEFAULT_PAGE_PORT } = {}) {
   const backend = await withFallback(backendPort, (port) => startReferenceBackend({ port }));
+  // The page is on another origin than the installation, so the Chatwoot mode runs with ENABLE_API_CORS.
+  const chatwoot = await startReferenceBackend({ backend: 'chatwoot', enableApiCors: true, rackAttack: false }).catch(
+    async (error) => {
+      await backend.close();
+      throw error;
+    },
+  );
   let page;
   try {
     page = await withFallback(pagePort, (port) =>
@@ -39,21 +48,25 @@ export async function startDemo({ backendPort = DEFAULT_BACKEND_PORT, pagePort =
         port,
         // The page reads the backend's URL here, so it also works when opened without the query.
         routes: {
-          '/demo-config.json': { type: 'application/json', body: () => JSON.stringify({ backendUrl: backend.url }) },
+          '/demo-config.json': {
+            type: 'application/json',
+            body: () => JSON.stringify({ backendUrl: backend.url, chatwootUrl: chatwoot.url }),
+          },
         },
       }),
     );
   } catch (error) {
-    await backend.close();
+    await Promise.all([backend.close(), chatwoot.close()]);
     throw error;
   }
   return {
     backend,
     backendUrl: backend.url,
+    chatwoot,
     // Not percent-encoded: ":" and "/" are allowed in a query, and the printed URL stays readable.
     pageUrl: `${page.url}/?backend=${backend.url}`,
     async close() {
-      await Promise.all([page.close(), backend.close()]);
+      await Promise.all([page.close(), backend.close(), chatwoot.close()]);
     },
   };
 }
@@ -107,6 +120,7 @@ async function main() {
   });
   console.log('');
   console.log(`  Reference backend:  ${demo.backendUrl}`);
+  console.log(`  Chatwoot mode:      ${demo.chatwoot.url}`);
   console.log(`  Demo page:          ${demo.pageUrl}`);
   console.log('');
   console.log('  Open the demo page in a browser. Ctrl-C stops both servers.');
