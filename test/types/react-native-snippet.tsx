@@ -26,6 +26,17 @@ interface ChatScreenProps {
   /** The widget inbox's website token. */
   websiteToken: string;
 }
+/** What docs/chatwoot.md's screen is given. */
+interface ChatwootScreenProps {
+  /** The Chatwoot installation's root, e.g. https://chat.example.com. */
+  installation: string;
+  /** The Website inbox's token. */
+  websiteToken: string;
+  /** The cw_conversation saved from an earlier visit, if any. */
+  conversationToken?: string;
+}
+// The app's own storage of the contact's token, a credential (Keychain, EncryptedSharedPreferences).
+declare function saveConversationToken(token: string): void;
 // The app's own UI update for a message's state.
 declare function showState(messageId: string, state: 'queued' | 'sending' | 'sent' | 'failed'): void;
 
@@ -62,6 +73,40 @@ export function ChatScreen({ widgetUrl, baseUrl, websiteToken }: ChatScreenProps
       />
       <Button title="Say hello" onPress={() => void send('Hello')} />
     </View>
+  );
+}
+// --- to here ---
+
+// --- docs/chatwoot.md's React Native screen, verbatim from here ---
+export function ChatwootScreen({ installation, websiteToken, conversationToken }: ChatwootScreenProps) {
+  const ref = useRef<WebView>(null);
+  const [host] = useState(() =>
+    createReactNativeHost({
+      webView: () => ref.current,
+      onEvent(event) {
+        if (event.type === 'conversationToken') saveConversationToken(event.token); // cw_conversation for next time
+        if (event.type === 'error') console.warn(event.code, event.message);
+      },
+    }),
+  );
+  // The installation's root is baseUrl; the bridge takes the contact from the widget page.
+  const settings = {
+    backend: 'chatwoot',
+    baseUrl: installation,
+    websiteToken,
+    forwardConversationToken: true,
+  } as const;
+  const query = new URLSearchParams({ website_token: websiteToken });
+  if (conversationToken) query.set('cw_conversation', conversationToken);
+
+  return (
+    <WebView
+      ref={ref}
+      source={{ uri: `${installation}/widget?${query}` }}
+      injectedJavaScriptBeforeContentLoaded={host.injectedJavaScript(settings, bundleSource)}
+      onLoadStart={host.onLoadStart}
+      onMessage={host.onMessage}
+    />
   );
 }
 // --- to here ---
