@@ -202,6 +202,8 @@ export function createWidgetRoutes({ store, tokens, faults, maxFileSize, origin 
     const found = contactOf(req, url);
     if (!found.session) return found.reply;
     const { message, attachments } = await readMessageBody(req, maxFileSize);
+    // Ours: the controller we read would meet `params[:message][:attachments]` on nil (a 500);
+    // we answer as Rails' ParameterMissing, the 422 {"error"} a missing parameter gets elsewhere.
     if (!message) return PARAM_MISSING('message');
     if (faults.isOn('message-flood')) return new RecordInvalid([['base', 'Too many messages']]).toReply();
     const session = found.session;
