@@ -11,8 +11,9 @@
  * association does, so its error is named `attachments.file` ("Attachments file size is too big").
  */
 import { createHash } from 'node:crypto';
-import { HttpError, isObject, parseJsonObject, readBody } from '../http-io.mjs';
+import { isObject, parseJsonObject, readBody } from '../http-io.mjs';
 import { RecordInvalid } from './errors.mjs';
+import { parseMultipart } from './multipart.mjs';
 
 /** app/models/attachment.rb ACCEPTABLE_FILE_TYPES (upstream develop; forks add to it). */
 export const ACCEPTABLE_FILE_TYPES = new Set([
@@ -61,30 +62,19 @@ export async function readMessageBody(req, maxFileSize) {
     return { message: isObject(message) ? message : undefined, attachments: [] };
   }
   const buffer = await readBody(req, MULTIPART_FILES_CAP * maxFileSize + JSON_LIMIT, 'Request body too large');
-  /** @type {FormData} */
-  let form;
-  try {
-    form = await new Request('http://chatwoot.invalid/', {
-      method: 'POST',
-      headers: { 'content-type': contentType },
-      body: /** @type {Uint8Array<ArrayBuffer>} */ (buffer),
-    }).formData();
-  } catch {
-    throw new HttpError(400, 'Malformed multipart body');
-  }
   /** @type {Record<string, unknown>} */
   const message = {};
-  /** @type {File[]} */
+  /** @type {import('./multipart.mjs').Part[]} */
   const files = [];
-  for (const [field, value] of form) {
-    const key = /^message\[(\w+)\](\[\])?$/.exec(field);
+  for (const part of parseMultipart(buffer, contentType)) {
+    const key = /^message\[(\w+)\](\[\])?$/.exec(part.name);
     if (!key) continue; // Rails' strong parameters drop what is not permitted.
-    if (key[1] === 'attachments' && typeof value !== 'string') files.push(value);
-    else if (typeof value === 'string') message[/** @type {string} */ (key[1])] = value;
+    if (key[1] === 'attachments' && part.filename !== undefined) files.push(part);
+    else if (part.filename === undefined) message[/** @type {string} */ (key[1])] = part.data.toString('utf8');
   }
   if (files.length > MAX_ATTACHMENTS)
     throw new RecordInvalid([['attachments', 'Attachments exceeded maximum allowed']]);
-  const attachments = await Promise.all(files.map((file) => describe(file)));
+  const attachments = files.map(describe);
   /** @type {Array<[string, string]>} */
   const errors = [];
   for (const file of attachments) {
@@ -95,18 +85,17 @@ export async function readMessageBody(req, maxFileSize) {
   return { message: Object.keys(message).length > 0 || files.length > 0 ? message : undefined, attachments };
 }
 
-/** @param {File} file */
-async function describe(file) {
+/** @param {import('./multipart.mjs').Part} file a part with a filename */
+function describe(file) {
   const contentType = (file.type.split(';')[0] ?? '').trim().toLowerCase();
+  const name = file.filename ?? '';
   return {
-    name: file.name,
+    name,
     contentType,
     file_type: fileType(contentType),
-    extension: file.name.includes('.') ? (file.name.split('.').pop() ?? '') : '',
-    file_size: file.size,
+    extension: name.includes('.') ? (name.split('.').pop() ?? '') : '',
+    file_size: file.data.length,
     // What arrived, byte for byte, so a test can check a photo survived its trip.
-    sha256: createHash('sha256')
-      .update(new Uint8Array(await file.arrayBuffer()))
-      .digest('hex'),
+    sha256: createHash('sha256').update(file.data).digest('hex'),
   };
 }
