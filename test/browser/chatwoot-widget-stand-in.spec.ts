@@ -2,8 +2,10 @@
  * The reference backend's Chatwoot widget page (reference-backend/chatwoot/widget-page.mjs) in
  * Chromium: /widget?website_token=…&cw_conversation=… renders the contact's token into the page,
  * and its widget stand-in posts `loaded` as Chatwoot's widget does (App.vue `mounted`): to
- * window.ReactNativeWebView in a React Native WebView, to the parent when framed, nowhere else.
+ * window.ReactNativeWebView in a React Native WebView, to the parent when framed, nowhere else;
+ * and a photo Chromium posts from that page, in its own multipart encoding, arrives byte for byte.
  */
+import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,6 +94,37 @@ describe.skipIf(!requireChromium())("the Chatwoot mode's widget page in Chromium
     } finally {
       await context.close();
       await closeParent();
+    }
+  });
+
+  it("takes a photo Chromium posts from the widget page as multipart, with the page's own token", async () => {
+    const context = await chromium.browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(widgetUrl(token));
+      const answer = await page.evaluate(async () => {
+        const bytes = new Uint8Array(70_000).map((_, i) => (i * 7) % 256);
+        const form = new FormData();
+        form.append('message[content]', 'a "quoted" photo');
+        form.append('message[attachments][]', new Blob([bytes], { type: 'image/jpeg' }), 'photo "1".jpg');
+        const auth = (window as unknown as { authToken: string }).authToken;
+        const res = await fetch(`/api/v1/widget/messages?website_token=wt_demo`, {
+          method: 'POST',
+          headers: { 'X-Auth-Token': auth },
+          body: form,
+        });
+        return { status: res.status, body: (await res.json()) as { content: string } };
+      });
+      expect(answer).toMatchObject({ status: 200, body: { content: 'a "quoted" photo' } });
+      const stored = (await (await fetch(`${backend.url}/__admin/conversations`)).json()) as Array<{
+        messages: Array<{ content: string; attachments: Array<{ sha256: string; size: number }> }>;
+      }>;
+      const expected = createHash('sha256')
+        .update(new Uint8Array(70_000).map((_, i) => (i * 7) % 256))
+        .digest('hex');
+      expect(stored.flatMap((c) => c.messages).at(-1)?.attachments).toMatchObject([{ sha256: expected, size: 70_000 }]);
+    } finally {
+      await context.close();
     }
   });
 });
