@@ -19,6 +19,7 @@ export function browserEnvironment(win: Window & typeof globalThis): Environment
     fetch: (url, request) => win.fetch(url, request),
     upload: xhrUpload(win),
     now: Date.now,
+    elapsed: () => win.performance.now(),
     setTimeout: (callback, ms) => win.setTimeout(callback, ms),
     clearTimeout: (handle) => win.clearTimeout(handle as number),
     random: Math.random,

@@ -89,7 +89,13 @@ export interface Environment {
    * WebViews). Without it, uploads go through `fetch`, with no progress.
    */
   upload?: Upload | undefined;
+  /** The wall clock (Date.now): what the host is told, and the order of stored records. */
   now(): number;
+  /**
+   * A clock that setting the device's clock does not move (performance.now()), for every wait; it
+   * starts with the page. Without it (a replay's virtual clock, which nothing sets), `now`.
+   */
+  elapsed?(): number;
   setTimeout(callback: () => void, ms: number): TimerHandle;
   clearTimeout(handle: TimerHandle): void;
   /** A number in [0, 1). Seeded in replays so jitter is reproducible. */

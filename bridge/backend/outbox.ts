@@ -21,7 +21,7 @@ import type { OutboxListing, Outcome } from '../protocol/messages.js';
 import { fileSize, isOutboxRecord, pageOf, inQueueOrder, recordKey, type OutboxRecord } from './outbox-record.js';
 import { inboxLock } from './outbox/inbox-lock.js';
 import { keptRecords } from './kept-records.js';
-import { stateSetter, storageError, type Entries, type Entry } from './outbox/queue.js';
+import { stateSetter, storageError, wallTime, type Entries, type Entry } from './outbox/queue.js';
 import type { OutboxSettings } from './outbox/settings.js';
 import { orphanRecovery } from './outbox/orphans.js';
 import { createSender } from './outbox/sender.js';
@@ -136,7 +136,8 @@ export function createOutbox(s: OutboxSettings): Outbox {
             messageId: record.messageId,
             state: entry ? entry.state : 'queued',
             attempt: entry ? entry.attempt : 0,
-            nextAttemptAt: entry && entry.next,
+            // Kept on the wait clock: told on the wall clock as it reads now.
+            nextAttemptAt: entry && entry.next && wallTime(s, entry.next),
             content: record.content,
             files:
               record.files && record.files.map((file) => ({ name: file.name, type: file.type, size: fileSize(file) })),

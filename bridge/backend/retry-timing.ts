@@ -4,6 +4,7 @@
  * caller's random source, which the replay seeds).
  */
 import type { RetryPolicy } from '../protocol/bridge-options.js';
+import type { ErrorEvent } from '../protocol/errors.js';
 
 // The policy is an option, defined with the others (protocol/bridge-options.ts), which import nothing from backend/.
 export type { RetryPolicy };
@@ -38,6 +39,26 @@ export function retryDelay(
   const exponential = Math.min(policy.maxDelay, policy.baseDelay * 2 ** (attempt - 1));
   return Math.round(exponential / 2 + (random * exponential) / 2);
 }
+
+/**
+ * The longest wait the outbox takes on itself: a Retry-After further off ends its automatic
+ * retries with an error that says when (a timer cannot be asked for more than TIMER_MAX, and a
+ * message held for weeks holds every message behind it).
+ */
+export const MAX_WAIT = 86_400_000;
+
+/**
+ * The failure that ends a message's automatic retries where its server asked for more than
+ * MAX_WAIT: its own code (the server is away: `retryable`), saying when it may be sent again
+ * (`at`, on the wall clock; a Retry-After too large for a date says never).
+ */
+export const tooFarOff = (error: ErrorEvent, at: number): ErrorEvent =>
+  Object.assign({}, error, {
+    message: `${error.message}; Retry-After over a day, until ${at < 8e15 ? new Date(at).toISOString() : 'never'}: not retried automatically`,
+  });
+
+/** The longest delay a timer takes (2^31−1 ms); a longer one fires at once. */
+export const TIMER_MAX = 2 ** 31 - 1;
 
 /** Retry-After is either delta-seconds or an HTTP date (RFC 9110 §10.2.3). */
 export function parseRetryAfter(value: string | null | undefined, now: number): number | undefined {

@@ -65,6 +65,8 @@ export interface WebKitOpenOptions {
   twoScripts?: boolean;
   /** One more document-start script, after the bridge's: e.g. a widget posting at once. */
   earlyScript?: string;
+  /** One more document-start script, before the bridge's (after the harness's instrumentation): e.g. a probe. */
+  firstScript?: string;
   /** The Web Locks API removed before the bridge runs, as on iOS 12.2–15.3: the outbox's lease stands in. */
   noWebLocks?: boolean;
   /** IndexedDB's open refused before the bridge runs, as some private modes and locked-down WebViews do. */
@@ -147,6 +149,7 @@ export async function startWebKitHarness(): Promise<WebKitHarness> {
     path = '/webkit.html',
     twoScripts = false,
     earlyScript,
+    firstScript,
     noWebLocks = false,
     noIndexedDb = false,
     shareWith,
@@ -160,6 +163,7 @@ export async function startWebKitHarness(): Promise<WebKitHarness> {
     const options = { baseUrl: backend.url, websiteToken: WEBSITE_TOKEN, ...settings };
     const atStart = twoScripts ? starter : bundle;
     const userScripts: OpenViewOptions['userScripts'] = [INSTRUMENT_JS];
+    if (firstScript !== undefined) userScripts.push(firstScript);
     if (noWebLocks) userScripts.push(NO_WEB_LOCKS_JS);
     if (noIndexedDb) userScripts.push(NO_INDEXEDDB_JS);
     /** The host's script with `source` in the bridge's place. */

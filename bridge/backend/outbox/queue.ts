@@ -5,12 +5,16 @@
 import { errorEvent } from '../../protocol/errors.js';
 import type { MessageState, MessageStateMessage, Outcome } from '../../protocol/messages.js';
 import type { OutboxRecord } from '../outbox-record.js';
+import type { OutboxSettings } from './settings.js';
+
+type Clocks = Pick<OutboxSettings, 'now' | 'elapsed'>;
 
 export interface Entry {
   key: string;
   record: OutboxRecord;
   attempt: number;
   state: MessageState;
+  /** When its next attempt is due, on `waitClock`. */
   next?: number | undefined;
   /** `next` is the server's (Retry-After), not to be cut short. */
   firm?: boolean;
@@ -39,3 +43,13 @@ export const stateSetter =
 
 /** What the host is told when the outbox's storage failed it. */
 export const storageError = (what: string) => errorEvent('storage_error', `[outbox] ${what}`);
+
+/**
+ * The outbox's clock for waits: `elapsed` where the environment has it. Nothing measured on it is
+ * stored (a wait is in memory only: a page after a reload starts its messages' attempts afresh),
+ * so nothing on it crosses a reload.
+ */
+export const waitClock = (s: Clocks) => (s.elapsed ? s.elapsed() : s.now());
+
+/** When, on the wall clock, a wait on `waitClock` ends (for the host). */
+export const wallTime = (s: Clocks, at: number) => Math.round(s.now() + at - waitClock(s));

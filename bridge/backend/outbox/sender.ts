@@ -15,10 +15,11 @@ import { toErrorEvent } from '../../protocol/errors.js';
 import type { Outcome } from '../../protocol/messages.js';
 import { pageOf, inQueueOrder } from '../outbox-record.js';
 import { askedWait, backoff, isTransient } from '../retry-policy.js';
+import { MAX_WAIT, TIMER_MAX, tooFarOff } from '../retry-timing.js';
 import { throttledProgress } from '../upload-progress.js';
 import type { InboxLock } from './inbox-lock.js';
 import type { Orphans } from './orphans.js';
-import { storageError, type Entries, type Entry, type stateSetter } from './queue.js';
+import { storageError, waitClock, type Entries, type Entry, type stateSetter } from './queue.js';
 import type { OutboxSettings } from './settings.js';
 
 /**
@@ -100,7 +101,7 @@ export function createSender(
       // Read after the await: a cancel may have taken it out meanwhile.
       const entry = entries.get(key);
       if (!entry) continue;
-      const wait = (entry.next || 0) - s.now();
+      const wait = (entry.next || 0) - waitClock(s);
       // A wait the server asked for (Retry-After) is kept even by a retry "at once".
       if (wait > 0 && (!skip || entry.firm)) return schedule(wait);
       skip = false;
@@ -140,16 +141,18 @@ export function createSender(
       burst = false;
     } catch (thrown) {
       const error = toErrorEvent(thrown, 'server_error', '[POST /messages]');
+      const now = s.now();
+      const asked = askedWait(thrown, now);
       if (!isTransient(error)) outcome = { ok: false, error };
+      // Waited for, it would hold every message behind it for longer than anyone waits.
+      else if ((asked as number) > MAX_WAIT) outcome = { ok: false, error: tooFarOff(error, now + (asked as number)) };
       else {
         if (stopped) return false;
-        const now = s.now();
-        const asked = askedWait(thrown, now);
         entry.firm = asked !== undefined;
         const delay = entry.firm ? (asked as number) : backoff(entry.attempt, s.random());
         const online = s.isOnline();
-        entry.next = now + delay;
-        setState(entry, 'queued', online ? { nextAttemptAt: entry.next } : {});
+        entry.next = waitClock(s) + delay;
+        setState(entry, 'queued', online ? { nextAttemptAt: now + delay } : {});
         if (!burst) s.emit(Object.assign({}, error, { message: `${error.message}; ${entries.size} queued` }));
         burst = true;
         if (online) schedule(delay);
@@ -162,7 +165,8 @@ export function createSender(
 
   function schedule(ms: number): void {
     s.clearTimeout(timer);
-    timer = s.setTimeout(() => drain(), ms);
+    // A longer wait (none is, MAX_WAIT) would fire at once: the pass then finds it still ahead.
+    timer = s.setTimeout(() => drain(), Math.min(ms, TIMER_MAX));
   }
 
   function drain(now = false, adopt = true): void {

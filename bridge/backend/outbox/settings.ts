@@ -12,7 +12,10 @@ export interface OutboxSettings extends Timers {
   /** This page's id: in its record keys and its liveness lock. */
   page: string;
   maxFileSize: number;
+  /** The wall clock: what the host is told (`nextAttemptAt`), the order of stored records. */
   now(): number;
+  /** The clock waits are measured on (environment.ts): the wall clock set back or forward moves no wait. */
+  elapsed?(): number;
   random(): number;
   isOnline(): boolean;
   /** `onProgress`: an upload's progress, reported as `sending` events with `progress`. */

@@ -38,6 +38,9 @@ function page(
   const sent: string[] = [];
   const events: Array<MessageStateMessage | ErrorEvent> = [];
   const attempts = new Map<string, number>();
+  /** Every delay a timer was asked for. */
+  const timerDelays: number[] = [];
+  let wallOffset = 0;
   let online = true;
   const answer: Answer = options.answer ?? (async (record) => ({ id: record.messageId }));
   const settings: OutboxSettings = {
@@ -46,8 +49,13 @@ function page(
     prefix: PREFIX,
     page: options.id ?? 'pageA',
     maxFileSize: 1024,
-    now: clock.now,
-    setTimeout: clock.setTimeout,
+    // The device's clock, which the user may set (`setWallClock`); waits run on the virtual clock.
+    now: () => clock.now() + wallOffset,
+    elapsed: clock.now,
+    setTimeout: (callback, ms) => {
+      timerDelays.push(ms);
+      return clock.setTimeout(callback, ms);
+    },
     clearTimeout: clock.clearTimeout,
     random: () => 0.5,
     isOnline: () => online,
@@ -74,6 +82,11 @@ function page(
     errors: () => events.filter((e): e is ErrorEvent => e.type === 'error'),
     setOnline(value: boolean) {
       online = value;
+    },
+    timerDelays,
+    /** Sets the device's clock `offset` ms off (back where negative). */
+    setWallClock(offset: number) {
+      wallOffset = offset;
     },
     send: (n: number | string, extra: Partial<OutboxRecord> = {}) => {
       const messageId = typeof n === 'number' ? `msg-${n}` : n;
@@ -780,6 +793,93 @@ describe('Retry-After on 503 (RFC 9110 §10.2.3)', () => {
     await flush();
     await expect(first).resolves.toEqual({ id: 'msg-1' });
     await expect(second).resolves.toEqual({ id: 'msg-2' });
+  });
+
+  const DAY = 86_400_000;
+  it.each([
+    ['an HTTP date 30 days ahead', new Date(1_700_000_000_000 + 30 * DAY).toUTCString(), 1_700_000_000_000 + 30 * DAY],
+    ['3000000 seconds', '3000000', 1_700_000_000_000 + 3_000_000_000],
+    ['a 400-digit number', '9'.repeat(400), undefined],
+    ['a day and a second', '86401', 1_700_000_000_000 + DAY + 1_000],
+  ])(
+    'ends the automatic retries where a 503 asks for %s, with the failure saying until when, and sends the next message',
+    async (_, header, until) => {
+      const p = page({
+        answer: async (r) => (r.messageId === 'msg-1' ? Promise.reject(unavailable(header)) : { id: r.messageId }),
+      });
+      const first = p.send(1);
+      const second = p.send(2);
+      await flush();
+      const error = await first.then(
+        () => undefined,
+        (thrown: { event: ErrorEvent }) => thrown.event,
+      );
+      // The server's own failure (retryable: the server is away), not a wait: nothing spins on a timer.
+      expect(error).toMatchObject({ code: 'server_error', status: 503 });
+      expect(error?.message).toContain(
+        `until ${until === undefined ? 'never' : new Date(until).toISOString()}: not retried automatically`,
+      );
+      await expect(second).resolves.toEqual({ id: 'msg-2' });
+      expect(p.sent).toEqual(['msg-1', 'msg-2']);
+      expect(p.states('msg-1').at(-1)).toMatchObject({ state: 'failed' });
+      expect(p.states('msg-1').some((s) => s.state === 'queued' && 'nextAttemptAt' in s)).toBe(false);
+      expect(Math.max(...p.timerDelays)).toBeLessThanOrEqual(2 ** 31 - 1);
+      expect(p.map.size).toBe(0);
+    },
+  );
+
+  it('waits a Retry-After of a day, telling the host when, on one timer within the platform maximum', async () => {
+    let down = true;
+    const p = page({ answer: async (r) => (down ? Promise.reject(unavailable('86400')) : { id: r.messageId }) });
+    const first = p.send(1);
+    await flush();
+    expect(p.states('msg-1').at(-1)).toMatchObject({ state: 'queued', nextAttemptAt: p.clock.now() + DAY });
+    expect(Math.max(...p.timerDelays)).toBeLessThanOrEqual(2 ** 31 - 1);
+    down = false;
+    p.clock.advance(DAY - 1_000);
+    await flush();
+    expect(p.sent).toEqual(['msg-1']);
+    p.clock.advance(1_000);
+    await flush();
+    await expect(first).resolves.toEqual({ id: 'msg-1' });
+  });
+
+  it.each([
+    ['back an hour', -3_600_000],
+    ['forward an hour', 3_600_000],
+  ])('keeps a Retry-After wait as long as asked with the device clock set %s meanwhile', async (_, offset) => {
+    let down = true;
+    const p = page({ answer: async (r) => (down ? Promise.reject(unavailable('2')) : { id: r.messageId }) });
+    const first = p.send(1);
+    await flush();
+    p.setWallClock(offset);
+    down = false;
+    // Forward: a new message (a retry at once) must still not cut the server's wait short.
+    const second = p.send(2);
+    p.clock.advance(1_900);
+    await flush();
+    expect(p.sent).toEqual(['msg-1']);
+    // The listing tells the wait's end on the clock as the device reads it now.
+    const listed = (await p.outbox.list()).find((m) => m.messageId === 'msg-1');
+    expect(listed?.nextAttemptAt).toBe(p.clock.now() + offset + 100);
+    // Back: sent when the 2 s are up, not an hour later.
+    p.clock.advance(100);
+    await flush();
+    await expect(first).resolves.toEqual({ id: 'msg-1' });
+    await expect(second).resolves.toEqual({ id: 'msg-2' });
+  });
+
+  it('keeps a backoff wait as long as it was with the device clock set back an hour', async () => {
+    let down = true;
+    const p = page({ answer: async (r) => (down ? Promise.reject(networkError()) : { id: r.messageId }) });
+    const first = p.send(1);
+    await flush();
+    const told = (p.states('msg-1').at(-1) as MessageStateMessage).nextAttemptAt as number;
+    p.setWallClock(-3_600_000);
+    down = false;
+    p.clock.advance(told - p.clock.now());
+    await flush();
+    await expect(first).resolves.toEqual({ id: 'msg-1' });
   });
 
   it('backs off as before when a 503 has no usable Retry-After', async () => {

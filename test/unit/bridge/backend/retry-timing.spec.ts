@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { parseRetryAfter, retryDelay, type RetryPolicy } from '../../../../bridge/backend/retry-timing.js';
+import {
+  MAX_WAIT,
+  parseRetryAfter,
+  retryDelay,
+  tooFarOff,
+  type RetryPolicy,
+} from '../../../../bridge/backend/retry-timing.js';
+import { errorEvent } from '../../../../bridge/protocol/errors.js';
 
 const POLICY: RetryPolicy = { limit: 4, baseDelay: 1_000, maxDelay: 10_000 };
 const NOW = Date.parse('2025-03-01T12:00:00Z');
@@ -104,5 +111,24 @@ describe('retry budget', () => {
 
   it('says "retry" in the singular for a limit of 1', () => {
     expect(reasonOf(retryDelay(2, null, { ...POLICY, limit: 1 }, 0, NOW))).toBe('gave up after 1 retry');
+  });
+});
+
+describe('a Retry-After too far off to wait for', () => {
+  it('is one over a day', () => {
+    expect(MAX_WAIT).toBe(86_400_000);
+  });
+
+  it("keeps the failure's code and status and says until when the server asked, or never past any date", () => {
+    const failure = errorEvent('server_error', '[POST /messages] 503: unavailable', 503);
+    expect(tooFarOff(failure, Date.UTC(2026, 11, 28))).toEqual({
+      ...failure,
+      message:
+        '[POST /messages] 503: unavailable; Retry-After over a day, until 2026-12-28T00:00:00.000Z: not retried automatically',
+    });
+    expect(tooFarOff(failure, Infinity).message).toContain('until never:');
+    expect(tooFarOff(failure, 1e16).message).toContain('until never:');
+    // The original is left as it was.
+    expect(failure.message).toBe('[POST /messages] 503: unavailable');
   });
 });

@@ -1,0 +1,44 @@
+/**
+ * The outbox's waits in WebKit (WebKitGTK, the engine of WKWebView), with the Web Locks API and
+ * without it (the lease, as on iOS 12.2–15.3): a 503 whose Retry-After is too far off to wait for
+ * ends the message's automatic retries at once, without spinning, and a wait holds as long as the
+ * server asked with the device's clock set back or forward meanwhile (test/helpers/wait-cases.ts).
+ */
+import { afterEach, describe, it } from 'vitest';
+import { requireWebKit } from '../helpers/webkit.js';
+import { useWebKitHarness, type WebKitPage } from '../helpers/webkit-harness.js';
+import { clockMoved, farOffRetryAfter, FAR_OFF, WAIT_PROBE_JS, type WaitPage } from '../helpers/wait-cases.js';
+
+describe.skipIf(!requireWebKit())('outbox waits in WebKit', () => {
+  const harness = useWebKitHarness();
+  const views: WebKitPage[] = [];
+  afterEach(async () => {
+    for (const view of views.splice(0)) await view.close();
+    harness.backend.setFault('service-unavailable', false);
+    harness.backend.reset();
+  });
+
+  describe.each([
+    ['Web Locks', false],
+    ['lease, no Web Locks', true],
+  ] as const)('[webkit ios, %s]', (_, noWebLocks) => {
+    const open = async (): Promise<WaitPage> => {
+      const view = await harness.open({ host: 'ios', noWebLocks, firstScript: WAIT_PROBE_JS });
+      views.push(view);
+      return Object.assign(view, { inPage: view.evaluate });
+    };
+    const contents = async () => (await harness.storedMessages()).map((message) => message.content as string);
+
+    it.each(FAR_OFF)(
+      'ends the automatic retries of a message whose 503 asks for %s, without spinning, and sends the next',
+      async (_, header) => farOffRetryAfter(await open(), harness.backend, header()),
+    );
+
+    it.each([
+      ['back an hour', -3_600_000],
+      ['forward an hour', 3_600_000],
+    ])('holds a message for the Retry-After asked, no more and no less, with the clock set %s', async (_, offset) =>
+      clockMoved(await open(), harness.backend, contents, offset),
+    );
+  });
+});
