@@ -12,7 +12,8 @@
  * relaxed, which may lose the last writes when the app's process is killed). A strict transaction
  * costs a flush to disk, so the writes asked for before one is created share it: thousands
  * of messages queued at once are one transaction, not thousands one behind the other, which a
- * listing or a read would wait behind. A removal is `relaxed`, in a transaction of its own: lost
+ * listing or a read would wait behind. A batch that aborts is made again one write a transaction,
+ * so one record over the quota does not keep the others from the disk. A removal is `relaxed`, in a transaction of its own: lost
  * to a killed process, its record is sent once more under its one echo_id, which delivery allows
  * (at least once); strict, its flush would hold up the next message's write.
  *
@@ -51,7 +52,8 @@ export interface IndexedDbRecords {
    * transaction with the strict writes asked for until it is created (in the same task, or while
    * the database opens) and resolves once it is complete (with the batch's results); it fails
    * with every write in it (a request that throws fails them all, those before it may be stored
-   * all the same: kept-records.ts writes them again).
+   * all the same). Where such a batch fails, each of its writes is made once more in a
+   * transaction of its own, and fails (or not) alone.
    */
   run(writes: Writes, op: Op, alone?: boolean): Promise<any>;
   /** The one listener told when the database is found wiped. */
@@ -80,6 +82,8 @@ export function indexedDbRecords(win: Window): IndexedDbRecords {
   /** The strict writes that join the next transaction, until it is created, and its outcome. */
   let batch: Op[] | undefined;
   let batched: Promise<unknown>;
+  /** The last write of a failed batch made again alone: the next waits for it. */
+  let oneByOne: Promise<unknown> = Promise.resolve();
 
   /**
    * Rejects after `ms` unless `promise` settled. Its timer is cleared as it settles: left to run
@@ -191,8 +195,17 @@ export function indexedDbRecords(win: Window): IndexedDbRecords {
           close,
         );
       }
-      batch.push(op);
-      return batched;
+      const ops = batch;
+      ops.push(op);
+      // A batch that aborts fails every write in it (one photo over the quota, a refused clone):
+      // each is written again in a transaction of its own, one after the other in the order asked
+      // (at once, they could fail for the space the one over the quota held a moment), so a write
+      // that cannot be stored fails alone. Not after a passed deadline: storage is away, and the
+      // kept records write it again.
+      return batched.catch((error) => {
+        if (ops.length < 2 || error === timedOut) throw error;
+        return (oneByOne = oneByOne.catch(noop).then(() => twice(writes, op)));
+      });
     },
     onWiped: (listener) => (wiped = listener),
   };

@@ -7,7 +7,7 @@
  * still shows as pending), and once each time every record is stored again after a failure
  * (`storage_restored`). The outbox goes on reporting each failed write itself (`storage_error`).
  */
-import type { RecordStore, Timers } from '../environment.js';
+import { noop, type RecordStore, type Timers } from '../environment.js';
 import { errorEvent, type ErrorEvent } from '../protocol/errors.js';
 
 /** How long after a failed write it is tried again (a failure is quick: a deadline passed, or a refusal). */
@@ -21,14 +21,19 @@ export function keptRecords(store: RecordStore, timers: Timers, emit: (event: Er
   let timer: unknown;
   let retrying = false;
 
+  /** Writes under way: storage that works is written again once none is (see `worked`). */
+  let writing = 0;
+
   const write = (key: string): Promise<void> =>
-    store.put(key, live.get(key)).then(
+    store.put(key, (writing++, live.get(key))).then(
       () => {
+        writing--;
         unstored.delete(key);
         // Removed while it was written again: its removal may have landed first.
         if (!live.has(key)) return store.remove(key);
       },
       (error) => {
+        writing--;
         // Not a record removed meanwhile: nothing of it is to be written again.
         if (live.has(key)) unstored.add(key);
         if (!timer)
@@ -40,23 +45,37 @@ export function keptRecords(store: RecordStore, timers: Timers, emit: (event: Er
       },
     );
 
-  /** Writes what is in memory only; says so once all of it is stored. */
+  /**
+   * Writes what is in memory only, every record of it: one that still cannot be stored (a photo
+   * over the quota) keeps none of the others from the disk. Records with files go after those
+   * without, so the texts are on the disk before a photo's clone is made. Says so once all of it
+   * is stored; the timer tries again what is not.
+   */
   async function writeAgain(): Promise<void> {
     if (retrying || !unstored.size) return;
     retrying = true;
-    try {
-      // Live: a record removed meanwhile is skipped, one whose write fails meanwhile written too.
-      for (const key of unstored) await write(key);
-      emit(errorEvent('storage_restored', '[outbox] stored again'));
-    } catch {
-      // Still unusable: the timer tries again.
-    }
+    const tried = new Set<string>();
+    // Rounds: one whose write fails meanwhile is written too; one removed meanwhile is skipped.
+    for (let round; (round = [...unstored].filter((key) => !tried.has(key))).length;)
+      for (const key of round.sort((a, b) => withFiles(a) - withFiles(b)))
+        if (unstored.has(key)) {
+          tried.add(key);
+          await write(key).catch(noop);
+        }
+    if (!unstored.size) emit(errorEvent('storage_restored', '[outbox] stored again'));
     retrying = false;
   }
 
-  /** A call that worked is a sign storage is back (a listing: the outbox lists at each pass). */
+  /** 1 for a record with files (a photo), else 0. */
+  const withFiles = (key: string) => Number(!!(live.get(key) as { files?: unknown }).files);
+
+  /**
+   * A call that worked is a sign storage is back (a listing: the outbox lists at each pass). Not
+   * while a write is under way: a photo over the quota written again beside it would fail it too
+   * (Chromium counts the space of every transaction under way against the quota).
+   */
   const worked = <T>(result: T) => {
-    void writeAgain();
+    if (!writing) void writeAgain();
     return result;
   };
 

@@ -124,3 +124,49 @@ describe('records written again when storage comes back', () => {
     expect([...t.map.keys()]).toEqual(['p:1']);
   });
 });
+
+describe('a record that cannot be stored, beside records that can (a photo over the quota)', () => {
+  it('writes again every record it can, texts before the photo, keeps trying the photo alone, and says restored only once all are stored', async () => {
+    const clock = createVirtualClock(0);
+    const events: ErrorEvent[] = [];
+    const map = new Map<string, unknown>();
+    const inner = mapRecords(map);
+    const order: string[] = [];
+    let down = true;
+    let photoFits = false;
+    const store: RecordStore = {
+      ...inner,
+      put(key, value) {
+        order.push(key);
+        const photo = !!(value as { files?: unknown }).files;
+        return down || (photo && !photoFits) ? Promise.reject(new Error('quota')) : inner.put(key, value);
+      },
+    };
+    const records = keptRecords(store, clock, (event) => void events.push(event));
+    // Stored as one task's writes would fail together: the photo first, its texts after it.
+    const photo = { v: 1, files: [{ name: 'p.jpg', type: 'image/jpeg', size: 3_000_000 }] };
+    await Promise.allSettled([
+      records.put('p:1', photo),
+      records.put('p:2', { v: 1, content: 'one' }),
+      records.put('p:3', { v: 1, content: 'two' }),
+    ]);
+    expect(map.size).toBe(0);
+    down = false;
+    order.length = 0;
+    clock.advance(2_000);
+    await flush();
+    // The photo failing again keeps neither text from the disk, and it is tried after them.
+    expect(order).toEqual(['p:2', 'p:3', 'p:1']);
+    expect([...map.keys()]).toEqual(['p:2', 'p:3']);
+    expect(events.map((event) => event.code)).toEqual([]);
+    order.length = 0;
+    clock.advance(2_000);
+    await flush();
+    expect(order).toEqual(['p:1']);
+    photoFits = true;
+    clock.advance(2_000);
+    await flush();
+    expect([...map.keys()].sort()).toEqual(['p:1', 'p:2', 'p:3']);
+    expect(events.map((event) => event.code)).toEqual(['storage_restored']);
+  });
+});
