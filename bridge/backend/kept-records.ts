@@ -6,6 +6,9 @@
  * once a wipe is found (`storage_wiped`: what was waiting may be gone; an app re-sends what it
  * still shows as pending), and once each time every record is stored again after a failure
  * (`storage_restored`). The outbox goes on reporting each failed write itself (`storage_error`).
+ *
+ * keptRecords runs past 80 lines on purpose: one closure over the records in memory, the unstored
+ * keys, the writes under way and the one timer, which every call of the store reads and sets.
  */
 import { noop, type RecordStore, type Timers } from '../environment.js';
 import { errorEvent, type ErrorEvent } from '../protocol/errors.js';
