@@ -7,8 +7,8 @@
  * - Kotlin, compiled with a pinned kotlinc (scripts/native/kotlin.mjs): the Android package's
  *   plain part (events, decoder, command scripts, chunked sender) and its Android glue, the glue
  *   against stand-ins of the Android API (test/native/android-api/), and every ```kotlin snippet
- *   of the docs. Then run: the decoder over every test vector (test/native/VectorRunner.kt), and
- *   the command scripts, each evaluated here in a JavaScript engine (test/native/ScriptsRunner.kt).
+ *   of the docs. Then run: the decoder over every test vector (test/native/VectorRunner.kt), over
+ *   hostile payloads on small stacks (test/native/HostileRunner.kt), and the command scripts, each evaluated here in a JavaScript engine (test/native/ScriptsRunner.kt).
  * - Swift and Dart, parsed with tree-sitter (scripts/native/syntax-check.mjs): every file of the
  *   iOS and Flutter packages and every ```swift and ```dart snippet of the docs; and a broken
  *   snippet of each, which must be reported, so the check is known to fail when it should.
@@ -73,6 +73,7 @@ function kotlin() {
       `Compiled ${sources.length} Kotlin files and ${snippets.length} docs snippets with kotlinc ${KOTLIN_VERSION} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
     vectors(jar);
+    hostile(jar);
     commandScripts(jar);
   } finally {
     rmSync(out, { recursive: true, force: true });
@@ -86,6 +87,19 @@ function vectors(/** @type {string} */ jar) {
   const counts = /^vectors: (\d+) passed, (\d+) failed$/m.exec(run.stdout);
   if (!counts || (run.status !== 0 && Number(counts[2]) === 0)) {
     record('the Kotlin decoder over the vectors', `VectorRunner ended with ${run.status}: ${run.stderr}`);
+    return;
+  }
+  passed += Number(counts[1]);
+  failed += Number(counts[2]);
+}
+
+/** What any script of the page can post, decoded on small stacks: HostileRunner counts, and its counts join ours. */
+function hostile(/** @type {string} */ jar) {
+  const run = runKotlin(jar, 'HostileRunnerKt', []);
+  process.stdout.write(run.stdout);
+  const counts = /^hostile: (\d+) passed, (\d+) failed$/m.exec(run.stdout);
+  if (!counts) {
+    record('the Kotlin decoder over hostile payloads', `HostileRunner ended with ${run.status}: ${run.stderr}`);
     return;
   }
   passed += Number(counts[1]);

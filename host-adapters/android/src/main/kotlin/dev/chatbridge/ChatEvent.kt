@@ -109,15 +109,47 @@ sealed class ChatEvent {
         @JvmStatic
         fun decode(payload: String?): ChatEvent = decodeValue(parse(payload))
 
-        /** The payload's one JSON value, or null when it is not JSON. */
+        /**
+         * The payload's one JSON value, or null when it is not JSON, or nests deeper than the
+         * bridge ever does. org.json's JSONTokener recurses once per level: any script of the page
+         * can post `'['.repeat(300000)` to the channel, which would overflow the stack of the thread
+         * decoding it (binder threads have 1 MiB). So the depth is counted first, and a
+         * StackOverflowError is caught as well, should a smaller stack still run out.
+         */
         private fun parse(payload: String?): Any? = try {
-            payload?.let { text ->
+            payload?.takeIf { !nestsDeeperThan(it, MAX_NESTING) }?.let { text ->
                 val tokener = JSONTokener(text)
                 // org.json stops after the first value; anything after it means this is not our JSON.
                 tokener.nextValue().takeIf { tokener.nextClean() == '\u0000' }
             }
         } catch (e: Exception) {
             null
+        } catch (e: StackOverflowError) {
+            null
+        }
+
+        /**
+         * The bridge cuts what it delivers at 64 levels (bridge/protocol/limits.ts, MAX_DEPTH), plus
+         * the message and the batch around it; four times that leaves room and stays far below
+         * what org.json recurses through on a 256 KiB stack.
+         */
+        private const val MAX_NESTING = 256
+
+        /** Whether [text] opens more than [limit] arrays and objects at once (brackets in strings do not count). */
+        private fun nestsDeeperThan(text: String, limit: Int): Boolean {
+            var depth = 0
+            var inString = false
+            var escaped = false
+            for (c in text) {
+                when {
+                    escaped -> escaped = false
+                    inString -> if (c == '\\') escaped = true else if (c == '"') inString = false
+                    c == '"' -> inString = true
+                    c == '[' || c == '{' -> if (++depth > limit) return true
+                    c == ']' || c == '}' -> depth--
+                }
+            }
+            return false
         }
 
         private fun decodeValue(value: Any?): ChatEvent =
