@@ -94,6 +94,8 @@ export function createBridge(
   const timers = trackedTimers(baseEnv);
   const redactor = createRedactor(baseEnv.now);
   redactor.add(options.websiteToken, 'website');
+  // Never in anything the host is sent but the prefix the channel puts before it.
+  redactor.add(options.channelSecret, 'channel');
 
   const recorder =
     RECORDER_ALLOWED && options.record && settings.recorder

@@ -7,17 +7,35 @@ import { browserRecords } from './browser-storage.js';
 import { listen, type Environment, type HostScope, type InboundMessage } from './environment.js';
 import { xhrUpload } from './xhr-upload.js';
 
-/** Fills the environment from a real browser window (the WebView). */
-export function browserEnvironment(win: Window & typeof globalThis): Environment {
+const apply = Reflect.apply;
+
+/** The environment's requests: taken once, by `browserNetwork`. */
+export type BrowserNetwork = Pick<Environment, 'fetch' | 'upload'>;
+
+/**
+ * `fetch` and uploads, taken when called: the bundle calls it as it runs, at document start,
+ * before the page's scripts, so a script that wraps `window.fetch` or XMLHttpRequest afterwards
+ * never sees a request of the bridge's (its `Authorization` header). Called with `win` as `this`:
+ * some WebViews throw "Illegal invocation" for a detached fetch.
+ */
+export function browserNetwork(win: Window & typeof globalThis): BrowserNetwork {
+  const fetch = win.fetch;
+  return { fetch: (url, request) => apply(fetch, win, [url, request]), upload: xhrUpload(win) };
+}
+
+/** Fills the environment from a real browser window (the WebView), with its requests as `network` took them. */
+export function browserEnvironment(
+  win: Window & typeof globalThis,
+  network: BrowserNetwork = browserNetwork(win),
+): Environment {
   return {
     records: browserRecords(win),
     // The one Math.random of bridge/ (detached: it needs no `this`), the locks' too.
     locks: browserLocks(win, Math.random),
     onVisible: (listener) =>
       listen([win.document], ['visibilitychange'], () => win.document.visibilityState === 'visible' && listener()),
-    // Bound: some WebViews throw "Illegal invocation" for a detached fetch.
-    fetch: (url, request) => win.fetch(url, request),
-    upload: xhrUpload(win),
+    fetch: network.fetch,
+    upload: network.upload,
     now: Date.now,
     elapsed: () => win.performance.now(),
     setTimeout: (callback, ms) => win.setTimeout(callback, ms),

@@ -29,6 +29,7 @@ export interface ResolvedOptions extends ChannelNames {
   retry: RetryPolicy;
   record: boolean;
   forwardConversationToken: boolean;
+  channelSecret: string | undefined;
 }
 
 /**
@@ -96,6 +97,13 @@ export function normalizeOptions(input: unknown, pageOrigin: string): ResolvedOp
     (value) => typeof value === 'string' && (value === '' || value.length >= MIN_TOKEN_LENGTH),
     `must be ${MIN_TOKEN_LENGTH}+ characters`,
   );
+  const channelSecret = pick<string | undefined>(
+    options,
+    'channelSecret',
+    undefined,
+    (value) => typeof value === 'string' && value.length >= 16,
+    'must be 16+ characters',
+  );
   const host = pick<HostName | undefined>(
     options,
     'host',
@@ -118,6 +126,7 @@ export function normalizeOptions(input: unknown, pageOrigin: string): ResolvedOp
   return {
     baseUrl: baseUrl.href.replace(/\/+$/, ''),
     apiOrigin: baseUrl.origin,
+    channelSecret,
     websiteToken: websiteToken || undefined,
     host,
     // An opaque page origin ("null": file:// or loadHTMLString pages) is shared by every sandboxed

@@ -16,13 +16,21 @@
  */
 import type { Upload } from './environment.js';
 
-export const xhrUpload =
-  (win: Window & typeof globalThis): Upload =>
-  (url, request, onProgress) =>
+const apply = Reflect.apply;
+
+/**
+ * Takes XMLHttpRequest and the methods a request's headers pass through when called: the bundle
+ * calls it at document start, before the page's scripts, so a script that wraps them later never
+ * sees the `Authorization` header.
+ */
+export const xhrUpload = (win: Window & typeof globalThis): Upload => {
+  const XHR = win.XMLHttpRequest;
+  const { open, setRequestHeader, send } = Object(XHR && XHR.prototype) as XMLHttpRequest;
+  return (url, request, onProgress) =>
     new Promise((resolve, reject) => {
-      const xhr = new win.XMLHttpRequest();
-      xhr.open(request.method, url);
-      for (const name in request.headers) xhr.setRequestHeader(name, request.headers[name] as string);
+      const xhr = new XHR();
+      apply(open, xhr, [request.method, url]);
+      for (const name in request.headers) apply(setRequestHeader, xhr, [name, request.headers[name]]);
       // A FormData body's length is known, so `total` always is (`lengthComputable`).
       xhr.upload.onprogress = (event) => onProgress(event.loaded, event.total);
       xhr.onload = () =>
@@ -36,5 +44,6 @@ export const xhrUpload =
       xhr.onerror = xhr.onabort = reject;
       // http.ts always passes a signal (its own, on which nothing else sets `onabort`) and a body.
       (request.signal as AbortSignal).onabort = () => xhr.abort();
-      xhr.send(request.body as FormData);
+      apply(send, xhr, [request.body]);
     });
+};

@@ -107,8 +107,10 @@ export interface ChatClient {
   /**
    * The page that took the calls sent so far is gone: they reject with `page_gone`, except
    * `sendMessage` calls, which keep following their message (see `sendMessage`). Held calls stay.
+   * `inboxSwitched`: the new page is another inbox's; `sendMessage` calls reject with
+   * `inbox_switched` (their messages stay queued for their own inbox: never resend them there).
    */
-  pageGone(): void;
+  pageGone(inboxSwitched?: boolean): void;
   /** Rejects every waiting call with `closed`, drops the held ones unsent; later calls reject at once. */
   close(): void;
 }

@@ -6,7 +6,7 @@
  */
 import type { MessageStateMessage, UploadProgress } from '../bridge/protocol/messages.js';
 import type { Calls } from './client-calls.js';
-import { ChatBridgeError, clientError, errorOf, isObjectLike } from './client-errors.js';
+import { bridgeCodeError, ChatBridgeError, clientError, errorOf, isObjectLike } from './client-errors.js';
 
 /** How many settled calls' ids are remembered for their late responses. */
 const REMEMBERED = 1000;
@@ -16,8 +16,12 @@ export interface MessageFollowing {
   follow(event: MessageStateMessage): void;
   /** True when `id` is a call settled by its message's final state: its response is consumed. */
   consumeResponse(id: string): boolean;
-  /** After a page loss: forgets the remembered responses, and asks the next page which followed messages its outbox holds. */
-  pageGone(): void;
+  /**
+   * After a page loss: forgets the remembered responses, and asks the next page which followed
+   * messages its outbox holds. `inboxSwitched`: the next page is another inbox's, whose outbox
+   * cannot hold them; they stay queued for their own, and their calls reject with `inbox_switched`.
+   */
+  pageGone(inboxSwitched?: boolean): void;
 }
 
 export function createMessageFollowing(calls: Calls): MessageFollowing {
@@ -76,11 +80,13 @@ export function createMessageFollowing(calls: Calls): MessageFollowing {
   return {
     follow,
     consumeResponse: (id) => settledByState.delete(id),
-    pageGone() {
+    pageGone(inboxSwitched) {
       settledByState.clear();
       for (const entry of [...waiting.values()]) {
         if (!entry.sent) continue;
-        if (entry.messageId === undefined) {
+        if (inboxSwitched && entry.messageId !== undefined) {
+          calls.fail(entry, inboxSwitchedError(entry.messageId));
+        } else if (entry.messageId === undefined) {
           calls.fail(
             entry,
             clientError('page_gone', `[${entry.command.method}] the page that took it went away before answering`),
@@ -95,6 +101,13 @@ export function createMessageFollowing(calls: Calls): MessageFollowing {
     },
   };
 }
+
+/** A followed message whose new page is another inbox's: it stays queued for its own. */
+const inboxSwitchedError = (messageId: string) =>
+  bridgeCodeError(
+    'inbox_switched',
+    `[sendMessage] the page was loaded for another inbox: message ${messageId} stays queued for its own inbox and is sent when that inbox is loaded again; do not resend it here`,
+  );
 
 /**
  * An app callback that throws is reported as an uncaught error in a task of its own (as

@@ -68,17 +68,7 @@ export function createReactNativeHost({
   webView,
   client: clientOptions,
 }: ReactNativeHostOptions): ReactNativeHost {
-  /** Runs a script in the page; false when the WebView is not mounted (or refused it). */
-  const inject = (script: string): boolean => {
-    try {
-      const view = webView();
-      if (!view) return false;
-      view.injectJavaScript(script);
-      return true;
-    } catch {
-      return false; // a WebView mid-teardown: the command waits for the next page
-    }
-  };
+  const inject = injector(webView);
   const client = createClient(
     {
       send: (_command, json) => inject(`window.ChatBridge&&window.ChatBridge.receive(${scriptString(json)});true;`),
@@ -90,23 +80,29 @@ export function createReactNativeHost({
   client.hold();
 
   const probe = createLoadProbe(inject, () => client.release());
+  const pages = createPageMarks();
 
   /** The page's own bridge said `ready`: a new bridge, so what the previous one took is gone. */
   const fresh = () => {
     probe.stop();
-    client.pageGone();
+    client.pageGone(pages.inboxSwitched());
     client.release();
   };
 
-  /** One message from the page; a failure is reported and the next message still handled. */
-  const take = (message: OutboundMessage) => {
+  /**
+   * One message from the page; a failure is reported and the next message still handled. Unmarked,
+   * it can only be a probe's answer; one payload's first `ready` alone is a new page.
+   */
+  const take = (message: OutboundMessage, marked: boolean, payload: { fresh?: boolean }) => {
     try {
       if (message.type === 'ready') {
         const probeToken = (message as Partial<ProbeAnswer>).probe;
         if (typeof probeToken === 'string') return probe.answered(message as ProbeAnswer);
+        if (!marked || payload.fresh) return;
+        payload.fresh = true;
         fresh();
       }
-      if (!client.handle(message)) deliver(onEvent, message);
+      if (marked && !client.handle(message)) deliver(onEvent, message);
     } catch (error) {
       report(error);
     }
@@ -116,8 +112,10 @@ export function createReactNativeHost({
     client,
     onMessage(event) {
       try {
+        const { marked, data } = pages.unmark(event?.nativeEvent?.data);
+        const payload = {};
         // One payload may carry what the page delivered within a frame: each message in turn.
-        decodeMessages(event?.nativeEvent?.data).forEach(take);
+        decodeMessages(data).forEach((message) => take(message, marked, payload));
       } catch (error) {
         report(error);
       }
@@ -132,10 +130,70 @@ export function createReactNativeHost({
       }
     },
     injectedJavaScript(options, bundleSource) {
-      const settings = { ...options, host: 'react-native' };
+      const settings = pages.settings(options);
       return `window.chatBridgeSettings=${scriptJson(settings)};\n${bundleSource}\n;true;`;
     },
   };
+}
+
+/** Runs a script in the page; false when the WebView is not mounted (or refused it). */
+function injector(webView: ReactNativeHostOptions['webView']) {
+  return (script: string): boolean => {
+    try {
+      const view = webView();
+      if (!view) return false;
+      view.injectJavaScript(script);
+      return true;
+    } catch {
+      return false; // a WebView mid-teardown: the command waits for the next page
+    }
+  };
+}
+
+/**
+ * What tells the bridge's payloads and pages apart. The bridge's mark (its `channelSecret`) is made
+ * when `injectedJavaScript` first hands settings to the page: from then on a payload without it is
+ * another script's (a probe's answer excepted). Without it (a host that injects the bundle itself)
+ * every payload is taken, as before. And the inbox (`baseUrl` and website token) of the settings
+ * last handed out, and of the page whose `ready` came last: a new page of another inbox cannot
+ * hold the messages the old one queued.
+ */
+function createPageMarks() {
+  let secret: string | undefined;
+  let injectedInbox: string | undefined;
+  let pageInbox: string | undefined;
+  return {
+    /** The settings for the page: the options, the host, the mark. */
+    settings(options: BridgeOptions) {
+      secret = secret || newSecret();
+      injectedInbox = `${String(options.baseUrl).replace(/\/+$/, '')} ${String(options.websiteToken || '')}`;
+      return { ...options, host: 'react-native', channelSecret: secret };
+    },
+    /** The payload without its mark, and whether it had it (or none is asked for). */
+    unmark(data: unknown): { marked: boolean; data: unknown } {
+      if (secret === undefined) return { marked: true, data };
+      const marked = typeof data === 'string' && data.startsWith(secret);
+      return { marked, data: marked ? (data as string).slice(secret.length) : data };
+    },
+    /** A new page said `ready`: whether its inbox is another than the last page's. */
+    inboxSwitched(): boolean {
+      const switched = pageInbox !== undefined && pageInbox !== injectedInbox;
+      pageInbox = injectedInbox;
+      return switched;
+    },
+  };
+}
+
+/**
+ * 35 random base-36 characters (160 bits): from `crypto.getRandomValues` where the app has
+ * it, else Math.random, whose state lives in the app's JavaScript engine, out of the page's reach.
+ */
+function newSecret(): string {
+  const crypto = (globalThis as { crypto?: { getRandomValues?(array: Uint32Array): Uint32Array } }).crypto;
+  const words = new Uint32Array(5);
+  if (crypto && typeof crypto.getRandomValues === 'function') crypto.getRandomValues(words);
+  else words.forEach((_, i) => (words[i] = Math.floor(Math.random() * 2 ** 32)));
+  return Array.from(words, (word) => word.toString(36).padStart(7, '0')).join('');
 }
 
 /** Calls the app's handler; its own failure is reported, not thrown into react-native-webview. */

@@ -30,6 +30,9 @@ export interface CommandSpec<Params, Result = unknown> {
 
 export type CommandTable = Record<string, CommandSpec<any>>;
 
+/** Why a bridge is destroyed when it is installed again for another inbox: untimed commands are answered too. */
+export const INBOX_SWITCHED = 'installed for another inbox';
+
 export interface CommandRunner {
   run(command: HostCommand): void;
   /** Commands started and not yet answered. */
@@ -37,7 +40,9 @@ export interface CommandRunner {
   /**
    * Answers every pending command with `network_error` ("the bridge was <why>"), so no host call
    * waits for an answer that will never come, then stops. Untimed commands (`sendMessage`) are
-   * left out: their message stays queued and is reported by its message-state events.
+   * left out: their message stays queued and is reported by its message-state events, by the next
+   * bridge of the same inbox. For `INBOX_SWITCHED` no bridge here will report them: they are
+   * answered `inbox_switched` (the message stays queued for its own inbox).
    */
   destroy(why?: string): void;
 }
@@ -84,7 +89,17 @@ export function createCommandRunner(
         controller.abort();
       };
       // An untimed command's message stays queued and is reported by its message-state events.
-      const abandon = (why: string) => finish(spec.untimed ? undefined : failure('network_error', `bridge ${why}`));
+      const abandon = (why: string) =>
+        finish(
+          !spec.untimed
+            ? failure('network_error', `bridge ${why}`)
+            : why === INBOX_SWITCHED
+              ? failure(
+                  'inbox_switched',
+                  `bridge ${why}: the message stays queued for its own inbox; do not resend it here`,
+                )
+              : undefined,
+        );
       const timer = spec.untimed
         ? undefined
         : timers.setTimeout(() => finish(failure('network_error', `no answer within ${timeoutMs} ms`)), timeoutMs);

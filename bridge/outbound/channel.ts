@@ -55,14 +55,23 @@ export const CHANNEL_QUEUE_LIMIT = 500;
 /** How long a native host's message-state event waits for others to cross with it: a frame. */
 export const BATCH_WINDOW_MS = 16;
 
-/** @param onGiveUp called once when the channel has been missing for `CHANNEL_WAIT_MS`. */
+/**
+ * @param onGiveUp called once when the channel has been missing for `CHANNEL_WAIT_MS`.
+ * @param secret put before every text payload (the `channelSecret` option): the host's proof that
+ * a payload is the bridge's, which no script of the page can read or forge.
+ */
 export function createChannel(
   adapter: HostAdapter,
   scope: HostScope,
   names: ChannelNames,
   timers: Timers,
   onGiveUp: (waitedMs: number) => void = () => undefined,
+  secret = '',
 ): Channel {
+  const encode = (message: OutboundMessage | OutboundMessage[]) => {
+    const payload = adapter.encode(message);
+    return typeof payload === 'string' ? secret + payload : payload;
+  };
   /** What waits for the native channel: each group of messages goes as one payload. */
   const queue: OutboundMessage[][] = [];
   /** Message-state events waiting, posted a window after the first or with the next other message. */
@@ -78,9 +87,9 @@ export function createChannel(
     for (let send, head; (head = queue[0]) && (send = adapter.find(scope, names)); queue.shift()) {
       try {
         // Told first, ahead of what is left, so the host reads the gap where it is.
-        if (dropped > 0) send(adapter.encode(errorEvent('channel_error', `[channel] ${dropped} event(s) dropped`)));
+        if (dropped > 0) send(encode(errorEvent('channel_error', `[channel] ${dropped} event(s) dropped`)));
         dropped = 0;
-        send(adapter.encode(head.length > 1 ? head : (head[0] as OutboundMessage)));
+        send(encode(head.length > 1 ? head : (head[0] as OutboundMessage)));
       } catch {
         // The channel exists but refused (a native bridge mid-teardown): keep the payload, retry.
         break;
@@ -127,6 +136,12 @@ export function createChannel(
 type Send = (this: unknown, payload: unknown) => void;
 
 /**
+ * Taken when the bundle runs, at document start, before the page's scripts: the bridge's own
+ * deliveries never look up `Function.prototype.call`, which a page script could replace to read them.
+ */
+const apply = Reflect.apply;
+
+/**
  * Where a page script's direct call of a channel goes: the running bridge's inbound (bridge.ts),
  * which says whether the message was its own.
  */
@@ -138,6 +153,11 @@ export function onPageCall(handler: (data: unknown) => boolean): () => void {
 }
 /** The guards put in place of channels' `postMessage`, each with the channel's own (none: a stand-in). */
 const guards = new WeakMap<object, Send | undefined>();
+/**
+ * Each channel object's own `postMessage`, as first found (at install, before the page's scripts):
+ * a page script that replaces the method later gets its own calls, never the bridge's deliveries.
+ */
+const originals = new WeakMap<object, Send | undefined>();
 
 /**
  * A guard for a channel's `postMessage`: a page script that calls it directly reaches the bridge
@@ -150,7 +170,7 @@ const guards = new WeakMap<object, Send | undefined>();
  */
 export function guardOf(send?: Send): Send {
   const guard: Send = function (this: unknown, data) {
-    if (!(pageCall && pageCall(data)) && send) send.call(this, data);
+    if (!(pageCall && pageCall(data)) && send) apply(send, this, [data]);
   };
   guards.set(guard, send);
   return guard;
@@ -159,22 +179,26 @@ export function guardOf(send?: Send): Send {
 /**
  * `window.<name>.postMessage(...)`, called as a method: native interfaces need their receiver.
  * Its `postMessage` is replaced by a guard (where the object lets it), so the page cannot talk
- * past the bridge.
+ * past the bridge; the method first found is the one delivered to from then on.
  */
 export function postMessageOf(target: unknown): Poster | undefined {
   // Object(x) is x for an object or a function (null and primitives excepted).
   if (Object(target) !== target) return undefined;
   const candidate = target as { postMessage?: unknown };
-  let send = candidate.postMessage as Send | undefined;
-  if (typeof send !== 'function') return undefined;
-  if (guards.has(send)) send = guards.get(send);
-  else
-    try {
-      candidate.postMessage = guardOf(send);
-    } catch {
-      // A native object that keeps its method (some Java bridges): delivered to all the same.
-    }
-  return send && ((payload) => (send as Send).call(candidate, payload));
+  let send = originals.get(candidate);
+  if (!originals.has(candidate)) {
+    send = candidate.postMessage as Send | undefined;
+    if (typeof send !== 'function') return undefined;
+    if (guards.has(send)) send = guards.get(send);
+    else
+      try {
+        candidate.postMessage = guardOf(send);
+      } catch {
+        // A native object that keeps its method (some Java bridges): delivered to all the same.
+      }
+    originals.set(candidate, send);
+  }
+  return send && ((payload) => apply(send as Send, candidate, [payload]));
 }
 
 export const toJsonString = (message: OutboundMessage): string => JSON.stringify(message);

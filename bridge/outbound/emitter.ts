@@ -29,13 +29,18 @@ export interface Emitter {
 export function createEmitter(
   hosts: HostName[],
   scope: HostScope,
-  names: ChannelNames,
+  names: ChannelNames & { channelSecret?: string | undefined },
   timers: Timers,
   redactor: Redactor,
 ): Emitter {
   const channels = hosts.map((name) =>
-    createChannel(adapters[name], scope, names, timers, (waited) =>
-      emit(errorEvent('channel_error', `[channel] no ${name} channel after ${waited} ms`)),
+    createChannel(
+      adapters[name],
+      scope,
+      names,
+      timers,
+      (waited) => emit(errorEvent('channel_error', `[channel] no ${name} channel after ${waited} ms`)),
+      names.channelSecret,
     ),
   );
   // One event type and a handful of listeners: a Set does what an emitter library would.

@@ -60,6 +60,15 @@ export interface BridgeOptions extends Partial<ChannelNames> {
    * with it (`cw_conversation` in the widget URL). Without it the token never leaves. @default false
    */
   forwardConversationToken?: boolean;
+  /**
+   * A secret, 16+ characters, that the bridge puts before every text payload it delivers
+   * (`secret + JSON`), so the host can tell the bridge's deliveries from what a script of the
+   * page posts to the same channel. The bridge takes it out of `window.chatBridgeSettings` as it
+   * installs, before the page's scripts run, and it never appears in an event or a recording. The
+   * React Native host makes one and checks it (`createReactNativeHost`); the native receivers do not
+   * read it yet: leave it unset there. @default none
+   */
+  channelSecret?: string;
 }
 
 export const DEFAULTS = {

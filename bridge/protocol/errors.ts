@@ -45,6 +45,12 @@ export const ErrorCode = {
   StorageWiped: 'storage_wiped',
   /** Not a failure: after `storage_error` or `storage_wiped`, every waiting message is stored again. */
   StorageRestored: 'storage_restored',
+  /**
+   * The bridge was installed for another inbox (another website token or `baseUrl`) while this
+   * message waited: it stays queued for its own inbox, and is sent when that inbox is installed
+   * again, never with another's credentials. Do not send it again under the new inbox.
+   */
+  InboxSwitched: 'inbox_switched',
   /** The host cancelled the message (`cancelMessage`) before it was sent. */
   Cancelled: 'cancelled',
   /** A host command's `method` names no command the bridge has. */

@@ -11,18 +11,20 @@
  * sent when it is built, so it still comes before any other message.
  */
 import { RECORDER_ALLOWED, VERSION, type Bridge } from '../bridge.js';
-import { browserEnvironment, inboundMessage } from '../browser-environment.js';
+import { browserEnvironment, inboundMessage, type BrowserNetwork } from '../browser-environment.js';
 import { noop, type Environment, type InboundMessage } from '../environment.js';
 import type { EarlyBuffer } from './early-buffer.js';
 
 /**
  * `build` makes the bridge from the window's environment, when it is needed; `buffer` keeps the
- * window's events until then, and hands them to it.
+ * window's events until then, and hands them to it. `network`: fetch and uploads as taken at
+ * document start (browser-environment.ts), before the page's scripts could wrap them.
  */
 export function deferredBridge(
   win: Window & typeof globalThis,
   build: (env: Environment) => Bridge,
   buffer: EarlyBuffer,
+  network?: BrowserNetwork,
 ): Bridge {
   let bridge: Bridge | undefined;
   /**
@@ -40,7 +42,7 @@ export function deferredBridge(
     // The bridge's own listeners, caught on their way in, so the kept events reach them.
     let onMessage: (message: InboundMessage) => void = noop;
     let onConnectivityChange: (online: boolean) => void = noop;
-    const env = browserEnvironment(win);
+    const env = browserEnvironment(win, network);
     building = true;
     bridge = build(
       Object.assign({}, env, {

@@ -14,11 +14,24 @@ export function defineGlobal(win: Window, value: object): void {
   Object.defineProperty(win, 'ChatBridge', { value, enumerable: true, configurable: true, writable: false });
 }
 
-/** The global's `install` options over any `window.chatBridgeSettings`, and their check (an OptionsError is thrown). */
+/** Each window's injected `channelSecret`, taken out of its settings where the page's scripts would read it. */
+const secrets = new WeakMap<Window, unknown>();
+
+/**
+ * The global's `install` options over any `window.chatBridgeSettings`, and their check (an
+ * OptionsError is thrown). An injected `channelSecret` is taken out of the settings object at the
+ * first install (at document start, before the page's scripts) and kept here for later installs.
+ */
 export function installOptions(win: Window, options: object) {
   const injected = (win as { chatBridgeSettings?: unknown }).chatBridgeSettings;
+  // `channelSecret` is not among the names the bundle shortens (INTERNAL_PROPERTIES): the host's object has it.
+  const settings = Object(injected) as { channelSecret?: unknown };
+  if (settings === injected && settings.channelSecret !== undefined) {
+    secrets.set(win, settings.channelSecret);
+    delete settings.channelSecret;
+  }
   // Object.assign passes over a null source, and `false` has no fields; a string's characters would become fields.
-  const merged = Object.assign({}, typeof injected === 'object' && injected, options);
+  const merged = Object.assign({ channelSecret: secrets.get(win) }, typeof injected === 'object' && injected, options);
   return { merged: merged as Record<string, unknown>, resolved: normalizeOptions(merged, win.location.origin) };
 }
 

@@ -11,6 +11,11 @@ import {
   type CreateBridgeSettings,
 } from '../bridge.js';
 import { deferredBridge } from './deferred-start.js';
+import { inboxPrefix } from '../backend/outbox-record.js';
+import { INBOX_SWITCHED } from '../dispatch/command-runner.js';
+import { browserNetwork } from '../browser-environment.js';
+import type { HostScope } from '../environment.js';
+import { adapters, detectHost } from '../outbound/adapters/index.js';
 import type { BridgeOptions } from '../protocol/bridge-options.js';
 import { defineGlobal, installInjected, installOptions } from './early-input.js';
 import { createEarlyBuffer } from './early-buffer.js';
@@ -21,7 +26,9 @@ export interface ChatBridgeGlobal {
   /**
    * Starts the bridge, with these options over any `window.chatBridgeSettings`. A second call
    * replaces the running bridge, so there is never more than one set of listeners; the commands
-   * the old one was running are answered (`network_error`, "the bridge was reinstalled") first.
+   * the old one was running are answered (`network_error`, "the bridge was reinstalled") first,
+   * and, when the new options name another inbox, its waiting `sendMessage` commands too
+   * (`inbox_switched`: their messages stay queued for their own inbox).
    */
   install(options?: Partial<BridgeOptions>): Bridge;
   /** Hands the bridge one host command (for hosts that use `evaluateJavascript` / `runJavaScript`). */
@@ -51,6 +58,10 @@ export function createGlobal(
   const buffer = createEarlyBuffer(win, handover);
   // Only the starter's drops are told: commands past the limit before `install` never were.
   let starterDropped = handover ? handover.dropped : 0;
+  // Taken now, as the bundle runs at document start: the page's scripts have not run yet.
+  const network = browserNetwork(win);
+  /** The running bridge's inbox (its outbox's key prefix): installed for another, its waiting messages are answered. */
+  let inbox: string | undefined;
 
   return {
     version: VERSION,
@@ -59,8 +70,14 @@ export function createGlobal(
       const settings = Object.assign({ rawOptions: merged, dropped: starterDropped }, plugins);
       starterDropped = 0;
       checkRecorder(resolved, settings); // before the running bridge is replaced, as for other bad options
-      if (current) current.destroy('reinstalled');
-      const bridge = deferredBridge(win, (env) => createBridge(resolved, env, settings), buffer);
+      const next = inboxPrefix(resolved.baseUrl, resolved.websiteToken);
+      if (current) current.destroy(next === inbox ? 'reinstalled' : INBOX_SWITCHED);
+      inbox = next;
+      // The channel's postMessage, found now, before the page's scripts can replace it (channel.ts).
+      const scope = win as unknown as HostScope;
+      if (resolved.host) adapters[resolved.host].find(scope, resolved);
+      else detectHost(scope, resolved);
+      const bridge = deferredBridge(win, (env) => createBridge(resolved, env, settings), buffer, network);
       current = bridge;
       // Each builds it at once, as a command handed to `receive` does (after the events it kept).
       buffer.commands.splice(0).forEach((data) => bridge.receive(data));

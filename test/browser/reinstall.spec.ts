@@ -5,7 +5,13 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { requireChromium } from '../helpers/chromium.js';
-import { useBrowserHarness, waitForLog, type BridgePage } from '../helpers/browser-harness.js';
+import {
+  OTHER_WEBSITE_TOKEN,
+  useBrowserHarness,
+  waitForLog,
+  WEBSITE_TOKEN,
+  type BridgePage,
+} from '../helpers/browser-harness.js';
 
 describe.skipIf(!requireChromium())('a command in flight when the bridge goes (real bundle in Chromium)', () => {
   const harness = useBrowserHarness();
@@ -97,5 +103,49 @@ describe.skipIf(!requireChromium())('a command in flight when the bridge goes (r
         message: '[getConversation] bridge destroyed',
       },
     });
+  });
+
+  // Issue 34, case 5: installed again for another inbox while a message waits offline.
+  it('installed for another inbox, a waiting sendMessage is answered inbox_switched; its message goes to its own inbox alone, when installed again', async () => {
+    const page = await harness.open({ host: 'android' });
+    tab = page;
+    await page.setOffline(true, true);
+    const id = await page.send('sendMessage', { content: 'for inbox A only', messageId: 'switch-m1' });
+    await page.waitFor({ type: 'message', messageId: 'switch-m1', state: 'queued' });
+    const since = await page.mark();
+
+    await page.install({ websiteToken: OTHER_WEBSITE_TOKEN });
+
+    expect(await page.waitFor({ type: 'response', id }, { since, timeoutMs: 2_000 })).toMatchObject({
+      ok: false,
+      error: { code: 'inbox_switched', message: expect.stringContaining('stays queued for its own inbox') },
+    });
+    // Inbox B's bridge, online, never sends A's message with B's credentials.
+    await page.setOffline(false, true);
+    expect(await page.call('init')).toMatchObject({ ok: true });
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(await harness.storedMessages(OTHER_WEBSITE_TOKEN)).toEqual([]);
+
+    // A again: its bridge sends the stored copy, once, to A.
+    const back = await page.mark();
+    await page.install({ websiteToken: WEBSITE_TOKEN });
+    await page.waitFor({ type: 'message', messageId: 'switch-m1', state: 'sent' }, { since: back, timeoutMs: 10_000 });
+    expect((await harness.storedMessages(WEBSITE_TOKEN)).map((message) => message.content)).toEqual([
+      'for inbox A only',
+    ]);
+    expect(await harness.storedMessages(OTHER_WEBSITE_TOKEN)).toEqual([]);
+  });
+
+  it('installed again for the same inbox, a waiting sendMessage is not answered: the new bridge sends its message', async () => {
+    const page = await harness.open({ host: 'android' });
+    tab = page;
+    await page.setOffline(true, true);
+    const id = await page.send('sendMessage', { content: 'same inbox', messageId: 'switch-m2' });
+    await page.waitFor({ type: 'message', messageId: 'switch-m2', state: 'queued' });
+    await page.install({ websiteToken: WEBSITE_TOKEN });
+    await page.setOffline(false, true);
+    await page.waitFor({ type: 'message', messageId: 'switch-m2', state: 'sent' }, { timeoutMs: 10_000 });
+    expect((await page.messages()).filter((message) => message.type === 'response' && message.id === id)).toEqual([]);
+    expect((await harness.storedMessages(WEBSITE_TOKEN)).map((message) => message.content)).toEqual(['same inbox']);
   });
 });

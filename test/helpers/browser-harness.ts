@@ -80,7 +80,10 @@ ${offlineStandInJs('Failed to fetch')}
   else if (host === 'browser') addEventListener('chatbridge', function (event) { keep(event.detail); });
 
   // A payload may carry what one task delivered, as an array: each message in turn.
-  var decode = function (payload) { return typeof payload === 'string' ? JSON.parse(payload) : payload; };
+  // With a channelSecret in the settings, the bridge puts it before each text payload.
+  var secret = (JSON.parse(query.get('settings') || '{}') || {}).channelSecret;
+  var unmarked = function (text) { return secret && text.indexOf(secret) === 0 ? text.slice(secret.length) : text; };
+  var decode = function (payload) { return typeof payload === 'string' ? JSON.parse(unmarked(payload)) : payload; };
   var messagesFrom = function (from) {
     return received.reduce(function (all, payload) { return all.concat(decode(payload)); }, []).slice(from);
   };

@@ -133,9 +133,14 @@ export async function startWebKitHarness(): Promise<WebKitHarness> {
   }
 
   const byView = new Map<string, HandlerMessage[]>();
+  /** The React Native host's `channelSecret` by view: the mark before each payload, taken off here. */
+  const secrets = new Map<string, string>();
   const waiters = new Set<() => void>();
   const listeners = new Set<(message: HandlerMessage) => void>();
-  webkit.onMessage((message) => {
+  webkit.onMessage((handled) => {
+    const secret = secrets.get(handled.view);
+    const marked = secret !== undefined && typeof handled.body === 'string' && handled.body.startsWith(secret);
+    const message = marked ? { ...handled, body: (handled.body as string).slice((secret as string).length) } : handled;
     byView.get(message.view)?.push(message);
     for (const listener of [...listeners]) listener(message);
     for (const wake of [...waiters]) wake();
@@ -171,6 +176,8 @@ export async function startWebKitHarness(): Promise<WebKitHarness> {
     if (host === 'react-native') {
       const rnHost = createReactNativeHost({ onEvent: () => undefined, webView: () => undefined });
       hostScript = (source) => rnHost.injectedJavaScript(options as BridgeOptions, source);
+      const secret = /"channelSecret":"(\w+)"/.exec(hostScript(''));
+      if (secret) secrets.set(view, secret[1] as string);
       userScripts.push(REACT_NATIVE_WEBVIEW_SCRIPT);
     }
     if (bare) {

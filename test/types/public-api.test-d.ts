@@ -171,6 +171,7 @@ export function describeCode(code: ErrorCode): string {
     case 'storage_error':
     case 'storage_wiped':
     case 'storage_restored':
+    case 'inbox_switched':
     case 'cancelled':
     case 'unknown_method':
     case 'channel_error':

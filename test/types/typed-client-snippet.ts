@@ -41,6 +41,7 @@ export function isWorthRetrying(code: ChatBridgeErrorCode): boolean {
     case 'not_found':
     case 'validation_error':
     case 'widget_error':
+    case 'inbox_switched':
     case 'cancelled':
     case 'unknown_method':
     case 'closed':

@@ -539,6 +539,7 @@ describe('createReactNativeHost injectedJavaScript', () => {
       websiteToken: 'wt_demo',
       allowedOrigins: ['https://chat.example.com'],
       host: 'react-native',
+      channelSecret: expect.stringMatching(/^[0-9a-z]{35}$/),
     });
     expect(completion).toBe(true);
   });
@@ -558,7 +559,7 @@ describe('createReactNativeHost injectedJavaScript', () => {
     const script = hostWith().host.injectedJavaScript({ baseUrl: 'https://chat.example.com', host: 'ios' }, '');
     const window: Record<string, unknown> = {};
     runInNewContext(script, { window });
-    expect(window['chatBridgeSettings']).toEqual({ baseUrl: 'https://chat.example.com', host: 'react-native' });
+    expect(window['chatBridgeSettings']).toMatchObject({ baseUrl: 'https://chat.example.com', host: 'react-native' });
   });
 
   it('still runs the settings and ends with true after a bundle that ends without a semicolon or with a line comment', () => {
@@ -569,6 +570,105 @@ describe('createReactNativeHost injectedJavaScript', () => {
     const window: Record<string, unknown> = {};
     expect(runInNewContext(script, { window })).toBe(true);
     expect(window['loaded']).toBe(1);
+  });
+});
+
+/**
+ * A host whose page got its settings from `injectedJavaScript` (for inbox `websiteToken`), and the
+ * bridge's deliveries, marked with the secret those settings carried.
+ */
+function markedHost(websiteToken = 'wt_inbox_a') {
+  const webView = fakeWebView();
+  const events: OutboundMessage[] = [];
+  const host = createReactNativeHost({ onEvent: (event) => void events.push(event), webView: () => webView.view });
+  const settingsFor = (token: string) => {
+    const script = host.injectedJavaScript({ baseUrl: 'https://chat.example.com/api/v1', websiteToken: token }, '');
+    const window: Record<string, unknown> = {};
+    runInNewContext(script, { window });
+    return window['chatBridgeSettings'] as { channelSecret: string };
+  };
+  const secret = settingsFor(websiteToken).channelSecret;
+  const fromBridge = (message: unknown) => ({ nativeEvent: { data: secret + JSON.stringify(message) } });
+  host.onMessage(fromBridge({ type: 'ready' }));
+  events.length = 0;
+  return { host, events, webView, secret, fromBridge, settingsFor };
+}
+
+describe("createReactNativeHost takes only the bridge's own payloads (issue 34, case 7)", () => {
+  it("a page script's own ready rejects no call under way", async () => {
+    const { host, webView, fromBridge } = markedHost();
+    const call = outcomeOf(host.client.getConversation());
+    host.onMessage(fromWebView({ type: 'ready' }));
+    const [command] = webView.commands() as Array<{ id: string }>;
+    host.onMessage(fromBridge({ type: 'response', id: command?.id, ok: true, result: { id: 1 } }));
+    expect(await call).toEqual({ ok: true, value: { id: 1 } });
+  });
+
+  it("a page script's own error event never reaches onEvent; the bridge's does", () => {
+    const { host, events, fromBridge } = markedHost();
+    host.onMessage(fromWebView({ type: 'error', code: 'auth_failed', message: 'forged' }));
+    host.onMessage({ nativeEvent: { data: 'not even JSON' } });
+    expect(events).toEqual([]);
+    host.onMessage(fromBridge({ type: 'error', code: 'network_error', message: '[init] offline' }));
+    expect(events).toEqual([{ type: 'error', code: 'network_error', message: '[init] offline' }]);
+  });
+
+  it('5,000 ready in one payload inject nothing when forged, and count as one new page when marked', () => {
+    const { host, webView, fromBridge } = markedHost();
+    void host.client.sendMessage({ content: 'followed', messageId: 'm-5000' }).catch(() => undefined);
+    host.onMessage(fromBridge({ type: 'message', messageId: 'm-5000', state: 'queued', attempt: 0 }));
+    const before = webView.scripts.length;
+    const flood = Array.from({ length: 5_000 }, () => ({ type: 'ready' }));
+    host.onMessage(fromWebView(flood));
+    expect(webView.scripts.length).toBe(before);
+    host.onMessage(fromBridge(flood));
+    // One new page: one listOutbox for the followed message.
+    expect(webView.scripts.length).toBe(before + 1);
+    expect(webView.commands().slice(-1)).toMatchObject([{ method: 'listOutbox' }]);
+  });
+
+  it('answers a probe that carries no mark (the probe script posts it, not the bridge)', () => {
+    const { host, webView } = markedHost();
+    host.onLoadStart({ nativeEvent: { url: 'https://widget.example.test/chat#x' } });
+    const token = /probe:("[^"]+")/.exec(webView.scripts.at(-1) as string)?.[1] as string;
+    void host.client.init();
+    const before = webView.received.length;
+    host.onMessage(
+      fromWebView({ type: 'ready', probe: JSON.parse(token) as string, href: 'https://widget.example.test/chat#x' }),
+    );
+    expect(webView.received.length).toBe(before + 1);
+  });
+});
+
+describe('createReactNativeHost switching inbox (issue 34, case 5)', () => {
+  it("a new page of another inbox: a followed sendMessage rejects with inbox_switched, never page_gone's resend advice", async () => {
+    const { host, webView, fromBridge, settingsFor } = markedHost('wt_inbox_a');
+    const message = outcomeOf(host.client.sendMessage({ content: 'for A', messageId: 'm-a' }));
+    host.onMessage(fromBridge({ type: 'message', messageId: 'm-a', state: 'queued', attempt: 0 }));
+
+    settingsFor('wt_inbox_b');
+    host.onLoadStart({ nativeEvent: { url: 'https://widget.example.test/b' } });
+    host.onMessage(fromBridge({ type: 'ready' }));
+    // Were the new page asked, B's outbox would not hold the message: answered empty.
+    const list = (webView.commands() as Array<{ id: string; method: string }>).find((c) => c.method === 'listOutbox');
+    if (list) host.onMessage(fromBridge({ type: 'response', id: list.id, ok: true, result: { messages: [] } }));
+
+    expect(await message).toMatchObject({ ok: false, code: 'inbox_switched' });
+    expect(((await message) as { message: string }).message).toContain('stays queued for its own inbox');
+  });
+
+  it('a new page of the same inbox: the followed sendMessage is looked for in its outbox, as before', async () => {
+    const { host, webView, fromBridge, settingsFor } = markedHost('wt_inbox_a');
+    const message = outcomeOf(host.client.sendMessage({ content: 'for A', messageId: 'm-a2' }));
+    host.onMessage(fromBridge({ type: 'message', messageId: 'm-a2', state: 'queued', attempt: 0 }));
+    settingsFor('wt_inbox_a');
+    host.onMessage(fromBridge({ type: 'ready' }));
+    const list = (webView.commands() as Array<{ id: string; method: string }>).find((c) => c.method === 'listOutbox');
+    host.onMessage(
+      fromBridge({ type: 'response', id: list?.id, ok: true, result: { messages: [{ messageId: 'm-a2' }] } }),
+    );
+    host.onMessage(fromBridge({ type: 'message', messageId: 'm-a2', state: 'sent', attempt: 1, result: { id: 4 } }));
+    expect(await message).toEqual({ ok: true, value: { id: 4 } });
   });
 });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import {
   createCommandRunner,
+  INBOX_SWITCHED,
   type CommandContext,
   type CommandTable,
 } from '../../../../bridge/dispatch/command-runner.js';
@@ -274,6 +275,27 @@ describe('bookkeeping', () => {
     expect(runner.pending).toBe(1);
     clock.advance(TIMEOUT);
     expect(runner.pending).toBe(0);
+  });
+
+  it('destroy leaves an untimed command unanswered, but for INBOX_SWITCHED answers it inbox_switched', () => {
+    const { runner, responses } = setup();
+    runner.run({ id: 'same', method: 'untimed' });
+    runner.destroy('reinstalled');
+    expect(responses).toEqual([]);
+
+    const other = setup();
+    other.runner.run({ id: 'switched', method: 'untimed' });
+    other.runner.run({ id: 'plain', method: 'manual' });
+    other.runner.destroy(INBOX_SWITCHED);
+    expect(other.responses).toEqual([
+      {
+        type: 'response',
+        id: 'switched',
+        ok: false,
+        error: expect.objectContaining({ code: 'inbox_switched', message: expect.stringContaining('stays queued') }),
+      },
+      { type: 'response', id: 'plain', ok: false, error: expect.objectContaining({ code: 'network_error' }) },
+    ]);
   });
 
   it('destroy answers each running command once with network_error saying why, then answers nothing', async () => {

@@ -47,6 +47,49 @@ function recorder() {
 }
 
 describe('createChannel', () => {
+  it('puts the secret before each text payload, not before an object payload (issue 34, case 7)', () => {
+    const clock = createVirtualClock();
+    const text = recorder();
+    const objects = recorder();
+    const secret = 'abcdefghijklmnopqrstuvwxyz0123456';
+    createChannel(
+      adapters['react-native'],
+      { ReactNativeWebView: text.target },
+      names,
+      clock,
+      undefined,
+      secret,
+    ).deliver({
+      type: 'ready',
+    });
+    createChannel(
+      adapters.ios,
+      { webkit: { messageHandlers: { chatBridge: objects.target } } },
+      names,
+      clock,
+      undefined,
+      secret,
+    ).deliver({
+      type: 'ready',
+    });
+    expect(text.payloads).toEqual([`${secret}{"type":"ready"}`]);
+    expect(objects.payloads).toEqual([{ type: 'ready' }]);
+  });
+
+  it('keeps delivering to the postMessage it first found when a page script replaces it (issue 34, case 8)', () => {
+    const clock = createVirtualClock();
+    const native = recorder();
+    const channelObject = native.target as { postMessage: (payload: unknown) => void };
+    const channel = createChannel(adapters.android, { ChatBridgeAndroid: channelObject }, names, clock);
+    channel.deliver({ type: 'ready' });
+    const stolen: unknown[] = [];
+    channelObject.postMessage = (payload) => void stolen.push(payload);
+    channel.deliver(message(1));
+    channel.deliver({ type: 'error', code: 'network_error', message: 'x' });
+    expect(stolen).toEqual([]);
+    expect(native.payloads).toHaveLength(3);
+  });
+
   it('delivers at once, without scheduling a poll, when the native channel exists', () => {
     const clock = createVirtualClock();
     const native = recorder();

@@ -37,6 +37,21 @@ describe('defineGlobal', () => {
 describe('installOptions', () => {
   const BASE_URL = 'https://chat.example.test/api/v1';
 
+  it("takes an injected channelSecret out of window.chatBridgeSettings, and keeps it for the window's later installs", () => {
+    const secret = 'a-secret-of-24-characters';
+    // A window of its own: what installOptions keeps is the window's.
+    const page = { location: window.location, chatBridgeSettings: { baseUrl: BASE_URL, channelSecret: secret } };
+    const own = page as unknown as Window;
+    expect(installOptions(own, {}).resolved.channelSecret).toBe(secret);
+    expect(page.chatBridgeSettings).toEqual({ baseUrl: BASE_URL });
+    // A later install (the page's, or the host's again) still has it; options given win.
+    expect(installOptions(own, { websiteToken: 'wt_other_inbox' }).resolved.channelSecret).toBe(secret);
+    expect(installOptions(own, { channelSecret: 'another-secret-16+' }).resolved.channelSecret).toBe(
+      'another-secret-16+',
+    );
+    expect(installOptions(win, { baseUrl: BASE_URL }).resolved.channelSecret).toBeUndefined();
+  });
+
   it('merges the options given over window.chatBridgeSettings, and resolves them', () => {
     win.chatBridgeSettings = { baseUrl: 'https://ignored.example.test', browserEvent: 'acme-chat' };
     const { merged, resolved } = installOptions(win, { baseUrl: BASE_URL, host: 'browser' });
