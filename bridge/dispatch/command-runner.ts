@@ -94,10 +94,7 @@ export function createCommandRunner(
           !spec.untimed
             ? failure('network_error', `bridge ${why}`)
             : why === INBOX_SWITCHED
-              ? failure(
-                  'inbox_switched',
-                  `bridge ${why}: the message stays queued for its own inbox; do not resend it here`,
-                )
+              ? failure('inbox_switched', `bridge ${why}`) // the code says what to do: docs/reference.md
               : undefined,
         );
       const timer = spec.untimed

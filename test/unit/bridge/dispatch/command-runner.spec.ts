@@ -292,7 +292,10 @@ describe('bookkeeping', () => {
         type: 'response',
         id: 'switched',
         ok: false,
-        error: expect.objectContaining({ code: 'inbox_switched', message: expect.stringContaining('stays queued') }),
+        error: expect.objectContaining({
+          code: 'inbox_switched',
+          message: '[untimed] bridge installed for another inbox',
+        }),
       },
       { type: 'response', id: 'plain', ok: false, error: expect.objectContaining({ code: 'network_error' }) },
     ]);
