@@ -10,7 +10,9 @@
 import { detectHost } from './outbound/adapters/index.js';
 import { guardOf, onPageCall } from './outbound/channel.js';
 import { createEmitter } from './outbound/emitter.js';
-import { createApi } from './backend/api.js';
+import { createApi, type BridgeApi } from './backend/api.js';
+import { CONTRACT } from './backend/profile.js';
+import { CHATWOOT } from './backend/chatwoot-profile.js';
 import { createCommandRunner, type CommandRunner } from './dispatch/command-runner.js';
 import { noop, trackedTimers, type Environment, type InboundMessage } from './environment.js';
 import { errorEvent } from './protocol/errors.js';
@@ -96,6 +98,12 @@ export function createBridge(
   redactor.add(options.websiteToken, 'website');
   // Never in anything the host is sent but the prefix the channel puts before it.
   redactor.add(options.channelSecret, 'channel');
+  // The backend's profile, chosen once: every call, credential and failure reading follows it.
+  const profile = options.backend === 'chatwoot' ? CHATWOOT : CONTRACT;
+  // The widget's contact, where the page gives one: Chatwoot's SDKs load
+  // `/widget?website_token=…&cw_conversation=<token>` (app/controllers/widgets_controller.rb).
+  let contactToken = profile.widgetContact ? pageConversation(baseEnv.scope) : undefined;
+  redactor.add(contactToken, 'page');
 
   const recorder =
     RECORDER_ALLOWED && options.record && settings.recorder
@@ -124,37 +132,52 @@ export function createBridge(
    * Install runs at document start, before the page's own scripts; compiling and running this part
    * there would cost the page about half of install's time, for nothing it needs yet.
    */
-  let built: { outbox: Outbox; runner: CommandRunner } | undefined;
+  let built: { outbox: Outbox; runner: CommandRunner; api: BridgeApi } | undefined;
   const core = () => {
     if (built) return built;
     // The environment with the bridge's own timers, which `destroy` clears.
     const timed = Object.assign({}, env, timers);
-    const api = createApi(createHttp(timed, options, inFlight), options.websiteToken, (token) =>
-      redactor.add(token, 'auth'),
+    const api = createApi(
+      createHttp(timed, options, inFlight, profile.sign),
+      options.websiteToken,
+      (token) => redactor.add(token, 'auth'),
+      profile,
+      env.now,
     );
+    if (contactToken) api.adopt(contactToken);
     const outbox = createOutbox(
       Object.assign({}, timed, {
         isOnline: () => !offline && env.isOnline(),
         prefix: inboxPrefix(options.baseUrl, options.websiteToken),
         page,
         maxFileSize: options.maxFileSize,
+        fileTypes: options.fileTypes,
         send: api.sendMessage,
         emit,
         restored: recorder ? (count: number) => recorder.restored(count) : noop,
       }),
     );
     const runner = createCommandRunner(
-      createHostCommands(api, outbox, options.maxFileSize, timers),
+      createHostCommands(api, outbox, options.maxFileSize, timers, options.fileTypes),
       options.commandTimeout,
       timers,
       answer,
     );
-    return (built = { outbox, runner });
+    return (built = { outbox, runner, api });
   };
 
-  /** Past the redactor on purpose: the one message meant to carry a token, and only to the channels. */
-  const forwardConversationToken = (token: string | false | undefined) => {
-    if (options.forwardConversationToken && token) emitter.deliver({ type: 'conversationToken', token });
+  /**
+   * The widget's conversation token: the contact the bridge sends as, where the profile has the
+   * widget's contact. To the host past the redactor on purpose, where it opted in: the one message
+   * meant to carry a token, and only to the channels.
+   */
+  const widgetContact = (token: string | false | undefined) => {
+    if (!token) return;
+    if (profile.widgetContact) {
+      contactToken = token;
+      if (built) built.api.adopt(token);
+    }
+    if (options.forwardConversationToken) emitter.deliver({ type: 'conversationToken', token });
   };
 
   const handle = (verdict: Verdict) => {
@@ -168,7 +191,7 @@ export function createBridge(
             ? widgetErrorEvent(verdict.data)
             : { type: 'widget', event: verdict.event, data: verdict.data },
         );
-        return forwardConversationToken(verdict.conversationToken);
+        return widgetContact(verdict.conversationToken);
       case 'command':
         return core().runner.run(verdict.command);
     }
@@ -254,4 +277,13 @@ export function createBridge(
       inFlight.forEach((controller) => controller.abort());
     },
   };
+}
+
+/** The page's own `cw_conversation` query parameter, where it has one (never on another scope). */
+function pageConversation(scope: Record<string, unknown>): string | undefined {
+  try {
+    return new URLSearchParams(String((scope['location'] as Location).search)).get('cw_conversation') || undefined;
+  } catch {
+    return undefined;
+  }
 }

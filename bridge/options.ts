@@ -4,22 +4,28 @@
  * their defaults are the install side of the contract: protocol/bridge-options.ts.
  */
 import {
+  BACKENDS,
   DEFAULTS,
   HOST_NAMES,
+  type BackendName,
   type BridgeOptions,
   type ChannelNames,
   type HostName,
   type RetryPolicy,
 } from './protocol/bridge-options.js';
-import { MAX_FILES } from './protocol/service-rules.js';
+import { ACCEPTED_TYPES, CHATWOOT_MAX_FILE_SIZE, CHATWOOT_TYPES, MAX_FILES } from './protocol/service-rules.js';
 
 export interface ResolvedOptions extends ChannelNames {
   baseUrl: string;
   apiOrigin: string;
+  backend: BackendName;
   websiteToken: string | undefined;
   host: HostName | undefined;
   allowedOrigins: ReadonlySet<string> | '*';
+  /** Within the backend's own limit (Chatwoot's 40 MiB), which a larger option does not raise. */
   maxFileSize: number;
+  /** Derived: the MIME types the backend accepts. */
+  fileTypes: RegExp;
   widgetPrefix: string;
   maxMessageLength: number;
   /** Derived: admits 5 attachments of `maxFileSize` in base64, wrapped or not, plus the envelope. */
@@ -111,7 +117,17 @@ export function normalizeOptions(input: unknown, pageOrigin: string): ResolvedOp
     (value) => HOST_NAMES.includes(value as HostName),
     `must be one of ${HOST_NAMES.join(', ')}`,
   );
-  const maxFileSize = positive('maxFileSize', DEFAULTS.maxFileSize);
+  const backend = pick<BackendName>(
+    options,
+    'backend',
+    'contract',
+    (value) => BACKENDS.includes(value as BackendName),
+    `must be one of ${BACKENDS.join(', ')}`,
+  );
+  const chatwoot = backend === 'chatwoot';
+  const maxFileSize = chatwoot
+    ? Math.min(positive('maxFileSize', CHATWOOT_MAX_FILE_SIZE), CHATWOOT_MAX_FILE_SIZE)
+    : positive('maxFileSize', DEFAULTS.maxFileSize);
   const maxMessageLength = positive('maxMessageLength', DEFAULTS.maxMessageLength);
   const retry = pick<Record<string, unknown>>(
     options,
@@ -127,6 +143,7 @@ export function normalizeOptions(input: unknown, pageOrigin: string): ResolvedOp
     baseUrl: baseUrl.href.replace(/\/+$/, ''),
     apiOrigin: baseUrl.origin,
     channelSecret,
+    backend,
     websiteToken: websiteToken || undefined,
     host,
     // An opaque page origin ("null": file:// or loadHTMLString pages) is shared by every sandboxed
@@ -136,6 +153,7 @@ export function normalizeOptions(input: unknown, pageOrigin: string): ResolvedOp
       [baseUrl.origin, pageOrigin].filter((origin) => origin !== 'null'),
     ),
     maxFileSize,
+    fileTypes: chatwoot ? CHATWOOT_TYPES : ACCEPTED_TYPES,
     widgetPrefix: channel('widgetPrefix', DEFAULTS.widgetPrefix),
     maxMessageLength,
     // base64 grows data by 4/3, RFC 2045 line breaks (escaped "\r\n" after every 76 characters)

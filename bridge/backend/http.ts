@@ -5,7 +5,8 @@
  * CORS-safe means the only headers ever set are `Content-Type` and `Authorization` (the two
  * the contract's `Access-Control-Allow-Headers` admits) and the methods are among the
  * contract's `Access-Control-Allow-Methods`; a self-hosted backend configured by the contract
- * therefore never refuses a preflight.
+ * therefore never refuses a preflight. A profile may carry the auth token in its own header
+ * (`sign`: Chatwoot's `X-Auth-Token`, whose widget API is same-origin by design, docs/chatwoot.md).
  *
  * createHttp runs a few lines past 80: one closure over the requests in flight, which `destroy`
  * aborts, and the 429 waits that each attempt reads.
@@ -34,18 +35,32 @@ export interface ApiRequest {
   onProgress?: ProgressListener | undefined;
 }
 
-/** `authToken`: sent as `Authorization: Bearer`, when given. */
+/** `authToken`: sent as the profile signs it (`Authorization: Bearer`, by default), when given. */
 export type Http = (request: ApiRequest, authToken?: string) => Promise<ApiResponse>;
+
+/** How a request carries the auth token. */
+export type Sign = (headers: Record<string, string>, token: string) => void;
+
+/** The contract's: `Authorization: Bearer`, a header its CORS list admits. */
+export const bearer: Sign = (headers, token) => void (headers['Authorization'] = `Bearer ${token}`);
 
 type HttpOptions = Pick<ResolvedOptions, 'baseUrl' | 'apiOrigin' | 'requestTimeout' | 'retry'>;
 type HttpEnvironment = Pick<Environment, 'fetch' | 'upload' | 'setTimeout' | 'clearTimeout' | 'random' | 'now'>;
 
-/** @param inFlight the controllers of requests under way, which `destroy` aborts. */
-export function createHttp(env: HttpEnvironment, options: HttpOptions, inFlight: Set<AbortController>): Http {
+/**
+ * @param inFlight the controllers of requests under way, which `destroy` aborts.
+ * @param sign how the auth token goes (the backend profile's)
+ */
+export function createHttp(
+  env: HttpEnvironment,
+  options: HttpOptions,
+  inFlight: Set<AbortController>,
+  sign = bearer,
+): Http {
   const attempt: Http = async (request, authToken) => {
     const url = urlFor(request, options);
     const { form, json, signal, onProgress } = request;
-    // A redirect could carry Authorization to another origin in WebViews that predate the Fetch
+    // A redirect could carry the auth token to another origin in WebViews that predate the Fetch
     // rule dropping it; the API never needs one, so a redirect fails as a network error.
     const init: HttpRequest = { method: request.method, headers: {}, redirect: 'error' };
     if (form) {
@@ -55,7 +70,7 @@ export function createHttp(env: HttpEnvironment, options: HttpOptions, inFlight:
       init.headers['Content-Type'] = 'application/json';
       init.body = JSON.stringify(json);
     }
-    if (authToken) init.headers['Authorization'] = `Bearer ${authToken}`;
+    if (authToken) sign(init.headers, authToken);
 
     const controller = new AbortController();
     const stop = () => controller.abort();

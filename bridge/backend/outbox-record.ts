@@ -71,8 +71,11 @@ export const inQueueOrder = (keys: Iterable<string>, page: string) =>
 
 const isText = (value: unknown) => value === undefined || typeof value === 'string';
 
-/** A stored value is sent only when it has exactly the shape the bridge writes, within the service's limits. */
-export function isOutboxRecord(value: unknown, maxFileSize: number): value is OutboxRecord {
+/**
+ * A stored value is sent only when it has exactly the shape the bridge writes, within the
+ * backend's limits (`types`: its MIME types, the service's by default).
+ */
+export function isOutboxRecord(value: unknown, maxFileSize: number, types = ACCEPTED_TYPES): value is OutboxRecord {
   if (!isObject(value) || value['v'] !== 1) return false;
   const { messageId: id, content, contact = {}, files = [] } = value as { [key: string]: any };
   return (
@@ -88,7 +91,7 @@ export function isOutboxRecord(value: unknown, maxFileSize: number): value is Ou
       if (!isObject(file)) return false;
       const { name, type } = file as any;
       const bytes = fileSize(file) as number;
-      return typeof name === 'string' && ACCEPTED_TYPES.test(type) && bytes >= 0 && bytes <= maxFileSize;
+      return typeof name === 'string' && types.test(type) && bytes >= 0 && bytes <= maxFileSize;
     })
   );
 }

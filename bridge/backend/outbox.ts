@@ -131,7 +131,7 @@ export function createOutbox(s: OutboxSettings): Outbox {
         const entry = entries.get(key);
         // Without an entry, a key of this page is a message answered whose removal failed.
         const record = entry ? entry.record : foreign(key) && read.get(key);
-        if (isOutboxRecord(record, s.maxFileSize))
+        if (isOutboxRecord(record, s.maxFileSize, s.fileTypes))
           listing.push({
             messageId: record.messageId,
             state: entry ? entry.state : 'queued',

@@ -26,8 +26,17 @@ import type { Timers } from '../environment.js';
  */
 type Answering<Params, Name extends keyof CommandResults> = CommandSpec<Params, CommandResults[Name]>;
 
-/** @param timers for dropping uploads left unused */
-export function createHostCommands(api: Api, outbox: Outbox, maxFileSize: number, timers: Timers): CommandTable {
+/**
+ * @param timers for dropping uploads left unused
+ * @param fileTypes the MIME types the backend accepts (the service's by default)
+ */
+export function createHostCommands(
+  api: Api,
+  outbox: Outbox,
+  maxFileSize: number,
+  timers: Timers,
+  fileTypes?: RegExp,
+): CommandTable {
   const uploads = createUploads(maxFileSize, timers);
   return {
     init: {
@@ -54,7 +63,7 @@ export function createHostCommands(api: Api, outbox: Outbox, maxFileSize: number
       // Not async: the answer then follows the message's outcome in one microtask, before the
       // sender's removal of its record starts (an async function would add two).
       run(params) {
-        validateMessage(params, maxFileSize);
+        validateMessage(params, maxFileSize, fileTypes);
         const { content, attachments } = params;
         // Given by the host, or minted as the command came in (bridge.ts, protocol/message-ids.ts).
         const messageId = params.messageId as string;

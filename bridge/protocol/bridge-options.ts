@@ -16,6 +16,13 @@ export interface RetryPolicy {
 export const HOST_NAMES = ['react-native', 'android', 'ios', 'flutter', 'browser'] as const;
 export type HostName = (typeof HOST_NAMES)[number];
 
+/**
+ * The kinds of backend the bridge speaks to: the service contract, or a Chatwoot installation's
+ * widget API (docs/chatwoot.md; backend/chatwoot-profile.ts).
+ */
+export const BACKENDS = ['contract', 'chatwoot'] as const;
+export type BackendName = (typeof BACKENDS)[number];
+
 /** Names under which each platform's native channel is found on `window`. */
 export interface ChannelNames {
   /** `window.<name>.postMessage(string)`, the Android `@JavascriptInterface` object. @default "ChatBridgeAndroid" */
@@ -29,8 +36,16 @@ export interface ChannelNames {
 }
 
 export interface BridgeOptions extends Partial<ChannelNames> {
-  /** Absolute URL of the API root, e.g. `https://chat.example.com/api/v1`. Required. */
+  /**
+   * Absolute URL of the API root, e.g. `https://chat.example.com/api/v1`; with `backend: 'chatwoot'`,
+   * the installation's root, e.g. `https://chat.example.com`. Required.
+   */
   baseUrl: string;
+  /**
+   * The backend's kind: the service contract, or Chatwoot's widget API (its paths, its
+   * `X-Auth-Token`, the widget's own contact, its errors and limits: docs/chatwoot.md). @default "contract"
+   */
+  backend?: BackendName;
   /**
    * The widget inbox's website token, at least 6 characters (a shorter one is refused: it could
    * not be scrubbed from text safely). Without it, commands fail with `auth_failed` and send nothing.
@@ -40,7 +55,10 @@ export interface BridgeOptions extends Partial<ChannelNames> {
   host?: HostName;
   /** Origins whose posted messages are accepted. @default [origin of baseUrl, the page's origin] */
   allowedOrigins?: string[] | '*';
-  /** Largest attachment accepted, in bytes. @default 5242880 (5 MiB, the widget's limit) */
+  /**
+   * Largest attachment accepted, in bytes. @default 5242880 (5 MiB, the widget's limit); with
+   * `backend: 'chatwoot'` 41943040 (40 MiB, Chatwoot's limit), which a larger value does not raise
+   */
   maxFileSize?: number;
   /** Prefix of the widget's string protocol, `'<prefix>:' + JSON`. @default "chatwoot-widget" */
   widgetPrefix?: string;

@@ -10,6 +10,15 @@ import type { Attachment, Contact, SendMessageParams } from './schemas.js';
 
 /** The MIME types the service accepts. */
 export const ACCEPTED_TYPES = /^(image|audio|video|text)\/[^\s/]+$|^application\/pdf$/i;
+/**
+ * The MIME types a Chatwoot website inbox accepts: any `image/`, `video/` or `audio/` type, and
+ * its ACCEPTABLE_FILE_TYPES list (chatwoot/chatwoot app/models/attachment.rb, `media_file?` and
+ * `validate_file_content_type`; the develop branch's list, which some forks lengthen).
+ */
+export const CHATWOOT_TYPES =
+  /^(image|video|audio)\/[^\s/]+$|^text\/(csv|plain|rtf)$|^application\/(json|pdf|zip|x-7z-compressed|vnd\.rar|x-tar|msword|vnd\.ms-excel|vnd\.ms-powerpoint|rtf|vnd\.oasis\.opendocument\.text|vnd\.openxmlformats-officedocument\.(presentationml\.presentation|spreadsheetml\.sheet|wordprocessingml\.document))$/;
+/** Chatwoot's largest attachment: `40.megabytes` (app/models/attachment.rb `validate_file_size`). */
+export const CHATWOOT_MAX_FILE_SIZE = 40 * 1024 * 1024;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const BASE64URL = /^[A-Za-z0-9_-]*={0,2}$/;
@@ -20,7 +29,8 @@ const WHERE = '[POST /messages]';
 /** The service's limit on attachments per message. */
 export const MAX_FILES = 5;
 
-export function validateMessage(params: SendMessageParams, maxFileSize: number): void {
+/** @param types the backend's MIME types (`ACCEPTED_TYPES`, or Chatwoot's) */
+export function validateMessage(params: SendMessageParams, maxFileSize: number, types = ACCEPTED_TYPES): void {
   const attachments = params.attachments || [];
   if (attachments.length === 0 && (params.content || '').trim() === '') {
     throw badRequest('empty_message', 'message.content is required');
@@ -29,7 +39,7 @@ export function validateMessage(params: SendMessageParams, maxFileSize: number):
     throw badRequest('too_many_files', `${attachments.length} files, max ${MAX_FILES}`);
   }
   attachments.forEach((file, index) => {
-    if (!ACCEPTED_TYPES.test(file.type)) {
+    if (!types.test(file.type)) {
       throw badRequest('unsupported_file_type', `${file.name}: unsupported type "${file.type}"`);
     }
     const data = file.data === undefined ? undefined : base64Text(file.data);

@@ -85,7 +85,7 @@ export function orphanRecovery(
       await breathe();
       const record = read.get(key);
       if (!gone(key)) continue;
-      if (isOutboxRecord(record, s.maxFileSize)) {
+      if (isOutboxRecord(record, s.maxFileSize, s.fileTypes)) {
         entries.set(key, { key, record, attempt: 0, state: 'queued' });
         adopted++;
       } else if (record !== undefined) {

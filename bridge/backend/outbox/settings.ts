@@ -12,6 +12,8 @@ export interface OutboxSettings extends Timers {
   /** This page's id: in its record keys and its liveness lock. */
   page: string;
   maxFileSize: number;
+  /** The MIME types the backend accepts, for records read back (the service's when absent). */
+  fileTypes?: RegExp | undefined;
   /** The wall clock: what the host is told (`nextAttemptAt`), the order of stored records. */
   now(): number;
   /** The clock waits are measured on (environment.ts): the wall clock set back or forward moves no wait. */
