@@ -108,7 +108,8 @@ export function createScriptedHttp(
 function headersAsSent(request: HttpRequest): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers))
-    headers[name] = name.toLowerCase() === 'authorization' ? REDACTED : value;
+    // Both carry an auth token: the contract's Authorization, Chatwoot's X-Auth-Token.
+    headers[name] = /^(authorization|x-auth-token)$/i.test(name) ? REDACTED : value;
   // The browser adds the multipart Content-Type (its boundary varies, so it is left out).
   if (typeof FormData !== 'undefined' && request.body instanceof FormData)
     headers['Content-Type'] = 'multipart/form-data';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createApi } from '../../../../bridge/backend/api.js';
+import { CHATWOOT } from '../../../../bridge/backend/chatwoot-profile.js';
 import type { ApiRequest, ApiResponse, Http } from '../../../../bridge/backend/http.js';
 import { failure } from '../../../helpers/failure.js';
 
@@ -263,5 +264,180 @@ describe('attachments go up once: the conversation is known before the body leav
       message: '[GET /conversations] 500: boom',
     });
     expect(routes(requests)).toEqual(['GET /config', 'GET /conversations']);
+  });
+});
+
+describe("on Chatwoot's profile (chatwoot-profile.ts)", () => {
+  const CW_CONFIG = {
+    status: 200,
+    body: { website_channel_config: { auth_token: 'eyJ.new.contact' }, contact: { pubsub_token: 'pubsub_1' } },
+  };
+  const NOT_FOUND = { status: 404, body: { error: 'Resource could not be found' } };
+  const LOST = 'lost';
+
+  /** Scripted like scriptedHttp, with `LOST` for a request that got no answer; a clock the test moves. */
+  function chatwoot(answers: Array<(Partial<ApiResponse> & { status: number }) | typeof LOST>, date?: string) {
+    const requests: string[] = [];
+    const sent: ApiRequest[] = [];
+    let time = 1_700_000_000_000;
+    const http: Http = async (request, authToken) => {
+      const query = new URLSearchParams(request.query).toString();
+      requests.push(`${request.method} ${request.path}?${query} ${authToken ?? '-'}`);
+      sent.push(request);
+      const answer = answers.shift();
+      if (answer === undefined) throw new Error(`unexpected request ${request.method} ${request.path}`);
+      if (answer === LOST)
+        throw Object.assign(new Error('lost'), { name: 'BridgeError', event: { code: 'network_error' } });
+      const body = answer.body;
+      return {
+        status: answer.status,
+        body,
+        text: answer.text ?? (body === undefined ? '' : JSON.stringify(body)),
+        headers: { get: (name: string) => (name === 'Date' && date !== undefined ? date : null) },
+      };
+    };
+    const tokens: string[] = [];
+    const client = createApi(
+      http,
+      'wt_chatwoot',
+      (t) => tokens.push(t),
+      CHATWOOT,
+      () => time,
+    );
+    return { client, requests, sent, tokens, tick: (ms: number) => void (time += ms) };
+  }
+  const record = (content: string) => ({ v: 1 as const, messageId: 'm-1', content });
+
+  it("sends as the widget's contact, with website_token on every call, without a config call", async () => {
+    const { client, requests, sent } = chatwoot([{ status: 200, body: { id: 1, content: 'hi' } }]);
+    client.adopt('eyJ.widget.contact');
+    expect(await client.sendMessage(record('hi'))).toEqual({ id: 1, content: 'hi' });
+    expect(requests).toEqual(['POST /api/v1/widget/messages?website_token=wt_chatwoot eyJ.widget.contact']);
+    expect(sent[0]?.json).toEqual({ message: { content: 'hi', echo_id: 'm-1' } });
+  });
+
+  it('makes a contact with POST …/config only where the page gave none, and learns every token in it', async () => {
+    const { client, requests, tokens } = chatwoot([CW_CONFIG, { status: 200, body: {} }]);
+    await client.getConversation({});
+    expect(requests).toEqual([
+      'POST /api/v1/widget/config?website_token=wt_chatwoot -',
+      'GET /api/v1/widget/conversations?website_token=wt_chatwoot eyJ.new.contact',
+    ]);
+    expect([...new Set(tokens)].sort()).toEqual(['eyJ.new.contact', 'pubsub_1']);
+  });
+
+  it("keeps the widget's contact on init: its token goes with the config call", async () => {
+    const { client, requests } = chatwoot([CW_CONFIG]);
+    client.adopt('eyJ.widget.contact');
+    expect(await client.init()).toEqual({ website_channel_config: {}, contact: {} });
+    expect(requests).toEqual(['POST /api/v1/widget/config?website_token=wt_chatwoot eyJ.widget.contact']);
+  });
+
+  it('recovers a token the server no longer knows (404) once, as the widget does: a new contact, then the call again', async () => {
+    const { client, requests } = chatwoot([NOT_FOUND, CW_CONFIG, { status: 200, body: { id: 2 } }]);
+    client.adopt('eyJ.stale.contact');
+    expect(await client.sendMessage(record('hi'))).toEqual({ id: 2 });
+    expect(requests).toEqual([
+      'POST /api/v1/widget/messages?website_token=wt_chatwoot eyJ.stale.contact',
+      'POST /api/v1/widget/config?website_token=wt_chatwoot -',
+      'POST /api/v1/widget/messages?website_token=wt_chatwoot eyJ.new.contact',
+    ]);
+  });
+
+  it("answers auth_failed with the server's words after a second 404, and not_found for an unknown website token", async () => {
+    const stale = chatwoot([NOT_FOUND, CW_CONFIG, NOT_FOUND]);
+    stale.client.adopt('eyJ.stale.contact');
+    expect(await failure(stale.client.getConversation({}))).toMatchObject({
+      code: 'auth_failed',
+      status: 404,
+      message: '[GET /api/v1/widget/conversations] 404: Resource could not be found',
+    });
+    expect(stale.requests).toHaveLength(3);
+    const unknown = chatwoot([NOT_FOUND]);
+    expect(await failure(unknown.client.init())).toMatchObject({ code: 'not_found', status: 404 });
+  });
+
+  it('does not create a conversation on a 404 (Chatwoot makes it with the first message)', async () => {
+    const { client, requests } = chatwoot([NOT_FOUND, CW_CONFIG, { status: 200, body: {} }]);
+    client.adopt('eyJ.stale.contact');
+    expect(await client.getConversation({ name: 'Ada' })).toEqual({});
+    expect(requests.every((request) => !request.startsWith('POST /api/v1/widget/conversations'))).toBe(true);
+  });
+
+  it('settles a message whose last attempt got no answer as sent when the conversation has it, without sending it again', async () => {
+    const stored = { id: 31, content: 'hello', message_type: 0, created_at: 1_700_000_001 };
+    const { client, requests, tick } = chatwoot([LOST, { status: 200, body: [stored] }]);
+    client.adopt('eyJ.widget.contact');
+    expect((await failure(client.sendMessage(record('hello')))).code).toBe('network_error');
+    tick(30_000);
+    expect(await client.sendMessage(record('hello'))).toEqual(stored);
+    expect(requests.map((request) => request.split('?')[0])).toEqual([
+      'POST /api/v1/widget/messages',
+      'GET /api/v1/widget/messages',
+    ]);
+  });
+
+  it("sends it again when it is not there; the look-up starts from the first lost attempt, on the server's clock", async () => {
+    // The server's clock is an hour behind the device's: its messages are an hour "older".
+    const date = new Date(1_700_000_000_000 - 3_600_000).toUTCString();
+    const earlier = { id: 30, content: 'hello', message_type: 0, created_at: 1_700_000_000 - 3_600 - 60 };
+    const stored = { id: 31, content: 'hello', message_type: 0, created_at: 1_700_000_000 - 3_600 + 1 };
+    const { client, requests } = chatwoot(
+      [
+        { status: 200, body: [] },
+        LOST,
+        { status: 200, body: [earlier] },
+        LOST,
+        { status: 200, body: [earlier, stored] },
+      ],
+      date,
+    );
+    client.adopt('eyJ.widget.contact');
+    await client.getConversation({});
+    await failure(client.sendMessage(record('hello')));
+    await failure(client.sendMessage(record('hello')));
+    expect(await client.sendMessage(record('hello'))).toEqual(stored);
+    expect(requests.map((request) => request.split('?')[0])).toEqual([
+      'GET /api/v1/widget/conversations',
+      'POST /api/v1/widget/messages',
+      'GET /api/v1/widget/messages',
+      'POST /api/v1/widget/messages',
+      'GET /api/v1/widget/messages',
+    ]);
+  });
+
+  it('looks nothing up for a message whose attempts were answered, or refused', async () => {
+    const { client, requests } = chatwoot([
+      { status: 422, body: { message: 'Too many messages', attributes: ['base'] } },
+      { status: 200, body: { id: 3 } },
+    ]);
+    client.adopt('eyJ.widget.contact');
+    expect((await failure(client.sendMessage(record('a')))).code).toBe('rate_limited');
+    await client.sendMessage(record('a'));
+    expect(requests.map((request) => request.split(' ')[0])).toEqual(['POST', 'POST']);
+  });
+
+  it('sends attachments as message[attachments][] without a conversation look-up first', async () => {
+    const { client, sent } = chatwoot([{ status: 200, body: { id: 4 } }]);
+    client.adopt('eyJ.widget.contact');
+    await client.sendMessage({
+      ...record(''),
+      files: [{ name: 'p.jpg', type: 'image/jpeg', data: new ArrayBuffer(3) }],
+    });
+    expect(sent).toHaveLength(1);
+    expect([...(sent[0]?.form?.keys() ?? [])]).toEqual([
+      'message[content]',
+      'message[echo_id]',
+      'message[attachments][]',
+    ]);
+  });
+});
+
+describe("the contract's profile and the widget's contact", () => {
+  it("never adopts the widget's token: the contract's token comes from its config", async () => {
+    const { api: client, requests } = api([CONFIG, CONVERSATION]);
+    client.adopt('widget_token_1');
+    await client.getConversation({});
+    expect(requests[1]).toMatchObject({ authToken: 'at_token_1' });
   });
 });
