@@ -87,9 +87,10 @@ export const CHATWOOT: Profile = {
   stale: 404,
   sign: (headers, token) => void (headers['X-Auth-Token'] = token),
   session({ text }) {
-    // app/views/api/v1/widget/configs/create.json.jbuilder: website_channel_config.auth_token is
-    // the contact's token; contact.pubsub_token (ActionCable's) is a credential too. Every field
-    // named as one is taken out of what the host gets.
+    // app/views/api/v1/widget/configs/create.json.jbuilder: `auth_token` is the contact's token
+    // (at the top in develop, inside website_channel_config in some versions: the first found);
+    // contact.pubsub_token (ActionCable's) is a credential too. Every field named as one is taken
+    // out of what the host gets.
     const found: Array<[string, string]> = [];
     const parsed = parseJson(text, found);
     const token = (found.find(([name]) => name === 'auth_token') || [])[1];

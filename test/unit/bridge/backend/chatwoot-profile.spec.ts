@@ -40,6 +40,18 @@ describe("Chatwoot's profile: paths and credentials", () => {
     expect(session.secrets.sort()).toEqual(['eyJ.contact.token', 'pubsub_secret_1', 'wt_chatwoot']);
   });
 
+  it("reads develop's top-level auth_token as well", () => {
+    const body = {
+      chatwoot_website_channel: { website_name: 'Acme' },
+      contact: { pubsub_token: 'pubsub_1' },
+      auth_token: 'eyJ.top.level',
+    };
+    expect(CHATWOOT.session(answer(200, body))).toMatchObject({
+      token: 'eyJ.top.level',
+      config: { chatwoot_website_channel: { website_name: 'Acme' }, contact: {} },
+    });
+  });
+
   it('has no token in a config without a usable auth_token', () => {
     expect(CHATWOOT.session(answer(200, { website_channel_config: { auth_token: 'abc' } })).token).toBeUndefined();
     expect(CHATWOOT.session(answer(200, undefined, 'not json'))).toEqual({

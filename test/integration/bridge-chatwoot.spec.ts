@@ -1,0 +1,193 @@
+// @vitest-environment node
+/**
+ * The bridge on Chatwoot's profile (`backend: 'chatwoot'`, bridge/backend/chatwoot-profile.ts)
+ * against the reference backend's Chatwoot mode (reference-backend/chatwoot/) over real HTTP on
+ * 127.0.0.1: the widget's contact, a lost answer, a stale token, Chatwoot's failures, and what
+ * leaves (no Authorization header, no token but website_token in a URL, none to the host).
+ */
+import { describe, expect, it } from 'vitest';
+import { WEBSITE_TOKEN, base64Bytes, useReferenceBackend, type BridgeHarness } from '../helpers/bridge-harness.js';
+
+const suite = useReferenceBackend({ backend: 'chatwoot' });
+const API = '/api/v1/widget';
+
+interface Conversation {
+  id: number;
+  contactId: number;
+  messages: Array<{ content: string | null; attachments: Array<{ size: number }> }>;
+}
+const conversations = async () =>
+  (await (await fetch(`${suite.backend.url}/__admin/conversations`)).json()) as Conversation[];
+
+/** The widget page's token, as Chatwoot renders it into the page (widgets_controller.rb) for a new contact. */
+async function widgetToken(): Promise<string> {
+  const html = await (await fetch(`${suite.backend.url}/widget?website_token=${WEBSITE_TOKEN}`)).text();
+  return JSON.parse(/window\.authToken = (".*?");/.exec(html)![1]!) as string;
+}
+
+/** The contact id a token names, read as the widget would (its contact is the one messages go to). */
+async function contactOf(token: string): Promise<number> {
+  await fetch(`${suite.backend.url}${API}/messages?website_token=${WEBSITE_TOKEN}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-auth-token': token },
+    body: JSON.stringify({ message: { content: 'from the widget' } }),
+  });
+  const mine = (await conversations()).find((c) => c.messages.some((m) => m.content === 'from the widget'));
+  return mine!.contactId;
+}
+
+function chatwootBridge(options: Record<string, unknown> = {}): BridgeHarness {
+  return suite.bridge({ options: { backend: 'chatwoot', ...options } });
+}
+
+/** The widget's `loaded` event, as the widget page posts it (reference-backend/chatwoot/widget-page.mjs). */
+function loaded(h: BridgeHarness, token: string): void {
+  const message = { event: 'loaded', config: { authToken: token, channelConfig: { websiteToken: WEBSITE_TOKEN } } };
+  h.te.post(`chatwoot-widget:${JSON.stringify(message)}`, suite.backend.url);
+}
+
+/** Nothing but website_token in a URL, never an Authorization header, X-Auth-Token on every token-scoped call. */
+function expectCredentialsAsChatwoot(h: BridgeHarness): void {
+  expect(h.sent.length).toBeGreaterThan(0);
+  for (const request of h.sent) {
+    expect(request.path.startsWith(API), request.path).toBe(true);
+    expect(request.query).toEqual({ website_token: WEBSITE_TOKEN });
+    expect(Object.keys(request.headers).map((name) => name.toLowerCase())).not.toContain('authorization');
+    if (!request.path.endsWith('/config')) expect(request.headers['X-Auth-Token']).toMatch(/^eyJ/);
+  }
+}
+
+function expectNoTokenTold(h: BridgeHarness, tokens: string[]): void {
+  const told = JSON.stringify(h.outbound);
+  for (const token of [WEBSITE_TOKEN, ...tokens]) expect(told).not.toContain(token);
+}
+
+describe("the widget's contact", () => {
+  it("sends text and a photo into the conversation of the contact the widget's loaded event names, making no contact of its own", async () => {
+    const token = await widgetToken();
+    const contact = await contactOf(token);
+    const h = chatwootBridge();
+    loaded(h, token);
+
+    expect(await h.send('sendMessage', { content: 'Hello from the app' })).toMatchObject({ ok: true });
+    const photo = { name: 'photo.jpg', type: 'image/jpeg', data: base64Bytes(30_000) };
+    expect(await h.send('sendMessage', { attachments: [photo] })).toMatchObject({ ok: true });
+
+    const mine = (await conversations()).filter((c) => c.contactId === contact);
+    expect(mine).toHaveLength(1);
+    expect(mine[0]!.messages.map((m) => [m.content || null, m.attachments.map((a) => a.size)])).toEqual([
+      ['from the widget', []],
+      ['Hello from the app', []],
+      [null, [30_000]],
+    ]);
+    expect(h.sent.map((r) => `${r.method} ${r.path}`)).toEqual([`POST ${API}/messages`, `POST ${API}/messages`]);
+    expectCredentialsAsChatwoot(h);
+    expectNoTokenTold(h, [token]);
+  });
+
+  it('makes a contact with POST …/config only without a widget, and tells the host no token of it', async () => {
+    const h = chatwootBridge();
+    const init = await h.send('init');
+    expect(init.ok).toBe(true);
+    expect(JSON.stringify(init)).not.toMatch(/auth_token|pubsub_token|website_token/);
+    expect(await h.send('sendMessage', { content: 'no widget here' })).toMatchObject({ ok: true });
+    expect(h.sent.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+      `POST ${API}/config 200`,
+      `POST ${API}/messages 200`,
+    ]);
+    expectCredentialsAsChatwoot(h);
+  });
+});
+
+describe('nothing stored twice', () => {
+  it('settles a message whose answer was lost as sent, finding it in GET …/messages, without a second POST', async () => {
+    const token = await widgetToken();
+    const h = chatwootBridge();
+    loaded(h, token);
+    suite.backend.setFault('lost-answer', true);
+    const answer = h.send('sendMessage', { content: 'Only once, please' }, 'lost-1', 10_000);
+    await h.waitFor(() => h.sent.some((r) => r.method === 'POST' && r.path === `${API}/messages`), 'the first POST');
+    await h.waitFor(() => h.errors().some((e) => e.code === 'network_error'), 'the lost answer');
+    suite.backend.setFault('lost-answer', false);
+
+    expect(await answer).toMatchObject({ ok: true, result: { content: 'Only once, please' } });
+    const all = (await conversations()).flatMap((c) => c.messages).filter((m) => m.content === 'Only once, please');
+    expect(all).toHaveLength(1);
+    expect(h.sent.map((r) => `${r.method} ${r.path}`)).toEqual([`POST ${API}/messages`, `GET ${API}/messages`]);
+  });
+});
+
+describe('a token the server no longer knows', () => {
+  it('recovers once with a new contact (POST …/config without the old token), then sends', async () => {
+    const token = await widgetToken();
+    const h = chatwootBridge();
+    loaded(h, token);
+    suite.backend.setFault('expired-contact-token', true);
+
+    expect(await h.send('sendMessage', { content: 'after the token lapsed' })).toMatchObject({ ok: true });
+    expect(h.sent.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+      `POST ${API}/messages 404`,
+      `POST ${API}/config 200`,
+      `POST ${API}/messages 200`,
+    ]);
+    expect(h.sent[1]!.headers['X-Auth-Token']).toBeUndefined();
+    expect(h.sent[2]!.headers['X-Auth-Token']).not.toBe(token);
+    expectNoTokenTold(h, [token, h.sent[2]!.headers['X-Auth-Token']!]);
+  });
+
+  it("answers not_found for a website token Chatwoot does not know, with Chatwoot's words", async () => {
+    const h = chatwootBridge({ websiteToken: 'wt_not_an_inbox_1' });
+    const response = await h.send('init');
+    expect(response).toMatchObject({
+      ok: false,
+      error: { code: 'not_found', status: 404, message: `[POST ${API}/config] 404: Resource could not be found` },
+    });
+  });
+});
+
+describe("Chatwoot's failures in the bridge's codes", () => {
+  it.each([
+    ['message-flood', { code: 'rate_limited', status: 422, message: `[POST ${API}/messages] 422: Too many messages` }],
+    [
+      'account-suspended',
+      { code: 'auth_failed', status: 401, message: `[POST ${API}/messages] 401: Account is suspended` },
+    ],
+    ['rate-limited', { code: 'rate_limited', status: 429 }],
+  ])('%s', async (fault, error) => {
+    const token = await widgetToken();
+    const h = chatwootBridge({ retry: { limit: 1, baseDelay: 10, maxDelay: 100 } });
+    loaded(h, token);
+    suite.backend.setFault(fault, true);
+    const response = await h.send('sendMessage', { content: 'refused' });
+    expect(response).toMatchObject({ ok: false, error });
+    expectCredentialsAsChatwoot(h);
+  });
+
+  it("gives a 422's attributes as errors: content over Chatwoot's 150,000 characters", async () => {
+    const token = await widgetToken();
+    const h = chatwootBridge();
+    loaded(h, token);
+    const response = await h.send('sendMessage', { content: 'x'.repeat(150_001) });
+    expect(response).toMatchObject({ ok: false, error: { code: 'validation_error', status: 422 } });
+    expect(response.ok === false && response.error.errors).toEqual({ content: [expect.stringMatching(/too long/)] });
+  });
+
+  it("checks Chatwoot's types and 40 MiB before sending: a zip goes, an .exe and 40 MiB + 1 do not", async () => {
+    const token = await widgetToken();
+    const h = chatwootBridge();
+    loaded(h, token);
+    const zip = { name: 'logs.zip', type: 'application/zip', data: base64Bytes(100) };
+    expect(await h.send('sendMessage', { attachments: [zip] })).toMatchObject({ ok: true });
+    const exe = { name: 'setup.exe', type: 'application/x-msdownload', data: base64Bytes(10) };
+    expect(await h.send('sendMessage', { attachments: [exe] })).toMatchObject({
+      ok: false,
+      error: { code: 'unsupported_file_type' },
+    });
+    const big = { name: 'clip.mov', type: 'video/quicktime', size: 40 * 1024 * 1024 + 1 };
+    expect(await h.send('sendMessage', { attachments: [big] })).toMatchObject({
+      ok: false,
+      error: { code: 'file_too_large' },
+    });
+    expect(h.sent).toHaveLength(1);
+  });
+});
