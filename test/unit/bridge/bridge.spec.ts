@@ -473,3 +473,75 @@ describe('on() listeners', () => {
     expect(String(reported[0])).toContain('host listener bug');
   });
 });
+
+describe("backend: 'chatwoot' (backend/chatwoot-profile.ts)", () => {
+  const ROOT = 'https://chat.example.test';
+  /** A fetch that keeps each request's URL and headers and answers one JSON body. */
+  function keeping(body: unknown = { id: 1 }) {
+    const seen: Array<{ url: string; headers: Record<string, string> }> = [];
+    const fetch = async (url: string, request: HttpRequest): Promise<HttpResponse> => {
+      seen.push({ url, headers: request.headers });
+      return { status: 200, headers: { get: () => null }, text: async () => JSON.stringify(body) };
+    };
+    return { seen, fetch };
+  }
+  function chatwoot(t: InMemoryEnvironment, search = ''): Bridge {
+    t.env.scope['location'] = { search };
+    const options = normalizeOptions({ baseUrl: ROOT, websiteToken: WEBSITE_TOKEN, backend: 'chatwoot' }, ROOT);
+    const bridge = createBridge(options, t.env);
+    bridges.push(bridge);
+    return bridge;
+  }
+
+  it("sends as the page's cw_conversation contact: X-Auth-Token, website_token the one query parameter", async () => {
+    const { seen, fetch } = keeping();
+    const t = createInMemoryEnvironment({ fetch, pageOrigin: ROOT });
+    const bridge = chatwoot(t, '?website_token=x&cw_conversation=eyJ.page.contact_1');
+    bridge.receive({ id: 's', method: 'sendMessage', params: { content: 'hi' } });
+    await vi.waitFor(() => expect(ofType(t, 'response')).toHaveLength(1));
+    expect(seen).toEqual([
+      {
+        url: `${ROOT}/api/v1/widget/messages?website_token=${WEBSITE_TOKEN}`,
+        headers: { 'Content-Type': 'application/json', 'X-Auth-Token': 'eyJ.page.contact_1' },
+      },
+    ]);
+  });
+
+  it("takes the widget's loaded token over the page's, and never tells the host either", async () => {
+    const { seen, fetch } = keeping({ id: 1, echo: 'eyJ.page.contact_1 eyJ.widget.contact_2' });
+    const t = createInMemoryEnvironment({ fetch, pageOrigin: ROOT });
+    const bridge = chatwoot(t, '?cw_conversation=eyJ.page.contact_1');
+    t.post(
+      `chatwoot-widget:${JSON.stringify({ event: 'loaded', config: { authToken: 'eyJ.widget.contact_2' } })}`,
+      ROOT,
+    );
+    bridge.receive({ id: 's', method: 'sendMessage', params: { content: 'hi' } });
+    await vi.waitFor(() => expect(ofType(t, 'response')).toHaveLength(1));
+    expect(seen[0]?.headers['X-Auth-Token']).toBe('eyJ.widget.contact_2');
+    expect(JSON.stringify(t.deliveries)).not.toMatch(/eyJ\.(page|widget)\.contact/);
+  });
+
+  it('makes its own contact only where the page has none', async () => {
+    const { seen, fetch } = keeping({ auth_token: 'eyJ.own.contact_3' });
+    const t = createInMemoryEnvironment({ fetch, pageOrigin: ROOT });
+    const bridge = chatwoot(t);
+    bridge.receive({ id: 'c', method: 'getConversation' });
+    await vi.waitFor(() => expect(ofType(t, 'response')).toHaveLength(1));
+    expect(seen.map((request) => [request.url.replace(ROOT, ''), request.headers['X-Auth-Token']])).toEqual([
+      [`/api/v1/widget/config?website_token=${WEBSITE_TOKEN}`, undefined],
+      [`/api/v1/widget/conversations?website_token=${WEBSITE_TOKEN}`, 'eyJ.own.contact_3'],
+    ]);
+  });
+
+  it("leaves the contract's bridge alone: no cw_conversation read, its own token as Authorization", async () => {
+    const { seen, fetch } = keeping({ authToken: 'at_contract_4' });
+    const t = createInMemoryEnvironment({ fetch });
+    t.env.scope['location'] = { search: '?cw_conversation=eyJ.page.contact_1' };
+    const bridge = start(t);
+    t.post(`chatwoot-widget:${JSON.stringify({ event: 'loaded', config: { authToken: 'eyJ.widget.contact_2' } })}`);
+    bridge.receive({ id: 'c', method: 'getConversation' });
+    await vi.waitFor(() => expect(ofType(t, 'response')).toHaveLength(1));
+    expect(seen.map((request) => request.headers['Authorization'])).toEqual([undefined, 'Bearer at_contract_4']);
+    expect(seen.every((request) => !request.headers['X-Auth-Token'])).toBe(true);
+  });
+});

@@ -14,7 +14,7 @@ import {
   recordKey,
 } from '../../../../bridge/backend/outbox-record.js';
 import { sourceId } from '../../../../bridge/protocol/message-ids.js';
-import { MAX_FILES } from '../../../../bridge/protocol/service-rules.js';
+import { CHATWOOT_TYPES, MAX_FILES } from '../../../../bridge/protocol/service-rules.js';
 
 const BASE = 'https://chat.example.test/api/v1';
 const TOKEN = 'wt_outbox_secret_token';
@@ -178,5 +178,13 @@ describe('isOutboxRecord', () => {
     const record = file({ data: new Uint8Array(2048).buffer });
     expect(isOutboxRecord(record, 2048)).toBe(true);
     expect(isOutboxRecord(record, 2047)).toBe(false);
+  });
+});
+
+describe("isOutboxRecord with a backend's own types", () => {
+  it("keeps a record with a file the backend accepts (Chatwoot's zip), which the service's types refuse", () => {
+    const record = { v: 1, messageId: 'm-1', files: [{ name: 'logs.zip', type: 'application/zip', size: 10 }] };
+    expect(isOutboxRecord(record, 1024)).toBe(false);
+    expect(isOutboxRecord(record, 1024, CHATWOOT_TYPES)).toBe(true);
   });
 });

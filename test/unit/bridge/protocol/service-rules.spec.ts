@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { ErrorEvent } from '../../../../bridge/protocol/errors.js';
 import type { Attachment, SendMessageParams } from '../../../../bridge/protocol/schemas.js';
-import { attachmentSize, validateContact, validateMessage } from '../../../../bridge/protocol/service-rules.js';
+import {
+  CHATWOOT_MAX_FILE_SIZE,
+  CHATWOOT_TYPES,
+  attachmentSize,
+  validateContact,
+  validateMessage,
+} from '../../../../bridge/protocol/service-rules.js';
 
 const LIMIT = 5 * 1024 * 1024;
 
@@ -184,5 +190,39 @@ describe('contact rules', () => {
     expect(Object.keys(event.errors ?? {}).sort()).toEqual(['email', 'identifier']);
     expect(event.message).toContain('email');
     expect(event.message).toContain('identifier');
+  });
+});
+
+describe("Chatwoot's attachment rules (app/models/attachment.rb)", () => {
+  it.each([
+    'image/jpeg',
+    'image/heic',
+    'video/quicktime',
+    'audio/ogg',
+    'text/csv',
+    'text/plain',
+    'application/pdf',
+    'application/zip',
+    'application/vnd.rar',
+    'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  ])('accepts %s', (type) => {
+    expect(CHATWOOT_TYPES.test(type)).toBe(true);
+    expect(() =>
+      validateMessage({ attachments: [{ name: 'f', type, size: 1 }] }, CHATWOOT_MAX_FILE_SIZE, CHATWOOT_TYPES),
+    ).not.toThrow();
+  });
+
+  it.each(['text/html', 'application/x-msdownload', 'application/octet-stream', 'image', 'IMAGE/PNG', 'image/png x'])(
+    'refuses %s as unsupported_file_type',
+    (type) => {
+      expect(CHATWOOT_TYPES.test(type)).toBe(false);
+      expect(() =>
+        validateMessage({ attachments: [{ name: 'f', type, size: 1 }] }, CHATWOOT_MAX_FILE_SIZE, CHATWOOT_TYPES),
+      ).toThrow(expect.objectContaining({ event: expect.objectContaining({ code: 'unsupported_file_type' }) }));
+    },
+  );
+
+  it('is 40 MiB, as Rails reads 40.megabytes', () => {
+    expect(CHATWOOT_MAX_FILE_SIZE).toBe(41_943_040);
   });
 });
