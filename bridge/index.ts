@@ -51,9 +51,9 @@ export type {
 export type { CommandName, CommandResults, Conversation } from './protocol/command-results.js';
 export type { Attachment, Contact, SendMessageParams } from './protocol/schemas.js';
 export { MIN_TOKEN_LENGTH, normalizeOptions, OptionsError } from './options.js';
-export { DEFAULTS, HOST_NAMES } from './protocol/bridge-options.js';
+export { BACKENDS, DEFAULTS, HOST_NAMES } from './protocol/bridge-options.js';
 export type { ResolvedOptions } from './options.js';
-export type { BridgeOptions, HostName, ChannelNames, RetryPolicy } from './protocol/bridge-options.js';
+export type { BackendName, BridgeOptions, HostName, ChannelNames, RetryPolicy } from './protocol/bridge-options.js';
 export type { HostAdapter } from './outbound/channel.js';
 // For the Node tools: the stand-in channels find and encode as the adapters do, the replay and
 // the doctor redact as the bridge does, and the doctor reads backend answers exactly as it does
