@@ -125,9 +125,9 @@ export function normalizeOptions(input: unknown, pageOrigin: string): ResolvedOp
     `must be one of ${BACKENDS.join(', ')}`,
   );
   const chatwoot = backend === 'chatwoot';
-  const maxFileSize = chatwoot
-    ? Math.min(positive('maxFileSize', CHATWOOT_MAX_FILE_SIZE), CHATWOOT_MAX_FILE_SIZE)
-    : positive('maxFileSize', DEFAULTS.maxFileSize);
+  // Chatwoot's own limit, which a larger option does not raise (service-rules.ts).
+  const limit = chatwoot ? CHATWOOT_MAX_FILE_SIZE : Infinity;
+  const maxFileSize = Math.min(positive('maxFileSize', chatwoot ? limit : DEFAULTS.maxFileSize), limit);
   const maxMessageLength = positive('maxMessageLength', DEFAULTS.maxMessageLength);
   const retry = pick<Record<string, unknown>>(
     options,
