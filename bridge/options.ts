@@ -125,7 +125,6 @@ export function normalizeOptions(input: unknown, pageOrigin: string): ResolvedOp
     `must be one of ${BACKENDS.join(', ')}`,
   );
   const chatwoot = backend === 'chatwoot';
-  // Chatwoot's own limit, which a larger option does not raise (service-rules.ts).
   const limit = chatwoot ? CHATWOOT_MAX_FILE_SIZE : Infinity;
   const maxFileSize = Math.min(positive('maxFileSize', chatwoot ? limit : DEFAULTS.maxFileSize), limit);
   const maxMessageLength = positive('maxMessageLength', DEFAULTS.maxMessageLength);

@@ -78,7 +78,10 @@ export const INTERNAL_PROPERTIES = new RegExp(
     // own, and so are the retry policies' (the options' `retry`, the outbox's backoff).
     ...['websiteToken', 'forwardConversationToken', 'baseUrl', 'allowedOrigins', 'maxFileSize', 'widgetPrefix'],
     ...['maxMessageLength', 'requestTimeout', 'commandTimeout', 'limit', 'baseDelay', 'maxDelay'],
-    ...['androidChannel', 'iosHandler', 'flutterChannel', 'browserEvent'],
+    ...['androidChannel', 'iosHandler', 'flutterChannel', 'browserEvent', 'backend', 'fileTypes'],
+    // The backend profiles' fields (backend/profile.ts) and the API's `adopt`: the bundle's own objects.
+    ...['conversationsPath', 'messagesPath', 'tokenName', 'tokenEverywhere', 'stale', 'sign', 'session'],
+    ...['fileField', 'widgetContact', 'findSent', 'adopt'],
   ].join('|')})$`,
 );
 
