@@ -3,6 +3,7 @@ import type { Api } from '../../../../bridge/backend/api.js';
 import type { Outbox } from '../../../../bridge/backend/outbox.js';
 import type { OutboxRecord } from '../../../../bridge/backend/outbox-record.js';
 import type { CommandContext } from '../../../../bridge/dispatch/command-runner.js';
+import { CHATWOOT_TYPES } from '../../../../bridge/protocol/service-rules.js';
 import { createHostCommands } from '../../../../bridge/dispatch/host-commands.js';
 import { failure } from '../../../helpers/failure.js';
 
@@ -194,5 +195,22 @@ describe('host commands', () => {
     const t = setup();
     await t.run('sendMessage', { content: 'Hello', messageId: 'host-7' });
     expect(t.queued[0]?.messageId).toBe('host-7');
+  });
+});
+
+describe("the backend's file types", () => {
+  it("checks sendMessage's attachments against the types it is given (Chatwoot's), the service's without", async () => {
+    const zip = { attachments: [{ name: 'logs.zip', type: 'application/zip', size: 10 }] };
+    const enqueued: unknown[] = [];
+    const outbox = { enqueue: async (record: unknown) => (enqueued.push(record), record) } as unknown as Outbox;
+    const context = { id: 'z', signal: new AbortController().signal };
+    const chatwoot = createHostCommands(recordingApi().api, outbox, 1000, timers, CHATWOOT_TYPES);
+    await chatwoot['sendMessage']?.run({ ...zip, messageId: 'm-1' }, context);
+    expect(enqueued).toHaveLength(1);
+    const contract = createHostCommands(recordingApi().api, outbox, 1000, timers);
+    expect(() => contract['sendMessage']?.run({ ...zip, messageId: 'm-2' }, context)).toThrow(
+      expect.objectContaining({ event: expect.objectContaining({ code: 'unsupported_file_type' }) }),
+    );
+    expect(enqueued).toHaveLength(1);
   });
 });
