@@ -18,6 +18,8 @@ const PAGE_TOKEN = 'eyJhbGciOiJIUzI1NiJ9.cGFnZQ.page_contact_S1g';
 const WIDGET_TOKEN = 'eyJhbGciOiJIUzI1NiJ9.d2lkZ2V0.widget_contact_Q9x';
 const CONFIG_TOKEN = 'eyJhbGciOiJIUzI1NiJ9.Y29uZmln.config_contact_Z4m';
 const PUBSUB_TOKEN = 'pubsub_cw_security_Hq27';
+/** Generous: on a loaded machine a round trip over 127.0.0.1 may take over vi.waitFor's default second. */
+const WAIT = { timeout: 10_000 };
 const ALL = [WEBSITE_TOKEN, PAGE_TOKEN, WIDGET_TOKEN, CONFIG_TOKEN, PUBSUB_TOKEN];
 
 /** A hostile Chatwoot: it echoes every token it is sent, in several encodings, in each answer. */
@@ -89,15 +91,15 @@ describe("Chatwoot's tokens never leave", () => {
     const { bridge, told, responses, deliveries, loaded } = start();
     // The page's contact (cw_conversation), then the widget's (its loaded event)...
     bridge.receive({ id: 'a', method: 'sendMessage', params: { content: `hello ${PAGE_TOKEN}` } });
-    await vi.waitFor(() => expect(responses()).toHaveLength(1));
+    await vi.waitFor(() => expect(responses()).toHaveLength(1), WAIT);
     loaded();
     bridge.receive({ id: 'b', method: 'sendMessage', params: { content: 'again' } });
-    await vi.waitFor(() => expect(responses()).toHaveLength(2));
+    await vi.waitFor(() => expect(responses()).toHaveLength(2), WAIT);
     // ...then a 404 that renews the contact with POST …/config (a config token and a pubsub token).
     bridge.receive({ id: 'c', method: 'getConversation' });
-    await vi.waitFor(() => expect(responses()).toHaveLength(3));
+    await vi.waitFor(() => expect(responses()).toHaveLength(3), WAIT);
     bridge.receive({ id: 'd', method: 'init' });
-    await vi.waitFor(() => expect(responses()).toHaveLength(4));
+    await vi.waitFor(() => expect(responses()).toHaveLength(4), WAIT);
 
     expect(seen.map((request) => request.headers['x-auth-token'])).toEqual([
       PAGE_TOKEN,
@@ -121,9 +123,9 @@ describe("Chatwoot's tokens never leave", () => {
     const { bridge, responses, loaded } = start(false);
     loaded();
     bridge.receive({ id: 'a', method: 'sendMessage', params: { content: 'hello' } });
-    await vi.waitFor(() => expect(responses()).toHaveLength(1));
+    await vi.waitFor(() => expect(responses()).toHaveLength(1), WAIT);
     bridge.receive({ id: 'c', method: 'getConversation' });
-    await vi.waitFor(() => expect(responses()).toHaveLength(2));
+    await vi.waitFor(() => expect(responses()).toHaveLength(2), WAIT);
     expectRequestsAsChatwoot();
     const recording = bridge.recording();
     bridge.destroy();

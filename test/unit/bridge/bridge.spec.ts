@@ -498,7 +498,7 @@ describe("backend: 'chatwoot' (backend/chatwoot-profile.ts)", () => {
     const t = createInMemoryEnvironment({ fetch, pageOrigin: ROOT });
     const bridge = chatwoot(t, '?website_token=x&cw_conversation=eyJ.page.contact_1');
     bridge.receive({ id: 's', method: 'sendMessage', params: { content: 'hi' } });
-    await vi.waitFor(() => expect(ofType(t, 'response')).toHaveLength(1));
+    await vi.waitFor(() => expect(ofType(t, 'response')).toHaveLength(1), { timeout: 5_000 });
     expect(seen).toEqual([
       {
         url: `${ROOT}/api/v1/widget/messages?website_token=${WEBSITE_TOKEN}`,
@@ -516,7 +516,7 @@ describe("backend: 'chatwoot' (backend/chatwoot-profile.ts)", () => {
       ROOT,
     );
     bridge.receive({ id: 's', method: 'sendMessage', params: { content: 'hi' } });
-    await vi.waitFor(() => expect(ofType(t, 'response')).toHaveLength(1));
+    await vi.waitFor(() => expect(ofType(t, 'response')).toHaveLength(1), { timeout: 5_000 });
     expect(seen[0]?.headers['X-Auth-Token']).toBe('eyJ.widget.contact_2');
     expect(JSON.stringify(t.deliveries)).not.toMatch(/eyJ\.(page|widget)\.contact/);
   });
@@ -526,7 +526,7 @@ describe("backend: 'chatwoot' (backend/chatwoot-profile.ts)", () => {
     const t = createInMemoryEnvironment({ fetch, pageOrigin: ROOT });
     const bridge = chatwoot(t);
     bridge.receive({ id: 'c', method: 'getConversation' });
-    await vi.waitFor(() => expect(ofType(t, 'response')).toHaveLength(1));
+    await vi.waitFor(() => expect(ofType(t, 'response')).toHaveLength(1), { timeout: 5_000 });
     expect(seen.map((request) => [request.url.replace(ROOT, ''), request.headers['X-Auth-Token']])).toEqual([
       [`/api/v1/widget/config?website_token=${WEBSITE_TOKEN}`, undefined],
       [`/api/v1/widget/conversations?website_token=${WEBSITE_TOKEN}`, 'eyJ.own.contact_3'],
@@ -540,7 +540,7 @@ describe("backend: 'chatwoot' (backend/chatwoot-profile.ts)", () => {
     const bridge = start(t);
     t.post(`chatwoot-widget:${JSON.stringify({ event: 'loaded', config: { authToken: 'eyJ.widget.contact_2' } })}`);
     bridge.receive({ id: 'c', method: 'getConversation' });
-    await vi.waitFor(() => expect(ofType(t, 'response')).toHaveLength(1));
+    await vi.waitFor(() => expect(ofType(t, 'response')).toHaveLength(1), { timeout: 5_000 });
     expect(seen.map((request) => request.headers['Authorization'])).toEqual([undefined, 'Bearer at_contract_4']);
     expect(seen.every((request) => !request.headers['X-Auth-Token'])).toBe(true);
   });
