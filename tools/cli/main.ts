@@ -11,12 +11,8 @@ import { ReplayError } from '../replay/fixture.js';
 import { replay } from '../replay/replay.js';
 import { UsageError } from './usage-error.js';
 
-const HELP = `Usage:
-  chat-bridge replay FILE --host HOST [--expect GOLDEN [--update]]
-  chat-bridge doctor --base-url URL --website-token TOKEN [--backend contract|chatwoot] [--origin ORIGIN]
-  chat-bridge --help
-
-replay   Plays a fixture (JSON Lines) through the real bridge with a virtual clock and the
+/** What `replay` does and its options: in the general help, and with its own usage line in `replay --help`. */
+const REPLAY_TEXT = `replay   Plays a fixture (JSON Lines) through the real bridge with a virtual clock and the
          fixture's scripted HTTP answers, and prints one JSON line per request the bridge made
          and per payload a host's channel received. The fixture format:
          https://github.com/chat-bridge/chat-bridge/blob/main/docs/replay-and-recording.md
@@ -24,7 +20,20 @@ replay   Plays a fixture (JSON Lines) through the real bridge with a virtual clo
                      (all: every adapter's deliveries, from one run)
   --expect GOLDEN    compare the output with GOLDEN; on a difference print a line diff, exit 1
   --update           with --expect: write the output to GOLDEN instead of comparing
+`;
 
+const REPLAY_USAGE = `Usage: chat-bridge replay FILE --host HOST [--expect GOLDEN [--update]]
+
+${REPLAY_TEXT}
+Exit status: 0 done (or the output matches GOLDEN), 1 a difference or a fixture error, 2 bad usage.
+`;
+
+const HELP = `Usage:
+  chat-bridge replay FILE --host HOST [--expect GOLDEN [--update]]
+  chat-bridge doctor --base-url URL --website-token TOKEN [--backend contract|chatwoot] [--origin ORIGIN]
+  chat-bridge --help
+
+${REPLAY_TEXT}
 doctor   Checks a self-hosted backend as a WebView will use it: the CORS preflight and its
          headers, GET /config and its authToken, a rejected token's 401 body, and whether
          Retry-After is exposed to the page. One line per check; exit 1 if any fails.
@@ -86,7 +95,7 @@ async function replayCommand(
     },
   });
   if (values.help) {
-    out(HELP);
+    out(REPLAY_USAGE);
     return 0;
   }
   if (positionals.length !== 1) throw new UsageError('replay takes exactly one fixture file');

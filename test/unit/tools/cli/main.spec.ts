@@ -35,6 +35,20 @@ describe('main', () => {
     expect(none).toMatchObject({ status: 2, stdout: '', stderr: help.stdout });
   });
 
+  it("prints each command's own usage on its --help, not the general help", async () => {
+    const general = (await cli('--help')).stdout;
+    for (const command of ['replay', 'doctor']) {
+      for (const flag of ['--help', '-h']) {
+        const { status, stdout } = await cli(command, flag);
+        expect(status, `${command} ${flag}`).toBe(0);
+        expect(stdout, `${command} ${flag}`).toMatch(new RegExp(`^Usage: chat-bridge ${command} `));
+        expect(stdout).not.toBe(general);
+        // The other command is not described there.
+        expect(stdout).not.toMatch(new RegExp(`chat-bridge ${command === 'replay' ? 'doctor' : 'replay'}`));
+      }
+    }
+  });
+
   it("links the fixture format to the repository's page, which exists, since the tarball has no docs/", async () => {
     const { stdout } = await cli('help');
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
