@@ -69,6 +69,19 @@ export interface SendMessageOptions {
   onProgress?(progress: UploadProgress): void;
 }
 
+/**
+ * What `handle` returns for what it was given: a flag per message for an array, one flag for one
+ * message, either when the type does not say (`unknown`, `any`, a union of both: check with
+ * `Array.isArray`).
+ */
+export type Handled<Delivered> = 0 extends 1 & Delivered
+  ? boolean | boolean[]
+  : Delivered extends readonly unknown[]
+    ? boolean[]
+    : unknown extends Delivered
+      ? boolean | boolean[]
+      : boolean;
+
 /** The bridge's `commandTimeout` and a margin for the trip through the channel. */
 export const DEFAULT_CLIENT_TIMEOUT = DEFAULTS.commandTimeout + 5_000;
 
@@ -93,11 +106,14 @@ export interface ChatClient {
   call<Name extends CommandName>(method: Name, params?: object): Promise<CommandResults[Name]>;
   call(method: string, params?: object): Promise<unknown>;
   /**
-   * Feeds one message from the bridge; never throws. Returns true when it was the response to
-   * a call of this client (and settled it), false for anything else, events for the app's
-   * `onEvent` (message-state events too, after settling the `sendMessage` they report on).
+   * Feeds what the bridge's channel delivered, decoded from JSON: one message, or the array of
+   * several a native channel sends in one call (each taken in order); never throws. For one
+   * message, true when it was the response to a call of this client (and settled it), false for
+   * anything else, events for the app's `onEvent` (message-state events too, after settling the
+   * `sendMessage` they report on). For an array, one such flag per message, in the same order:
+   * the messages whose flag is false are the app's.
    */
-  handle(message: unknown): boolean;
+  handle<Delivered>(delivered: Delivered): Handled<Delivered>;
   /** Calls still waiting: sent and unanswered, or held. */
   readonly pending: number;
   /** The bridge cannot take commands now (a page is loading): calls wait, in order, for `release()`. */
@@ -141,6 +157,28 @@ export function createClient(transport: ClientTransport, options: ClientOptions 
   const command = <Name extends CommandName>(method: Name, params?: object) =>
     call(method, params) as Promise<CommandResults[Name]>;
 
+  /** One message from the bridge: true when it was the response to one of this client's calls. */
+  function handleOne(message: unknown): boolean {
+    if (!isObjectLike(message)) return false;
+    if (message['type'] === 'message') {
+      if (typeof message['messageId'] === 'string') following.follow(message as unknown as MessageStateMessage);
+      return false;
+    }
+    if (message['type'] !== 'response' || typeof message['id'] !== 'string') return false;
+    if (following.consumeResponse(message['id'])) return true;
+    const entry = waiting.get(message['id']);
+    if (entry === undefined || !entry.sent) return false;
+    if (message['ok'] === true) settle(entry, { ok: true, result: message['result'] });
+    else if (message['ok'] === false)
+      fail(entry, new ChatBridgeError(errorOf(message['error'], entry.command.method)));
+    else
+      fail(
+        entry,
+        bridgeCodeError('parse_error', `[${entry.command.method}] the bridge's response has no "ok" field`),
+      );
+    return true;
+  }
+
   return {
     init: () => command('init'),
     getConversation: (contact) => command('getConversation', contact),
@@ -155,26 +193,10 @@ export function createClient(transport: ClientTransport, options: ClientOptions 
     listOutbox: () => command('listOutbox'),
     cancelMessage: (params) => command('cancelMessage', params),
     call: (method: string, params?: object) => call(method, params),
-    handle(message) {
-      if (!isObjectLike(message)) return false;
-      if (message['type'] === 'message') {
-        if (typeof message['messageId'] === 'string') following.follow(message as unknown as MessageStateMessage);
-        return false;
-      }
-      if (message['type'] !== 'response' || typeof message['id'] !== 'string') return false;
-      if (following.consumeResponse(message['id'])) return true;
-      const entry = waiting.get(message['id']);
-      if (entry === undefined || !entry.sent) return false;
-      if (message['ok'] === true) settle(entry, { ok: true, result: message['result'] });
-      else if (message['ok'] === false)
-        fail(entry, new ChatBridgeError(errorOf(message['error'], entry.command.method)));
-      else
-        fail(
-          entry,
-          bridgeCodeError('parse_error', `[${entry.command.method}] the bridge's response has no "ok" field`),
-        );
-      return true;
-    },
+    // What a channel delivers: an array is each of its messages in turn (a native channel's
+    // one call per frame), so every call in it settles as if they had come one by one.
+    handle: <Delivered>(delivered: Delivered) =>
+      (Array.isArray(delivered) ? delivered.map(handleOne) : handleOne(delivered)) as Handled<Delivered>,
     get pending() {
       return waiting.size;
     },

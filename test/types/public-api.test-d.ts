@@ -241,7 +241,13 @@ expectTypeOf<CommandName>().toEqualTypeOf<
 export const conversationId: number = (await client.getConversation())?.['id'];
 // @ts-expect-error listOutbox takes no params
 client.listOutbox({});
-expectTypeOf(client.handle).returns.toBeBoolean();
+// handle: a flag per message for an array, one for a message, either when the type does not say.
+declare const delivered: OutboundMessage;
+expectTypeOf(client.handle(delivered)).toEqualTypeOf<boolean>();
+expectTypeOf(client.handle([delivered, delivered])).toEqualTypeOf<boolean[]>();
+expectTypeOf(client.handle(JSON.parse('[]'))).toEqualTypeOf<boolean | boolean[]>();
+expectTypeOf(client.handle(delivered as unknown)).toEqualTypeOf<boolean | boolean[]>();
+expectTypeOf(client.handle(delivered as OutboundMessage | OutboundMessage[])).toEqualTypeOf<boolean | boolean[]>();
 client.sendMessage({
   content: 'Hi',
   attachments: [{ name: 'a.png', type: 'image/png', data: 'AAAA' }],

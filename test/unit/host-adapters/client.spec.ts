@@ -8,8 +8,16 @@ import {
   ChatBridgeError,
   createClient,
   DEFAULT_CLIENT_TIMEOUT,
+  type ChatClient,
   type ClientTransport,
+  type OutboundMessage,
 } from '../../../host-adapters/client.js';
+import { createBridge } from '../../../bridge/bridge.js';
+import { normalizeOptions } from '../../../bridge/options.js';
+import { createInMemoryEnvironment } from '../../../tools/testing/in-memory-environment.js';
+import { startReferenceBackend } from '../../../reference-backend/server.mjs';
+
+const WEBSITE_TOKEN = 'wt_typed_client_5e2b9d';
 
 type Command = Parameters<ClientTransport['send']>[0];
 
@@ -611,6 +619,90 @@ describe('sendMessage onProgress', () => {
       expect(() => vi.runOnlyPendingTimers()).toThrow('the app broke');
     } finally {
       vi.useRealTimers();
+    }
+  });
+});
+
+describe('handle: what a native channel delivers, one message or an array', () => {
+  it('takes an array in order and answers with one flag per message', async () => {
+    const { sent, transport } = recordingTransport();
+    const client = createClient(transport);
+    const init = client.init();
+    const outbox = client.listOutbox();
+    const [first, second] = sent;
+    const event = { type: 'widget', event: 'loaded', data: {} };
+
+    expect(
+      client.handle([
+        { type: 'response', id: first?.id, ok: true, result: { config: {} } },
+        event,
+        'not a message',
+        { type: 'response', id: second?.id, ok: true, result: { messages: [] } },
+      ]),
+    ).toEqual([true, false, false, true]);
+    await expect(init).resolves.toEqual({ config: {} });
+    await expect(outbox).resolves.toEqual({ messages: [] });
+    expect(client.handle([])).toEqual([]);
+    expect(client.handle(event)).toBe(false);
+  });
+
+  // The custom transport of docs/typed-client.md ("A custom transport on a native channel"), on
+  // the real bridge's Android channel against the reference backend: the bridge sends a message's
+  // state events with its response, in one call as an array, and every call still settles.
+  it('settles every call of a custom transport on a native channel, whose calls carry arrays', async () => {
+    const backend = await startReferenceBackend({ websiteTokens: [WEBSITE_TOKEN] });
+    const payloads: unknown[] = [];
+    const events: OutboundMessage[] = [];
+    let client: ChatClient | undefined;
+    // What the native side forwards to the app: the channel's JSON text, as the docs' onChannelMessage takes it.
+    const onChannelMessage = (text: string) => {
+      const parsed: unknown = JSON.parse(text);
+      const messages: unknown[] = Array.isArray(parsed) ? parsed : [parsed];
+      client?.handle(messages).forEach((consumed, index) => {
+        if (!consumed) events.push(messages[index] as OutboundMessage);
+      });
+    };
+    const te = createInMemoryEnvironment({
+      channels: ['android'],
+      onDelivery: ({ payload }) => {
+        payloads.push(payload);
+        // The native side hands it on in a later task, as a WebView's channel does.
+        setTimeout(() => onChannelMessage(String(payload)), 0);
+      },
+    });
+    const options = normalizeOptions(
+      { baseUrl: backend.url, websiteToken: WEBSITE_TOKEN, host: 'android' },
+      te.env.pageOrigin,
+    );
+    const bridge = createBridge(options, te.env);
+    // The docs' transport: a script evaluated in the page, calling ChatBridge.receive with the JSON.
+    const evaluateInWebView = (script: string) =>
+      setTimeout(() => new Function('window', script)({ ChatBridge: bridge }), 0);
+    const literal = (json: string) =>
+      JSON.stringify(json).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+    client = createClient({
+      send: (_command, json) => evaluateInWebView(`window.ChatBridge.receive(${literal(json)});true;`),
+    });
+    try {
+      const calls = [
+        client.init(),
+        client.createConversation({ email: 'ada@example.com' }),
+        client.sendMessage({ content: 'one', messageId: 'm-one' }),
+        client.sendMessage({ content: 'two\u2028lines', messageId: 'm-two' }),
+        client.listOutbox(),
+      ];
+      const settled = await Promise.allSettled(calls);
+      expect(settled.map((outcome) => outcome.status)).toEqual(Array(calls.length).fill('fulfilled'));
+      expect(client.pending).toBe(0);
+      // The channel did carry arrays, and what the client did not consume reached the app.
+      expect(payloads.some((payload) => Array.isArray(JSON.parse(String(payload))))).toBe(true);
+      await vi.waitFor(() =>
+        expect(events.filter((event) => event.type === 'message' && event.state === 'sent')).toHaveLength(2),
+      );
+      expect(events.some((event) => event.type === 'response')).toBe(false);
+    } finally {
+      bridge.destroy();
+      await backend.close();
     }
   });
 });
