@@ -169,13 +169,9 @@ export function createClient(transport: ClientTransport, options: ClientOptions 
     const entry = waiting.get(message['id']);
     if (entry === undefined || !entry.sent) return false;
     if (message['ok'] === true) settle(entry, { ok: true, result: message['result'] });
-    else if (message['ok'] === false)
-      fail(entry, new ChatBridgeError(errorOf(message['error'], entry.command.method)));
+    else if (message['ok'] === false) fail(entry, new ChatBridgeError(errorOf(message['error'], entry.command.method)));
     else
-      fail(
-        entry,
-        bridgeCodeError('parse_error', `[${entry.command.method}] the bridge's response has no "ok" field`),
-      );
+      fail(entry, bridgeCodeError('parse_error', `[${entry.command.method}] the bridge's response has no "ok" field`));
     return true;
   }
 

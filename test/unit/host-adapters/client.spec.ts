@@ -653,12 +653,11 @@ describe('handle: what a native channel delivers, one message or an array', () =
     const backend = await startReferenceBackend({ websiteTokens: [WEBSITE_TOKEN] });
     const payloads: unknown[] = [];
     const events: OutboundMessage[] = [];
-    let client: ChatClient | undefined;
     // What the native side forwards to the app: the channel's JSON text, as the docs' onChannelMessage takes it.
     const onChannelMessage = (text: string) => {
       const parsed: unknown = JSON.parse(text);
       const messages: unknown[] = Array.isArray(parsed) ? parsed : [parsed];
-      client?.handle(messages).forEach((consumed, index) => {
+      client.handle(messages).forEach((consumed, index) => {
         if (!consumed) events.push(messages[index] as OutboundMessage);
       });
     };
@@ -676,11 +675,13 @@ describe('handle: what a native channel delivers, one message or an array', () =
     );
     const bridge = createBridge(options, te.env);
     // The docs' transport: a script evaluated in the page, calling ChatBridge.receive with the JSON.
-    const evaluateInWebView = (script: string) =>
-      setTimeout(() => new Function('window', script)({ ChatBridge: bridge }), 0);
+    const evaluateInWebView = (script: string): void =>
+      void setTimeout(() => new Function('window', script)({ ChatBridge: bridge }), 0);
     const literal = (json: string) =>
-      JSON.stringify(json).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
-    client = createClient({
+      JSON.stringify(json)
+        .replace(/\u2028/g, '\\u2028')
+        .replace(/\u2029/g, '\\u2029');
+    const client: ChatClient = createClient({
       send: (_command, json) => evaluateInWebView(`window.ChatBridge.receive(${literal(json)});true;`),
     });
     try {
