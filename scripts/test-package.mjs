@@ -6,7 +6,8 @@
  * does its job (test/package/consumer/entries.mjs), requires each from CommonJS and expects the
  * package's one sentence (require.cjs), runs the CLI (help for each command, a replay against its
  * golden, an old Node), type-checks two consumers with `strict` and `skipLibCheck: false`
- * (all-entries.ts; react-native-app.ts without DOM types), and runs publint and attw on the
+ * (all-entries.ts; react-native-app.ts without DOM types), the docs' TypeScript snippets as
+ * written (scripts/docs-snippets.mjs) and a CommonJS consumer, and runs publint and attw on the
  * tarball. Stops at the first failure with what was run and what it printed; exit 1.
  *
  * attw runs with the esm-only profile: the package is ES modules only on purpose (README), so
@@ -14,10 +15,21 @@
  * a host injects are files, not modules, so attw does not look for their types.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkSnippetProject, snippetsOf, TYPESCRIPT_PAGE, writeSnippetProject } from './docs-snippets.mjs';
 import { NATIVE_ASSET_FOLDERS, NATIVE_SCRIPTS } from './native-assets.mjs';
 import { publicDeclarations } from './public-types.mjs';
 
@@ -193,6 +205,69 @@ for (const config of readdirSync(consumer).filter((name) => /^tsconfig\..+\.json
   run(`tsc -p ${config}`, process.execPath, [TSC, '-p', config], { cwd: consumer });
   ok(`a consumer type-checks against the installed types (${config}: strict, skipLibCheck false)`);
 }
+
+// The docs' TypeScript snippets, as written, with the tsconfigs docs/typescript.md recommends
+// (scripts/docs-snippets.mjs). The React Native ones need react-native's and react's types:
+// the pinned devDependencies, linked in rather than downloaded again.
+for (const name of ['react', 'react-native', 'react-native-webview', '@types/react']) {
+  mkdirSync(join(consumer, 'node_modules', name, '..'), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules', name), join(consumer, 'node_modules', name), 'dir');
+}
+const pages = ['README.md', ...readdirSync(join(ROOT, 'docs')).map((name) => `docs/${name}`)]
+  .filter((page) => page.endsWith('.md'))
+  .map((page) => ({ page, text: readFileSync(join(ROOT, page), 'utf8') }));
+const snippets = snippetsOf(pages);
+const snippetConfigs = writeSnippetProject(consumer, snippets, readFileSync(join(ROOT, TYPESCRIPT_PAGE), 'utf8'));
+const snippetErrors = checkSnippetProject(consumer, snippetConfigs, TSC);
+expect(
+  `the docs' ${snippets.length} TypeScript snippets compile as written (${snippetConfigs.join(', ')})`,
+  snippetErrors.length === 0,
+  snippetErrors.join('\n'),
+);
+
+// A CommonJS app, as docs/typescript.md describes it: a static import is TS7016 on
+// dist/esm-only.cjs (what require() gets), a dynamic import() is typed.
+const commonjs = join(consumer, 'commonjs');
+mkdirSync(commonjs);
+writeFileSync(join(commonjs, 'package.json'), JSON.stringify({ type: 'commonjs' }));
+writeFileSync(
+  join(commonjs, 'static.ts'),
+  "import { createClient } from 'chat-bridge/client';\nexport const client = createClient({ send: () => undefined });\n",
+);
+writeFileSync(
+  join(commonjs, 'dynamic.ts'),
+  "export async function start(): Promise<void> {\n  const { createClient } = await import('chat-bridge/client');\n  createClient({ send: () => undefined });\n}\n",
+);
+const cjsOptions = {
+  strict: true,
+  module: 'NodeNext',
+  moduleResolution: 'NodeNext',
+  target: 'ES2022',
+  lib: ['ES2022', 'DOM'],
+  types: [],
+  noEmit: true,
+};
+for (const name of ['static', 'dynamic'])
+  writeFileSync(
+    join(commonjs, `tsconfig.${name}.json`),
+    JSON.stringify({ compilerOptions: cjsOptions, files: [`${name}.ts`] }),
+  );
+run('tsc -p commonjs/tsconfig.dynamic.json', process.execPath, [TSC, '-p', 'tsconfig.dynamic.json'], { cwd: commonjs });
+ok('a CommonJS consumer type-checks a dynamic import()');
+const staticImport = run(
+  'tsc -p commonjs/tsconfig.static.json',
+  process.execPath,
+  [TSC, '-p', 'tsconfig.static.json', '--pretty', 'false'],
+  {
+    cwd: commonjs,
+    status: 2,
+  },
+);
+expect(
+  "a CommonJS consumer's static import is the TS7016 on esm-only.cjs that docs/typescript.md explains",
+  /error TS7016: .*'chat-bridge\/client'.*dist\/esm-only\.cjs/.test(staticImport.stdout),
+  staticImport.stdout,
+);
 
 // --- Linters of packages, on the tarball ------------------------------------------------------
 
