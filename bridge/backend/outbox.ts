@@ -136,8 +136,10 @@ export function createOutbox(s: OutboxSettings): Outbox {
             messageId: record.messageId,
             state: entry ? entry.state : 'queued',
             attempt: entry ? entry.attempt : 0,
+            // Offline, no attempt is scheduled: it waits for the network, as its `queued` event
+            // says by leaving the time out; the failed attempt's retry time would soon be past.
             // Kept on the wait clock: told on the wall clock as it reads now.
-            nextAttemptAt: entry && entry.next && wallTime(s, entry.next),
+            nextAttemptAt: entry && entry.next !== undefined && s.isOnline() ? wallTime(s, entry.next) : undefined,
             content: record.content,
             files:
               record.files && record.files.map((file) => ({ name: file.name, type: file.type, size: fileSize(file) })),

@@ -612,6 +612,26 @@ describe('listOutbox and cancelMessage', () => {
     expect(JSON.stringify(listing)).not.toContain('ArrayBuffer');
   });
 
+  it('lists a message waiting for the network with no nextAttemptAt, as its queued event, however long it waits', async () => {
+    const p = page();
+    p.setOnline(false);
+    void p.send(1).catch(() => undefined);
+    await flush();
+    const event = p.states('msg-1').at(-1);
+    expect(event).toMatchObject({ state: 'queued', attempt: 1 });
+    expect(event).not.toHaveProperty('nextAttemptAt');
+    p.clock.advance(120_000);
+    await flush();
+    expect(await p.outbox.list()).toEqual([
+      expect.objectContaining({ messageId: 'msg-1', state: 'queued', attempt: 1, nextAttemptAt: undefined }),
+    ]);
+    // Online again (the bridge drains at the online event), it goes at once.
+    p.setOnline(true);
+    p.outbox.drain(true);
+    await flush();
+    expect(p.states('msg-1').at(-1)).toMatchObject({ state: 'sent', attempt: 2 });
+  });
+
   it('cancels a message waiting behind one being sent at once, without waiting for that send to end', async () => {
     let finishFirst = (_: unknown) => {};
     const p = page({
