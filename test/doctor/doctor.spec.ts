@@ -5,7 +5,9 @@
  * backend cannot play. Runs go through the CLI's main() (argv, out, err) to stay fast, plus
  * one run of bin/chat-bridge.js in a child process.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -533,6 +535,44 @@ describe('bin/chat-bridge.js doctor', () => {
     expect(child.code).toBe(1);
     expect(child.stdout).toMatch(/^FAIL CORS Access-Control-Allow-Origin: /m);
     expect(child.stdout).not.toContain(TOKEN);
+  });
+});
+
+describe("docs/doctor.md's broken server, tried as the page shows it", () => {
+  it("runs the page's script, then the page's command against it, and prints the page's output", async () => {
+    const page = readFileSync(join(ROOT, 'docs/doctor.md'), 'utf8');
+    const section = page.slice(page.indexOf('## Trying it against a broken server'));
+    const script = /```js\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+    const [, command = '', expected = ''] =
+      /```\n\$ npx (chat-bridge doctor [^\n]+)\n([\s\S]*?)```/.exec(section) ?? [];
+    expect(script).toContain('listen(8787');
+    // Any free port for 8787, in the script, the command and the output alike.
+    const free = createServer();
+    await new Promise<void>((resolve) => free.listen(0, '127.0.0.1', resolve));
+    const port = String((free.address() as AddressInfo).port);
+    await new Promise((resolve) => free.close(resolve));
+    const scratch = mkdtempSync(join(tmpdir(), 'chat-bridge-doctor-page-'));
+    writeFileSync(join(scratch, 'broken-backend.mjs'), script.replaceAll('8787', port));
+    const server = spawn(process.execPath, ['broken-backend.mjs'], { cwd: scratch });
+    try {
+      await new Promise((resolve, reject) => {
+        server.stdout.once('data', resolve);
+        server.once('exit', reject);
+      });
+      const args = command.replaceAll('8787', port).split(' ').slice(1);
+      const child = await promisify(execFile)(process.execPath, [join(ROOT, 'bin', 'chat-bridge.js'), ...args], {
+        cwd: ROOT,
+        timeout: 20_000,
+      }).then(
+        (result) => ({ code: 0, stdout: result.stdout }),
+        (error: { code?: number; stdout?: string }) => ({ code: error.code, stdout: error.stdout ?? '' }),
+      );
+      expect(child.code).toBe(1);
+      expect(child.stdout).toBe(expected.replaceAll('8787', port));
+    } finally {
+      server.kill();
+      rmSync(scratch, { recursive: true, force: true });
+    }
   });
 });
 
