@@ -88,7 +88,8 @@ export function createBridgeHost({ nativeSide, log, watch }) {
       currentHost = /** @type {Host} */ (input('host').value);
       localStorage.setItem(HOST_KEY, currentHost);
       byId('platform-name').textContent = PLATFORMS[currentHost].label;
-      byId('platform-tab').textContent = PLATFORMS[currentHost].label;
+      // The tab says "Events" (its badge is error-notice.js's); whose, on hover.
+      byId('platform-tab').title = `What ${PLATFORMS[currentHost].label} receives`;
       byId('platform-hint').textContent = PLATFORMS[currentHost].hint;
       const picked = currentHost;
       nativeSide.use(picked, (payload) => received(picked, payload));

@@ -12,9 +12,9 @@
 
 import { MESSAGE_LANE } from './timeline-model.js';
 
-/** @param {Pick<import('./outbox-panel.js').OutboxPanel, 'composed' | 'seen' | 'listed'>} outbox */
+/** @param {Pick<import('./outbox-panel.js').OutboxPanel, 'composed' | 'seen' | 'listed' | 'refused'>} outbox */
 export function createCommandWatch(outbox) {
-  /** @type {Map<string, {method: string, lane: string}>} command id -> its method and lane, until its response */
+  /** @type {Map<string, {method: string, lane: string, messageId?: string}>} command id -> its method and lane, until its response */
   const pending = new Map();
   return {
     /** A host command on its way to the bridge. @param {{id: string, method: string, params?: unknown}} command */
@@ -25,6 +25,7 @@ export function createCommandWatch(outbox) {
       pending.set(command.id, {
         method: command.method,
         lane: messageId === undefined ? `${command.method} ${command.id}` : `${MESSAGE_LANE}${messageId}`,
+        ...(messageId === undefined ? {} : { messageId }),
       });
       if (messageId !== undefined)
         outbox.composed(messageId, typeof params?.content === 'string' ? params.content : undefined);
@@ -36,6 +37,9 @@ export function createCommandWatch(outbox) {
       const command = pending.get(message['id']);
       pending.delete(message['id']);
       if (command?.method === 'listOutbox' && message['ok']) outbox.listed(message['result']);
+      // A message the bridge refused: the Outbox shows it, unless it was queued (its events tell).
+      if (command?.messageId !== undefined && message['ok'] === false)
+        outbox.refused(command.messageId, message['error']);
     },
     /** The bridge was installed again: the old one's commands will never be answered. */
     reset() {

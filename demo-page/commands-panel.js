@@ -29,6 +29,8 @@ export function wireCommands({ host, log, backendUrl }) {
   async function sendFromForm() {
     const files = [...(input('message-files').files ?? [])];
     const attachments = await Promise.all(files.map(readFile));
+    // Read: the picker is emptied, as a chat app's is once a message goes (or is refused).
+    input('message-files').value = '';
     const content = /** @type {HTMLTextAreaElement} */ (byId('message-text')).value;
     // Its own id, as a chat app gives each message (its bubble needs one, and a retry button
     // resends with it, so a backend that de-duplicates on echo_id keeps one): the Outbox can show

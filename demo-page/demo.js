@@ -17,6 +17,7 @@ import { createBridgeHost, savedHost } from './bridge-host.js';
 import { createCommandWatch } from './command-watch.js';
 import { wireCommands } from './commands-panel.js';
 import { byId, input, messageOf, onClick, setStatus } from './dom.js';
+import { createErrorNotice } from './error-notice.js';
 import { createEventLog } from './event-log.js';
 import { createEventStore } from './event-store.js';
 import { createFaultsPanel } from './faults-panel.js';
@@ -41,7 +42,17 @@ async function main() {
     cancel: (messageId) => host.command('cancelMessage', { messageId }),
     resend: (messageId, content) => host.command('sendMessage', { content, messageId }),
   });
-  const watch = createCommandWatch(outbox);
+  const watched = createCommandWatch(outbox);
+  // An error also shows where the user is, when the Events pane is out of view (a phone).
+  const notice = createErrorNotice();
+  /** @type {import('./command-watch.js').CommandWatch} */
+  const watch = {
+    ...watched,
+    received(message) {
+      watched.received(message);
+      notice.received(message);
+    },
+  };
   const timeline = createTimeline();
   const timelineView = createTimelineView(byId('timeline'), timeline);
   // Also before the bridge: every request it makes goes through the observer.

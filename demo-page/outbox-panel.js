@@ -11,14 +11,20 @@
 import { el } from './dom.js';
 
 // Shapes every font has: a clock and an hourglass emoji show as boxes in many WebViews' fonts.
-const SYMBOLS = { queued: '○ queued', sending: '◐ sending', sent: '✓ sent', failed: '✗ failed' };
+const SYMBOLS = {
+  queued: '○ queued',
+  sending: '◐ sending',
+  sent: '✓ sent',
+  failed: '✗ failed',
+  refused: '⊘ refused',
+};
 /** Finished messages kept in view. */
 const KEEP_FINISHED = 5;
 
 /**
  * @typedef {keyof typeof SYMBOLS} State
  * @typedef {{sentBytes: number, totalBytes: number}} Progress
- * @typedef {{messageId: string, state: State, attempt: number, nextAttemptAt: number | undefined, error: {code: string} | undefined, content: string | undefined, progress: Progress | undefined, changed: number}} Row
+ * @typedef {{messageId: string, state: State, attempt: number, nextAttemptAt: number | undefined, error: {code: string, message?: string} | undefined, content: string | undefined, progress: Progress | undefined, changed: number}} Row
  */
 
 /**
@@ -84,8 +90,32 @@ export function createOutboxPanel(list, actions) {
     composed(messageId, content) {
       if (content === undefined) return;
       composed.set(messageId, content);
-      // A message refused before it was queued never gets a row: keep only the latest texts.
+      // Kept for the row to come (a refused message gets one too): only the latest texts.
       for (const old of composed.keys()) if (composed.size > 50) composed.delete(old);
+    },
+    /**
+     * The bridge refused a message this page sent, before queueing it (its own checks: size,
+     * type, count, empty text): never sent, so no message events; a row says so. A message that
+     * was queued and then failed has its row from its events already.
+     * @param {string} messageId @param {{code?: unknown, message?: unknown} | undefined} error
+     */
+    refused(messageId, error) {
+      if (rows.has(messageId)) return;
+      rows.set(messageId, {
+        messageId,
+        state: 'refused',
+        attempt: 0,
+        nextAttemptAt: undefined,
+        error: {
+          code: String(error?.code ?? 'error'),
+          ...(typeof error?.message === 'string' ? { message: error.message } : {}),
+        },
+        content: composed.get(messageId),
+        progress: undefined,
+        changed: Date.now(),
+      });
+      prune();
+      render();
     },
     /** `listOutbox`'s result: `{messages: [{messageId, state, attempt, nextAttemptAt, content}]}`. @param {any} result */
     listed(result) {
@@ -136,11 +166,11 @@ function progressBar({ sentBytes, totalBytes }) {
 }
 
 /** Waiting (queued, sending) before finished. @param {Row} row */
-const rank = (row) => (row.state === 'sent' || row.state === 'failed' ? 1 : 0);
+const rank = (row) => (row.state === 'sent' || row.state === 'failed' || row.state === 'refused' ? 1 : 0);
 
 /** @param {Row} row @param {number} now @param {Actions | undefined} actions */
 function rowItem(row, now, actions) {
-  const details = [`attempt ${row.attempt}`];
+  const details = row.state === 'refused' ? refusal(row.error) : [`attempt ${row.attempt}`];
   if (row.state === 'queued' && row.nextAttemptAt !== undefined) {
     const seconds = Math.max(0, Math.ceil((row.nextAttemptAt - now) / 1000));
     details.push(seconds > 0 ? `next try in ${seconds} s` : 'next try now');
@@ -148,7 +178,8 @@ function rowItem(row, now, actions) {
     // Offline, the bridge sets no timer: the window's `online` event sends it.
     details.push('waits for the network');
   }
-  if (row.error?.code) details.push(`${row.state === 'failed' ? 'failed with' : 'last'} ${row.error.code}`);
+  if (row.error?.code && row.state !== 'refused')
+    details.push(`${row.state === 'failed' ? 'failed with' : 'last'} ${row.error.code}`);
   return el(
     'li',
     `outbox-row ${row.state}`,
@@ -160,6 +191,16 @@ function rowItem(row, now, actions) {
     row.progress === undefined ? '' : progressBar(row.progress),
     actions === undefined ? '' : rowButton(row, actions),
   );
+}
+
+/**
+ * A refusal in the bridge's own words, without the `[POST /messages] 413:` its message starts
+ * with: that is the status a server would have given, and no request was made.
+ * @param {Row['error']} error
+ */
+function refusal(error) {
+  const reason = (error?.message ?? '').replace(/^\[[^\]]*\] (\d{3}: )?/, '');
+  return [`${error?.code} · checked before sending, nothing was sent`, ...(reason === '' ? [] : [reason])];
 }
 
 /**

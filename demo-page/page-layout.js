@@ -2,7 +2,7 @@
 /**
  * The page's layout behaviour: the phone's tabs (one pane at a time, demo.css hides the others),
  * the control bar's fault list dropping down and folding away again, and on a phone the bridge
- * settings folded (the status line already says what they are) and the long hints shortened.
+ * settings folded (the status line already says what they are).
  */
 import { byId } from './dom.js';
 
@@ -20,9 +20,6 @@ export function wireLayout() {
   show(document.body.dataset['tab'] ?? 'outbox');
 
   if (window.matchMedia(PHONE).matches) byId('settings').removeAttribute('open');
-  // On a phone a long hint shows two lines (demo.css) until tapped.
-  for (const hint of document.querySelectorAll('.hint.long'))
-    hint.addEventListener('click', () => hint.classList.toggle('expanded'));
 
   // The fault list stays open while switches are flipped; a click elsewhere or Escape folds it.
   const menu = /** @type {HTMLDetailsElement} */ (byId('faults-menu'));

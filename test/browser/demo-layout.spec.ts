@@ -5,7 +5,7 @@
  * top of the window; on a 390 × 844 phone the page is tabs, each pane about one screen and none
  * scrolling sideways.
  */
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -15,6 +15,9 @@ import { useDemoInChromium } from '../helpers/demo-in-chromium.js';
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 const WAIT = { timeout: 10_000 };
 const PHONE = { width: 390, height: 844 };
+/** Tests that read a 6 MB photo into the page: slow on a loaded machine. */
+const BIG_PHOTO_TEST = 90_000;
+mkdirSync(SCREENSHOTS, { recursive: true });
 
 describe.skipIf(!requireChromium())('the demo page at a glance', () => {
   const running = useDemoInChromium();
@@ -120,6 +123,178 @@ describe.skipIf(!requireChromium())('the demo page at a glance', () => {
     await page.locator('#faults-on', { hasText: 'rate-limited' }).waitFor(WAIT);
     await page.keyboard.press('Escape');
     expect(await page.locator('#faults').isVisible()).toBe(false);
+  });
+
+  /** Picks a photo over the bridge's 5 MB limit in the Send pane and sends it. */
+  async function sendTooLargePhoto(page: Page) {
+    await page.setInputFiles('#message-files', {
+      name: 'holiday.jpg',
+      mimeType: 'image/jpeg',
+      buffer: Buffer.alloc(6 * 1024 * 1024, 7),
+    });
+    await page.fill('#message-text', 'a big photo');
+    await page.click('#cmd-send');
+    const row = page.locator('#outbox .outbox-row.refused', { hasText: 'a big photo' });
+    // The page reads the 6 MB into base64 first: seconds on a loaded machine.
+    await row.waitFor({ timeout: 60_000 });
+    return row;
+  }
+
+  /** Elements drawn whose content is cut off: clipped past their box, or ending in an ellipsis. */
+  const cutOff = (page: Page) =>
+    page.evaluate(() =>
+      [...document.querySelectorAll('body *')]
+        .filter((element) => element.getClientRects().length > 0 && element.closest('details:not([open])') === null)
+        .filter((element) => {
+          const style = getComputedStyle(element);
+          const clips =
+            style.overflowX === 'hidden' || style.overflowY === 'hidden' || style.textOverflow === 'ellipsis';
+          const clamped = style.webkitLineClamp !== 'none' && style.webkitLineClamp !== '';
+          return (
+            clamped ||
+            (clips &&
+              (element.scrollWidth > element.clientWidth + 1 || element.scrollHeight > element.clientHeight + 1))
+          );
+        })
+        .map(
+          (element) =>
+            `${element.tagName.toLowerCase()}${element.id === '' ? '' : `#${element.id}`}: ${element.textContent?.slice(0, 30)}`,
+        ),
+    );
+
+  /** Whether the platform select is wide enough for the name it shows, its arrow beside it. */
+  const selectFits = (page: Page) =>
+    page.evaluate(() => {
+      const select = document.getElementById('host') as HTMLSelectElement;
+      const probe = document.createElement('span');
+      probe.style.font = getComputedStyle(select).font;
+      probe.style.position = 'absolute';
+      probe.textContent = select.selectedOptions[0]?.textContent ?? '';
+      document.body.append(probe);
+      const needed = probe.getBoundingClientRect().width;
+      probe.remove();
+      const style = getComputedStyle(select);
+      const inner = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      // Chromium draws the arrow inside the padding-less box, about 16 px at the end.
+      return { shows: select.selectedOptions[0]?.textContent, needed, inner, fits: inner >= needed + 12 };
+    });
+
+  it.each([
+    ['a 1280 × 900 screen', false],
+    ['a 390 × 844 phone', true],
+  ])(
+    'on %s, shows a photo refused before sending in the Outbox as refused (checked before sending), and empties the picker',
+    async (_, phone) => {
+      const page = await open('react-native', { phone });
+      const row = await sendTooLargePhoto(page);
+      const text = (await row.textContent()) ?? '';
+      expect(text).toContain('⊘ refused');
+      expect(text).toContain('file_too_large · checked before sending, nothing was sent');
+      expect(text).toMatch(/holiday\.jpg is \d+ bytes, over \d+/);
+      // Not a server's status: no request was made.
+      expect(text).not.toMatch(/\[POST \/messages\]|413/);
+      expect(messagePosts()).toEqual([]);
+      expect(await page.locator('#message-files').evaluate((input: HTMLInputElement) => input.files?.length)).toBe(0);
+      await page.screenshot({ path: `${SCREENSHOTS}demo-refused-${phone ? 'phone' : 'wide'}.png` });
+    },
+    BIG_PHOTO_TEST,
+  );
+
+  it(
+    'on a 390 × 844 phone, an error shows where the user is: a toast, and a badge on the Events tab until opened',
+    async () => {
+      const page = await open('android', { phone: true });
+      expect(await page.locator('.tabs [data-tab]').allTextContents()).toEqual([
+        'Send',
+        'Requests',
+        'Events',
+        'Try errors',
+      ]);
+      await sendTooLargePhoto(page);
+      const toast = page.locator('#error-toast');
+      await toast.waitFor({ state: 'visible', ...WAIT });
+      expect(await toast.textContent()).toContain('file_too_large: ');
+      expect(await page.locator('#platform-tab .tab-badge').textContent()).toBe('1');
+      // In view over the pane the user is on.
+      const box = (await toast.boundingBox())!;
+      expect(box.y + box.height).toBeLessThanOrEqual(PHONE.height);
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await page.screenshot({ path: `${SCREENSHOTS}demo-phone-error-toast.png` });
+
+      // A second error counts too; opening the tab shows the events and clears the badge.
+      await page.click('.tabs [data-tab=errors]');
+      await page.click('#try-empty-message');
+      await page.locator('#platform-tab .tab-badge', { hasText: '2' }).waitFor(WAIT);
+      await page.click('#error-toast-open');
+      expect(await page.locator('#events').isVisible()).toBe(true);
+      expect(await page.locator('#events .received', { hasText: 'file_too_large' }).count()).toBeGreaterThan(0);
+      expect(await page.locator('#platform-tab .tab-badge').isVisible()).toBe(false);
+      expect(await toast.isVisible()).toBe(false);
+      // In the Events pane, an error needs no toast.
+      await page.click('.tabs [data-tab=platform]');
+      await page.evaluate(() => document.getElementById('try-empty-message')?.click());
+      await page
+        .locator('#events .received', { hasText: 'empty_message' })
+        .nth(1)
+        .waitFor({ state: 'attached', ...WAIT });
+      expect(await toast.isVisible()).toBe(false);
+    },
+    BIG_PHOTO_TEST,
+  );
+
+  it(
+    'on a 1280 × 900 screen, where the events are in view, shows no toast',
+    async () => {
+      const page = await open('ios');
+      await sendTooLargePhoto(page);
+      await page
+        .locator('#events .received', { hasText: 'file_too_large' })
+        .first()
+        .waitFor({ state: 'attached', ...WAIT });
+      expect(await page.locator('#error-toast').isVisible()).toBe(false);
+    },
+    BIG_PHOTO_TEST,
+  );
+
+  it.each([
+    ['a 1280 × 900 screen', false],
+    ['a 390 × 844 phone', true],
+  ])(
+    'on %s, cuts nothing off: the platform select reads its whole name, no hint or tab ends in "…"',
+    async (_, phone) => {
+      const page = await open('react-native', { phone });
+      const select = await selectFits(page);
+      expect(select, JSON.stringify(select)).toMatchObject({ shows: 'React Native', fits: true });
+      for (const tab of phone ? ['outbox', 'requests', 'platform', 'errors'] : ['none']) {
+        if (phone) await page.click(`.tabs [data-tab=${tab}]`);
+        expect(await cutOff(page), tab).toEqual([]);
+      }
+    },
+  );
+
+  it("resolves the legend's links: each names a page of the repository and a heading on it", async () => {
+    const page = await open('browser');
+    const links = await page
+      .locator('#legend a[href]')
+      .evaluateAll((anchors) => anchors.map((anchor) => anchor.getAttribute('href') ?? ''));
+    expect(links.length).toBeGreaterThan(0);
+    for (const link of links) {
+      const [, file = '', anchor = ''] =
+        /^https:\/\/github\.com\/chat-bridge\/chat-bridge\/blob\/main\/([^#]+)#?(.*)$/.exec(link) ?? [];
+      expect(file, link).not.toBe('');
+      const text = readFileSync(fileURLToPath(new URL(`../../${file}`, import.meta.url)), 'utf8');
+      const slugs = [...text.matchAll(/^#+ (.+)$/gm)].map(([, heading = '']) =>
+        heading
+          .toLowerCase()
+          .replace(/[^\w\- ]/g, '')
+          .replace(/ /g, '-'),
+      );
+      if (anchor !== '') expect(slugs, link).toContain(anchor);
+    }
+    // The channel_error row points at the section that explains it.
+    expect(await page.locator('#code-channel_error a').textContent()).toContain('When the channel appears late');
   });
 
   it('is tabs on a 390 × 844 phone: each pane about one screen, none scrolling sideways', async () => {

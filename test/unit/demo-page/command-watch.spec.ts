@@ -8,15 +8,29 @@ import { createCommandWatch } from '../../../demo-page/command-watch.js';
 function watch() {
   const composed: Array<[string, string | undefined]> = [];
   const listed: unknown[] = [];
+  const refused: Array<[string, unknown]> = [];
   const commands = createCommandWatch({
     composed: (messageId: string, content: string | undefined) => void composed.push([messageId, content]),
     seen: () => undefined,
     listed: (result: unknown) => void listed.push(result),
+    refused: (messageId: string, error: unknown) => void refused.push([messageId, error]),
   });
-  return { commands, composed, listed };
+  return { commands, composed, listed, refused };
 }
 
 describe('the demo command watch', () => {
+  it('tells the outbox panel of a sendMessage the bridge refused, by its messageId; not of other failures', () => {
+    const { commands, refused } = watch();
+    const error = { type: 'error', code: 'file_too_large', message: '[POST /messages] 413: a.jpg is 9 bytes, over 5' };
+    commands.sent({ id: 'c1', method: 'sendMessage', params: { content: 'hi', messageId: 'demo-1' } });
+    commands.sent({ id: 'c2', method: 'init' });
+    commands.sent({ id: 'c3', method: 'sendMessage', params: { content: 'ok', messageId: 'demo-3' } });
+    commands.received({ type: 'response', id: 'c1', ok: false, error });
+    commands.received({ type: 'response', id: 'c2', ok: false, error });
+    commands.received({ type: 'response', id: 'c3', ok: true, result: {} });
+    expect(refused).toEqual([['demo-1', error]]);
+  });
+
   it("puts a request with an echo_id on its message's lane", () => {
     const { commands } = watch();
     expect(commands.laneOf('demo-1')).toBe('message demo-1');
