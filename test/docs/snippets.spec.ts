@@ -81,7 +81,7 @@ describe('the docs-snippets checker', () => {
     );
     const again = writeSnippetProject(dir, snippetsOf([fixed]), typescriptPage);
     expect(checkSnippetProject(dir, again.slice(0, 1), TSC)).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('the TypeScript snippets of the docs', () => {
@@ -97,5 +97,5 @@ describe('the TypeScript snippets of the docs', () => {
     const dir = consumer();
     const configs = writeSnippetProject(dir, snippets, typescriptPage);
     expect(checkSnippetProject(dir, configs, TSC)).toEqual([]);
-  }, 180_000);
+  }, 300_000);
 });
