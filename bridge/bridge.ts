@@ -153,6 +153,7 @@ export function createBridge(
         maxFileSize: options.maxFileSize,
         fileTypes: options.fileTypes,
         send: api.sendMessage,
+        reachable: api.reachable,
         emit,
         restored: recorder ? (count: number) => recorder.restored(count) : noop,
       }),

@@ -29,6 +29,8 @@ export interface Api {
   createConversation(contact: Contact, signal?: AbortSignal): Promise<unknown>;
   /** `onProgress`: told the upload's progress, when the message has attachments. */
   sendMessage(message: OutboxRecord, onProgress?: ProgressListener): Promise<unknown>;
+  /** Whether the API origin answers (any answer the page can read): a config fetch, which also renews the token. */
+  reachable(): Promise<boolean>;
 }
 
 /** The API as the bridge holds it, with what the host commands do not call. */
@@ -189,11 +191,18 @@ export function createApi(
     return found;
   }
 
+  const reachable = () =>
+    init().then(
+      () => true,
+      (thrown: unknown) => !isBridgeError(thrown) || thrown.event.code !== 'network_error',
+    );
+
   return {
     init,
     getConversation,
     createConversation,
     sendMessage,
+    reachable,
     adopt(token) {
       if (profile.widgetContact) authToken = token;
     },

@@ -23,6 +23,12 @@ export const ErrorCode = {
   UnsupportedFileType: 'unsupported_file_type',
   /** An attachment over the per-file size limit (413, or refused locally). */
   FileTooLarge: 'file_too_large',
+  /**
+   * A message's upload kept failing with no answer the page could read while the server answered
+   * other requests: a server or proxy in front of it refused the body (most often a body size
+   * limit whose error answer carries no CORS headers). Something must change on the server.
+   */
+  UploadRefused: 'upload_refused',
   /** 404 that the bridge could not recover from. */
   NotFound: 'not_found',
   /** 422 with field-level `errors`. */

@@ -163,6 +163,7 @@ export function describeCode(code: ErrorCode): string {
     case 'too_many_files':
     case 'unsupported_file_type':
     case 'file_too_large':
+    case 'upload_refused':
     case 'not_found':
     case 'validation_error':
     case 'rate_limited':

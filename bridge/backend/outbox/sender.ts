@@ -16,6 +16,7 @@ import type { Outcome } from '../../protocol/messages.js';
 import { pageOf, inQueueOrder } from '../outbox-record.js';
 import { askedWait, backoff, isTransient } from '../retry-policy.js';
 import { MAX_WAIT, TIMER_MAX, tooFarOff } from '../retry-timing.js';
+import { uploadBudget } from '../upload-budget.js';
 import { throttledProgress } from '../upload-progress.js';
 import type { InboxLock } from './inbox-lock.js';
 import type { Orphans } from './orphans.js';
@@ -58,6 +59,7 @@ export function createSender(
   let stopped = false;
   /** The removal of the record of the message this pass sent last. */
   let removing: Promise<unknown> | undefined;
+  const spent = uploadBudget(s.isOnline, s.reachable);
 
   function finish(entry: Entry, outcome: Outcome): Promise<unknown> {
     entries.delete(entry.key);
@@ -143,9 +145,14 @@ export function createSender(
       const error = toErrorEvent(thrown, 'server_error', '[POST /messages]');
       const now = s.now();
       const asked = askedWait(thrown, now);
-      if (!isTransient(error)) outcome = { ok: false, error };
-      // Waited for, it would hold every message behind it for longer than anyone waits.
-      else if ((asked as number) > MAX_WAIT) outcome = { ok: false, error: tooFarOff(error, now + (asked as number)) };
+      // A transient failure keeps the message, unless the wait asked for is longer than anyone
+      // waits (it would hold every message behind it) or its uploads are spent (upload-budget.ts).
+      const final = !isTransient(error)
+        ? error
+        : (asked as number) > MAX_WAIT
+          ? tooFarOff(error, now + (asked as number))
+          : await spent(entry.record, error);
+      if (final) outcome = { ok: false, error: final };
       else {
         if (stopped) return false;
         entry.firm = asked !== undefined;

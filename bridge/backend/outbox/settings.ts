@@ -20,6 +20,8 @@ export interface OutboxSettings extends Timers {
   elapsed?(): number;
   random(): number;
   isOnline(): boolean;
+  /** Whether the API origin answers now: tells a refused upload from an unreachable server (upload-budget.ts). */
+  reachable?(): Promise<boolean>;
   /** `onProgress`: an upload's progress, reported as `sending` events with `progress`. */
   send(record: OutboxRecord, onProgress: ProgressListener): Promise<unknown>;
   emit(message: MessageStateMessage | ErrorEvent): void;

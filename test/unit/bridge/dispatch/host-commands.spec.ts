@@ -15,6 +15,7 @@ function recordingApi() {
     getConversation: async (contact) => (calls.push(['getConversation', contact]), { id: 1 }),
     createConversation: async (contact) => (calls.push(['createConversation', contact]), { id: 2 }),
     sendMessage: async (message: OutboxRecord) => (calls.push(['sendMessage', message]), { id: 3 }),
+    reachable: async () => true,
   };
   return { api, calls };
 }
