@@ -23,7 +23,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** Distinctive, so "the output never contains it" cannot pass by accident. */
 const TOKEN = 'wt_doctor_S3cr3t_7f3a9c';
 const ORIGIN = 'https://app.example.com';
-const CHECK_COUNT = 9;
+const CHECK_COUNT = 11;
 /** The reference backend's auth tokens are 24 random bytes in base64url: 32 such characters. */
 const AUTH_TOKEN_SHAPE = /[A-Za-z0-9_-]{32}/;
 
@@ -192,7 +192,8 @@ describe('chat-bridge doctor with a reference backend fault switched on', () => 
     expect(line(run, 'CORS Access-Control-Expose-Headers')).toMatch(
       /^WARN .*own backoff.*Fix: send "Access-Control-Expose-Headers: Retry-After"/,
     );
-    expect(failing(run)).toHaveLength(3);
+    expect(line(run, 'CORS on POST /messages errors')).toMatch(/^FAIL .*missing on 401 \(POST \/messages\)/);
+    expect(failing(run)).toHaveLength(4);
   });
 
   it('no-expose-retry-after: warns (exit 0) that the bridge cannot honour the delay, as the bridge still works', async () => {

@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import { runChatwootDoctor } from '../doctor/chatwoot-checks.js';
 import { runDoctor } from '../doctor/checks.js';
+import { DEFAULT_MAX_FILE_SIZE } from '../doctor/upload-checks.js';
 import { failed, formatJson, formatText } from '../doctor/report.js';
 import { MIN_TOKEN_LENGTH, normalizeOptions, OptionsError } from '../../bridge/index.js';
 import { UsageError } from './usage-error.js';
@@ -15,7 +16,7 @@ const DEFAULT_ORIGIN = 'https://app.example.com';
 /** Long enough for a slow backend, short enough that a hung one is reported within seconds. */
 const DEFAULT_TIMEOUT_MS = 10_000;
 
-const USAGE = `Usage: chat-bridge doctor --base-url URL --website-token TOKEN [--backend contract|chatwoot] [--origin ORIGIN] [--timeout MS] [--json]
+const USAGE = `Usage: chat-bridge doctor --base-url URL --website-token TOKEN [--backend contract|chatwoot] [--origin ORIGIN] [--timeout MS] [--max-file-size BYTES] [--json]
 
 Checks a self-hosted backend as a WebView running the bridge will use it. Prints one line per
 check (PASS, WARN, FAIL, SKIP) with the fix for each problem; never prints a token.
@@ -39,6 +40,7 @@ export async function doctorCommand(
       origin: { type: 'string' },
       backend: { type: 'string' },
       timeout: { type: 'string' },
+      'max-file-size': { type: 'string' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -67,6 +69,7 @@ export async function doctorCommand(
     origin,
     fetch: (url: string, init: RequestInit) => fetch(url, init),
     timeoutMs,
+    maxFileSize: parseMaxFileSize(values['max-file-size']),
   };
   const run = await (backend === 'chatwoot' ? runChatwootDoctor(target) : runDoctor(target));
   const context = { baseUrl, origin };
@@ -108,4 +111,15 @@ function parseTimeout(value: string | undefined): number {
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(ms) || ms <= 0)
     throw new UsageError(`--timeout must be a positive number of milliseconds; got "${value}"`);
   return ms;
+}
+
+/** The bridge's `maxFileSize` option, in bytes: the file the upload check sends. */
+function parseMaxFileSize(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_FILE_SIZE;
+  const bytes = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(bytes) || bytes < 1)
+    throw new UsageError(
+      `--max-file-size must be a positive number of bytes, as the bridge's maxFileSize; got "${value}"`,
+    );
+  return bytes;
 }

@@ -13,6 +13,7 @@ import {
   messagesPreflightCheck,
 } from './preflight-checks.js';
 import { exposeRetryAfterCheck, responseCorsCheck } from './response-checks.js';
+import { messagesErrorCorsCheck, uploadLimitCheck } from './upload-checks.js';
 import type { Check, CheckResult } from './check.js';
 import { createProbe, type DoctorTarget } from './probe.js';
 
@@ -26,6 +27,8 @@ const DOCTOR_CHECKS: readonly Check[] = [
   allowHeadersCheck,
   allowMethodsCheck,
   exposeRetryAfterCheck,
+  uploadLimitCheck,
+  messagesErrorCorsCheck,
   configPreflightCheck,
 ];
 

@@ -17,6 +17,8 @@ export interface DoctorTarget {
   fetch: DoctorFetch;
   /** Milliseconds to wait for each answer, body included. */
   timeoutMs: number;
+  /** The bridge's `maxFileSize`, the file the upload check sends (upload-checks.ts); 5 MiB when left out. */
+  maxFileSize?: number;
 }
 
 /** An HTTP answer, or why there was none. */
