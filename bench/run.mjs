@@ -3,7 +3,7 @@
  * one run and prints them, each with what it is compared with in the same run and its goal.
  * Also writes the table as Markdown to bench/results/latest.md.
  *
- *   node bench/run.mjs [--fuzz] [--only=bundle,throughput,round-trip,startup,memory,outbox,attachments]
+ *   node bench/run.mjs [--fuzz] [--only=bundle,throughput,round-trip,startup,memory,outbox,attachments,refused-upload]
  *
  * --fuzz adds the opt-in row: test/fuzz with FUZZ_RUNS=1000000 (takes minutes).
  */
@@ -22,6 +22,7 @@ import { measureRoundTrip } from './round-trip.mjs';
 import { MESSAGES, measureOutbox } from './outbox.mjs';
 import { QUEUED, measureDrain } from './drain.mjs';
 import { measureAttachments } from './attachments.mjs';
+import { PHOTO_BYTES, WINDOW_MS, measureRefusedUpload } from './refused-upload.mjs';
 import {
   ATTACHMENTS_FIGURE,
   DRAIN_FIGURE,
@@ -44,7 +45,17 @@ import { measureWebKitAttachments, measureWebKitRoundTrip, measureWebKitStartup,
 import { measureStartup } from './startup.mjs';
 import { markdownTable, number, textTable } from './table.mjs';
 
-const FIGURES = ['bundle', 'throughput', 'round-trip', 'startup', 'memory', 'outbox', 'drain', 'attachments'];
+const FIGURES = [
+  'bundle',
+  'throughput',
+  'round-trip',
+  'startup',
+  'memory',
+  'outbox',
+  'drain',
+  'attachments',
+  'refused-upload',
+];
 const args = process.argv.slice(2);
 const onlyArg = args.find((arg) => arg.startsWith('--only='));
 const only = onlyArg === undefined ? FIGURES : onlyArg.slice('--only='.length).split(',');
@@ -302,6 +313,28 @@ try {
       `memory: ${number(m.responses)} responses (${number(m.okResponses)} ok) for ${number(m.commands)} commands, ${number(m.errorEvents)} error events; pending ${m.stats.pendingCommands}, outbox ${m.stats.outbox}, undelivered ${m.stats.undelivered}; ${number(m.elapsedMs / 1000, 1)} s; fetches: 75%/25% ok/500 for sendMessage, 60/20/20% ok/500/never for the rest; command and request timeouts 5 ms`,
     );
     for (const warning of warnings) note(`  Node warned ${warning.count}× ${warning.name}: ${warning.message}`);
+  }
+
+  if (wants('refused-upload')) {
+    console.log('\nrefused upload: one 2 MB photo refused without CORS, 10 virtual minutes…');
+    const { before, after } = await measureRefusedUpload();
+    const mb = (/** @type {number} */ bytes) => `${number(bytes / 1e6, 0)} MB`;
+    rows.push({
+      figure: `Refused ${mb(PHOTO_BYTES)} photo: uploads in its first ${WINDOW_MS / 60_000} min (count)`,
+      value: `${after.uploads} uploads, ${mb(after.bytes)}`,
+      compared: `before: ${before.uploads} uploads, ${mb(before.bytes)}`,
+      ratio: times(after.bytes / before.bytes),
+      // upload-budget.ts: REFUSALS.
+      goal: '≤ 3 uploads',
+      met: after.uploads <= 3,
+    });
+    note(
+      `refused upload: after, the photo ${after.photo} and the text behind it sent at ${
+        after.textSentAt === undefined ? 'never' : `${number(after.textSentAt / 1000, 1)} s`
+      }; before, the photo ${before.photo} and the text ${
+        before.textSentAt === undefined ? 'not sent' : `sent at ${number(before.textSentAt / 1000, 1)} s`
+      } after 10 min`,
+    );
   }
 
   if (args.includes('--fuzz')) {
