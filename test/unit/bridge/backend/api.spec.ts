@@ -3,6 +3,7 @@ import { createApi } from '../../../../bridge/backend/api.js';
 import { CHATWOOT } from '../../../../bridge/backend/chatwoot-profile.js';
 import type { ApiRequest, ApiResponse, Http } from '../../../../bridge/backend/http.js';
 import { failure } from '../../../helpers/failure.js';
+import { bridgeError } from '../../../../bridge/protocol/errors.js';
 
 /**
  * The API over a scripted `Http` (the interface api.ts is written against): each request is
@@ -439,5 +440,24 @@ describe("the contract's profile and the widget's contact", () => {
     client.adopt('widget_token_1');
     await client.getConversation({});
     expect(requests[1]).toMatchObject({ authToken: 'at_token_1' });
+
+describe('reachable', () => {
+  it('asks GET /config, the request the bridge makes anyway, and takes any answer it can read for yes', async () => {
+    const { api: client, requests, tokens } = api([CONFIG, { status: 401, body: { message: 'no' } }]);
+    expect(await client.reachable()).toBe(true);
+    expect(tokens).toEqual(['at_token_1']);
+    expect(await client.reachable()).toBe(true);
+    expect(requests.map((request) => `${request.method} ${request.path}`)).toEqual(['GET /config', 'GET /config']);
+  });
+
+  it('says no when GET /config gets no answer either (offline, unreachable, no CORS)', async () => {
+    const client = createApi(
+      async () => {
+        throw bridgeError('network_error', '[GET /config] network error');
+      },
+      'wt_1',
+      () => undefined,
+    );
+    expect(await client.reachable()).toBe(false);
   });
 });

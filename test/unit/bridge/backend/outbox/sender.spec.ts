@@ -4,7 +4,7 @@ import { inboxLock } from '../../../../../bridge/backend/outbox/inbox-lock.js';
 import type { Orphans } from '../../../../../bridge/backend/outbox/orphans.js';
 import { stateSetter, type Entries } from '../../../../../bridge/backend/outbox/queue.js';
 import type { OutboxSettings } from '../../../../../bridge/backend/outbox/settings.js';
-import { recordKey } from '../../../../../bridge/backend/outbox-record.js';
+import { recordKey, type OutboxRecord } from '../../../../../bridge/backend/outbox-record.js';
 import { bridgeError } from '../../../../../bridge/protocol/errors.js';
 import type { Outcome } from '../../../../../bridge/protocol/messages.js';
 import type { RecordStore } from '../../../../../bridge/environment.js';
@@ -15,7 +15,12 @@ const flush = async () => {
   for (let i = 0; i < 20; i++) await new Promise<void>((resolve) => setImmediate(resolve));
 };
 
-function setup(fail: (messageId: string) => boolean, stored = true, wrap = (records: RecordStore) => records) {
+function setup(
+  fail: (messageId: string) => boolean,
+  stored = true,
+  wrap = (records: RecordStore) => records,
+  extra: Partial<OutboxSettings> = {},
+) {
   const clock = createVirtualClock(1_700_000_000_000);
   const map = new Map<string, unknown>();
   const sent: string[] = [];
@@ -36,6 +41,7 @@ function setup(fail: (messageId: string) => boolean, stored = true, wrap = (reco
       return record.messageId;
     },
     emit: () => undefined,
+    ...extra,
   };
   const entries: Entries = new Map();
   const answered = new Set<string>();
@@ -49,11 +55,11 @@ function setup(fail: (messageId: string) => boolean, stored = true, wrap = (reco
     orphans,
     stateSetter(s.emit),
   );
-  const queue = (n: number) => {
+  const queue = (n: number, files?: OutboxRecord['files']) => {
     const key = recordKey('p:', 1, 'me', n);
     entries.set(key, {
       key,
-      record: { v: 1, messageId: `m-${n}` },
+      record: Object.assign({ v: 1 as const, messageId: `m-${n}` }, files && { files }),
       attempt: 0,
       state: 'queued',
       settle: (outcome) => outcomes.push([`m-${n}`, outcome]),
@@ -151,5 +157,36 @@ describe('the sender', () => {
       expect(t.answered.size).toBe(0);
       t.stop();
     }
+  });
+
+  it('fails a photo refused with no readable answer while the origin answers after 3 uploads, then sends what waits behind it', async () => {
+    let probes = 0;
+    const t = setup((id) => id === 'm-1', true, undefined, {
+      reachable: async () => (probes++, true),
+    });
+    t.queue(1, [{ name: 'a.jpg', type: 'image/jpeg', data: new ArrayBuffer(512) }]);
+    t.queue(2);
+    t.drain();
+    for (let i = 0; i < 10 && t.outcomes.length < 2; i++) {
+      await flush();
+      t.clock.advance(60_000);
+    }
+    expect(t.sent).toEqual(['m-1', 'm-1', 'm-1', 'm-2']);
+    expect(probes).toBe(3);
+    expect(t.outcomes[0]).toMatchObject(['m-1', { ok: false, error: { code: 'upload_refused' } }]);
+    expect(t.outcomes[1]).toEqual(['m-2', { ok: true, result: 'm-2' }]);
+  });
+
+  it('keeps a photo through failures while the origin does not answer either, as offline', async () => {
+    const t = setup(() => true, true, undefined, { reachable: async () => false });
+    t.queue(1, [{ name: 'a.jpg', type: 'image/jpeg', data: new ArrayBuffer(512) }]);
+    t.drain();
+    for (let i = 0; i < 12; i++) {
+      await flush();
+      t.clock.advance(60_000);
+    }
+    expect(t.sent.length).toBeGreaterThan(8);
+    expect(t.outcomes).toEqual([]);
+    t.stop();
   });
 });
