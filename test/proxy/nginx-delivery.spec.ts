@@ -25,7 +25,7 @@ describe.skipIf(!(requireChromium() && requireProxy('nginx')))('delivery behind 
 
   afterEach(async () => {
     for (const tab of tabs.splice(0)) await tab.close();
-    for (const server of running.splice(0)) 'stop' in server ? await server.stop() : await server.close();
+    for (const server of running.splice(0)) await ('stop' in server ? server.stop() : server.close());
     harness.backend.setFault('slow', false);
     harness.backend.reset();
   });
