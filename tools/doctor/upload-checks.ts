@@ -52,7 +52,9 @@ async function post(probe: Probe, which: 'small' | 'large', bytes: number): Prom
   form.append('message[content]', '');
   form.append('message[echo_id]', `doctor-${globalThis.crypto.randomUUID()}`);
   form.append('attachments[]', new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' }), 'doctor.jpg');
-  const signal = AbortSignal.timeout(target.timeoutMs * 3);
+  // The answer's deadline, and the body's time on a link of 1 MiB/s: 5 MiB take seconds on a busy machine.
+  const deadline = target.timeoutMs + Math.ceil(bytes / 1024);
+  const signal = AbortSignal.timeout(deadline);
   try {
     const response = await target.fetch(`${target.baseUrl}/messages`, {
       method: 'POST',
@@ -65,7 +67,7 @@ async function post(probe: Probe, which: 'small' | 'large', bytes: number): Prom
     return { answered: true, label, status: response.status, headers: response.headers, text, body: undefined };
   } catch (error) {
     const reason = signal.aborted
-      ? `no answer within ${target.timeoutMs * 3} ms`
+      ? `no answer within ${deadline} ms`
       : `no HTTP answer (${(error as { cause?: { code?: string } }).cause?.code ?? 'the connection closed'})`;
     return { answered: false, label, reason, fix: '' };
   }
