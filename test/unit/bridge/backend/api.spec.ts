@@ -440,6 +440,8 @@ describe("the contract's profile and the widget's contact", () => {
     client.adopt('widget_token_1');
     await client.getConversation({});
     expect(requests[1]).toMatchObject({ authToken: 'at_token_1' });
+  });
+});
 
 describe('reachable', () => {
   it('asks GET /config, the request the bridge makes anyway, and takes any answer it can read for yes', async () => {
