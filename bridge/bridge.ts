@@ -151,7 +151,7 @@ export function createBridge(
         prefix: inboxPrefix(options.baseUrl, options.websiteToken),
         page,
         maxFileSize: options.maxFileSize,
-        fileTypes: options.fileTypes,
+        fileTypes: profile.fileTypes,
         send: api.sendMessage,
         reachable: api.reachable,
         emit,
@@ -159,7 +159,7 @@ export function createBridge(
       }),
     );
     const runner = createCommandRunner(
-      createHostCommands(api, outbox, options.maxFileSize, timers, options.fileTypes),
+      createHostCommands(api, outbox, options.maxFileSize, timers, profile.fileTypes),
       options.commandTimeout,
       timers,
       answer,

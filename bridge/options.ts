@@ -13,7 +13,7 @@ import {
   type HostName,
   type RetryPolicy,
 } from './protocol/bridge-options.js';
-import { ACCEPTED_TYPES, CHATWOOT_MAX_FILE_SIZE, CHATWOOT_TYPES, MAX_FILES } from './protocol/service-rules.js';
+import { CHATWOOT_MAX_FILE_SIZE, MAX_FILES } from './protocol/service-rules.js';
 
 export interface ResolvedOptions extends ChannelNames {
   baseUrl: string;
@@ -24,8 +24,6 @@ export interface ResolvedOptions extends ChannelNames {
   allowedOrigins: ReadonlySet<string> | '*';
   /** Within the backend's own limit (Chatwoot's 40 MiB), which a larger option does not raise. */
   maxFileSize: number;
-  /** Derived: the MIME types the backend accepts. */
-  fileTypes: RegExp;
   widgetPrefix: string;
   maxMessageLength: number;
   /** Derived: admits 5 attachments of `maxFileSize` in base64, wrapped or not, plus the envelope. */
@@ -152,7 +150,6 @@ export function normalizeOptions(input: unknown, pageOrigin: string): ResolvedOp
       [baseUrl.origin, pageOrigin].filter((origin) => origin !== 'null'),
     ),
     maxFileSize,
-    fileTypes: chatwoot ? CHATWOOT_TYPES : ACCEPTED_TYPES,
     widgetPrefix: channel('widgetPrefix', DEFAULTS.widgetPrefix),
     maxMessageLength,
     // base64 grows data by 4/3, RFC 2045 line breaks (escaped "\r\n" after every 76 characters)

@@ -24,6 +24,7 @@
 import { MIN_TOKEN_LENGTH } from '../options.js';
 import { isObject, parseJson } from '../protocol/safe-json.js';
 import type { FieldErrors } from '../protocol/errors.js';
+import { CHATWOOT_TYPES } from '../protocol/service-rules.js';
 import type { Profile } from './profile.js';
 import { httpError } from './http-errors.js';
 import type { OutboxRecord } from './outbox-record.js';
@@ -101,6 +102,7 @@ export const CHATWOOT: Profile = {
     };
   },
   fileField: 'message[attachments][]',
+  fileTypes: CHATWOOT_TYPES,
   error(request, response) {
     const { status } = response;
     const error = httpError(request, Object.assign({}, response, { body: readable(response.body) }));

@@ -5,6 +5,7 @@
  * is the default; Chatwoot's widget API is chatwoot-profile.ts.
  */
 import type { BridgeError } from '../protocol/errors.js';
+import { ACCEPTED_TYPES } from '../protocol/service-rules.js';
 import type { OutboxRecord } from './outbox-record.js';
 import { authTokenOf } from './backend-bodies.js';
 import { httpError, type ApiResponse } from './http-errors.js';
@@ -41,6 +42,8 @@ export interface Profile {
   session(response: ApiResponse): Session;
   /** The multipart field of each attachment. */
   fileField: string;
+  /** The MIME types the backend accepts: checked before sending, and on records read back. */
+  fileTypes: RegExp;
   /** An HTTP answer that is a failure, as the error the host gets. */
   error(request: { method: string; path: string }, response: ApiResponse): BridgeError;
   /** The token of the widget's contact (its `loaded` event, the page's `cw_conversation`) is used. */
@@ -68,5 +71,6 @@ export const CONTRACT: Profile = {
     return { token: authTokenOf(body), config, secrets: [] };
   },
   fileField: 'attachments[]',
+  fileTypes: ACCEPTED_TYPES,
   error: httpError,
 };

@@ -16,6 +16,8 @@ describe("Chatwoot's profile: paths and credentials", () => {
     expect(CHATWOOT.conversationsPath).toBe('/api/v1/widget/conversations');
     expect(CHATWOOT.messagesPath).toBe('/api/v1/widget/messages');
     expect(CHATWOOT.fileField).toBe('message[attachments][]');
+    // app/models/attachment.rb ACCEPTABLE_FILE_TYPES: documents the contract refuses.
+    expect(CHATWOOT.fileTypes.test('application/zip')).toBe(true);
     expect(CHATWOOT.tokenEverywhere).toBe(true);
     expect(CHATWOOT.widgetContact).toBe(true);
     expect(CHATWOOT.stale).toBe(404);

@@ -15,6 +15,9 @@ describe("the contract's profile", () => {
       'attachments[]',
     ]);
     expect(CONTRACT.stale).toBe(401);
+    // The service's MIME types: a zip is refused before sending.
+    expect(CONTRACT.fileTypes.test('image/png')).toBe(true);
+    expect(CONTRACT.fileTypes.test('application/zip')).toBe(false);
     const headers: Record<string, string> = {};
     CONTRACT.sign(headers, 'at_secret_1');
     expect(headers).toEqual({ Authorization: 'Bearer at_secret_1' });
