@@ -12,6 +12,7 @@ const load = () => import('../../../bridge/index.js');
 const PUBLIC_NAMES = [
   'DEFAULTS',
   'ErrorCode',
+  'BACKENDS',
   'HOST_NAMES',
   'MIN_TOKEN_LENGTH',
   'OptionsError',
