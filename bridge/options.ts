@@ -2,6 +2,10 @@
  * The options' check: one `normalizeOptions` that rejects bad input early, naming the option, so a
  * misconfigured host fails at install and not on the first message. The options themselves and
  * their defaults are the install side of the contract: protocol/bridge-options.ts.
+ *
+ * normalizeOptions runs past 80 lines on purpose: each option is a few lines of one pick, in the
+ * order of BridgeOptions, and the derived limits (the backend's file size, the command cap) read
+ * the picks above them; split apart, each part would take the raw object and restate the picks.
  */
 import {
   BACKENDS,
