@@ -104,7 +104,8 @@ export function createApi(
     if (!authToken) await init();
     const token = authToken;
     let response = await http(request, token);
-    const date = Date.parse(response.headers.get('Date') as string);
+    // Only where repeats are looked for: a cross-origin XHR's Date is not exposed, and reading it logs an error.
+    const date = profile.findSent && Date.parse(response.headers.get('Date') as string);
     if (date) skew = date - now();
     if (response.status === profile.stale) {
       // A concurrent request may have renewed the token already; then its token is the new one.
