@@ -22,7 +22,7 @@ const LOCK_MODES = [
 ] as const;
 
 /**
- * At document start, after the bridge: every POST /messages body the page's fetch is given is
+ * At document start, before the bridge (which takes fetch as it finds it at install): every POST /messages body the page's fetch is given is
  * also handed to the iOS host's handler as `{type: 'harness-attempt', body}`, so that the test
  * sees each attempt (answered, refused or dropped) as Chromium's request events show it.
  */
@@ -62,7 +62,7 @@ describe.skipIf(!requireWebKit())('outbox soak (real bundle in WebKit, reference
         const view = await harness.open({
           host: 'ios',
           noWebLocks,
-          earlyScript: ATTEMPTS_JS,
+          firstScript: ATTEMPTS_JS,
           ...(shared && { shareWith: shared }),
         });
         views.push(view);
