@@ -71,7 +71,7 @@ export const INTERNAL_PROPERTIES = new RegExp(
     ...['rawOptions', 'recorder', 'hosts', 'firm', 'wanted', 'keep', 'onWiped', 'onChange', 'record'],
     ...['held', 'waiting', 'pending', 'retryAfter', 'issued'],
     // The outbox's clocks and upload budget (environment.ts `elapsed`, upload-budget.ts's tallies, the API's `reachable`).
-    ...['elapsed', 'reachable', 'uploads', 'refusals'],
+    ...['elapsed', 'reachable', 'uploads', 'refusals', 'told'],
     // The uploads' and command specs' fields (dispatch/), and the adapters' field beside `encode`:
     // the bundle's adapters are its own, no host hands one in.
     ...['parts', 'blobbed', 'schema', 'oneByOne'],

@@ -139,7 +139,8 @@ export function createOutbox(s: OutboxSettings): Outbox {
             // Offline, no attempt is scheduled: it waits for the network, as its `queued` event
             // says by leaving the time out; the failed attempt's retry time would soon be past.
             // Kept on the wait clock: told on the wall clock as it reads now.
-            nextAttemptAt: entry && entry.next !== undefined && s.isOnline() ? wallTime(s, entry.next) : undefined,
+            nextAttemptAt:
+              entry && entry.next !== undefined && s.isOnline() ? wallTime(s, entry.next, entry.told) : undefined,
             content: record.content,
             files:
               record.files && record.files.map((file) => ({ name: file.name, type: file.type, size: fileSize(file) })),

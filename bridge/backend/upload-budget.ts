@@ -56,7 +56,7 @@ export function uploadBudget(
     if (unanswered && ++tally.refusals >= REFUSALS)
       return errorEvent(
         'upload_refused',
-        `[POST /messages] upload refused: ${tally.refusals} uploads of ${size} bytes got no readable answer while the server answered others; likely a proxy body limit (nginx client_max_body_size) under maxFileSize, without CORS headers`,
+        `[POST /messages] upload refused: ${tally.refusals} uploads of ${size} bytes unanswered while others were: a proxy body limit (nginx client_max_body_size) under maxFileSize`,
       );
     if (tally.uploads >= Math.max(2, Math.min(MAX_UPLOADS, Math.floor(MAX_UPLOAD_BYTES / size))))
       return Object.assign({}, error, { message: `${error.message}; gave up after ${tally.uploads} uploads` });

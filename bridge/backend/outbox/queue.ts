@@ -16,6 +16,8 @@ export interface Entry {
   state: MessageState;
   /** When its next attempt is due, on `waitClock`. */
   next?: number | undefined;
+  /** That time on the wall clock as the host was told it (`nextAttemptAt`). */
+  told?: number | undefined;
   /** `next` is the server's (Retry-After), not to be cut short. */
   firm?: boolean;
   /** The write of its record (false: failed): a removal waits for it, so a late write cannot bring a sent message back. */
@@ -51,5 +53,12 @@ export const storageError = (what: string) => errorEvent('storage_error', `[outb
  */
 export const waitClock = (s: Clocks) => (s.elapsed ? s.elapsed() : s.now());
 
-/** When, on the wall clock, a wait on `waitClock` ends (for the host). */
-export const wallTime = (s: Clocks, at: number) => Math.round(s.now() + at - waitClock(s));
+/**
+ * When, on the wall clock, a wait on `waitClock` ends (for the host): `told`, what the host was told,
+ * unless the wall clock moved since. The two clocks tick apart by a truncated millisecond, which is
+ * not a move: listOutbox then says exactly what the message event said.
+ */
+export const wallTime = (s: Clocks, at: number, told?: number) => {
+  const now = Math.round(s.now() + at - waitClock(s));
+  return Math.abs(now - (told as number)) < 2 ? told : now;
+};

@@ -159,7 +159,8 @@ export function createSender(
         const delay = entry.firm ? (asked as number) : backoff(entry.attempt, s.random());
         const online = s.isOnline();
         entry.next = waitClock(s) + delay;
-        setState(entry, 'queued', online ? { nextAttemptAt: now + delay } : {});
+        entry.told = now + delay;
+        setState(entry, 'queued', online ? { nextAttemptAt: entry.told } : {});
         if (!burst) s.emit(Object.assign({}, error, { message: `${error.message}; ${entries.size} queued` }));
         burst = true;
         if (online) schedule(delay);
