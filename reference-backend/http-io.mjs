@@ -101,3 +101,27 @@ export function parseJsonObject(buffer) {
 export function isObject(value) {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/**
+ * @param {import('node:http').ServerResponse} res
+ * @param {Reply} reply
+ * @param {Record<string, string>} cors
+ * @param {string} [jsonType] the Content-Type of a JSON body
+ */
+export function send(res, reply, cors, jsonType = 'application/json') {
+  if (res.headersSent || res.destroyed) return;
+  /** @type {Record<string, string | number>} */
+  const headers = { ...cors, 'cache-control': 'no-store', ...reply.headers };
+  let payload = '';
+  if (reply.raw) {
+    headers['content-type'] = reply.raw.contentType;
+    payload = reply.raw.text;
+  } else if (reply.body !== undefined) {
+    headers['content-type'] = jsonType;
+    payload = JSON.stringify(reply.body);
+  }
+  // 204 must not carry a Content-Length (RFC 9110 §8.6).
+  if (reply.status !== 204) headers['content-length'] = Buffer.byteLength(payload);
+  res.writeHead(reply.status, headers);
+  res.end(payload);
+}

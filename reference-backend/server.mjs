@@ -12,7 +12,7 @@ import { ADMIN_PREFIX, createAdminRoutes } from './admin-routes.mjs';
 import { bearerToken, createApiRoutes } from './api-routes.mjs';
 import { corsHeaders } from './cors.mjs';
 import { createFaults } from './faults.mjs';
-import { HttpError, errorReply } from './http-io.mjs';
+import { HttpError, errorReply, send } from './http-io.mjs';
 import { normalizeOptions } from './options.mjs';
 import { createRateLimiter } from './rate-limit.mjs';
 import { createLogEntry } from './request-log.mjs';
@@ -198,27 +198,4 @@ async function dispatch(routes, req, url) {
     console.error('[reference-backend] unexpected error:', error instanceof Error ? error.message : error);
     return errorReply(500, 'Internal server error');
   }
-}
-
-/**
- * @param {import('node:http').ServerResponse} res
- * @param {Reply} reply
- * @param {Record<string, string>} cors
- */
-function send(res, reply, cors) {
-  if (res.headersSent || res.destroyed) return;
-  /** @type {Record<string, string | number>} */
-  const headers = { ...cors, 'cache-control': 'no-store', ...reply.headers };
-  let payload = '';
-  if (reply.raw) {
-    headers['content-type'] = reply.raw.contentType;
-    payload = reply.raw.text;
-  } else if (reply.body !== undefined) {
-    headers['content-type'] = 'application/json';
-    payload = JSON.stringify(reply.body);
-  }
-  // 204 must not carry a Content-Length (RFC 9110 §8.6).
-  if (reply.status !== 204) headers['content-length'] = Buffer.byteLength(payload);
-  res.writeHead(reply.status, headers);
-  res.end(payload);
 }

@@ -12,7 +12,8 @@
 import { createServer } from 'node:http';
 import { ADMIN_PREFIX, createAdminRoutes } from '../admin-routes.mjs';
 import { createSwitchboard } from '../faults.mjs';
-import { HttpError } from '../http-io.mjs';
+import { HttpError, send } from '../http-io.mjs';
+
 import { createLogEntry } from '../request-log.mjs';
 import { chatwootCors } from './cors.mjs';
 import { CHATWOOT_FAULTS } from './faults.mjs';
@@ -22,6 +23,9 @@ import { createWidgetRoutes } from './routes.mjs';
 import { createChatwootStore } from './store.mjs';
 import { createTokenService } from './tokens.mjs';
 import { createWidgetPage } from './widget-page.mjs';
+
+/** Rails renders JSON with its charset. */
+const CHATWOOT_JSON = 'application/json; charset=utf-8';
 
 /** @typedef {import('../http-io.mjs').Reply} Reply */
 /** @typedef {import('./routes.mjs').ChatwootRouteTable} ChatwootRouteTable */
@@ -93,7 +97,7 @@ export async function startChatwootBackend(config) {
         'access-control-allow-headers': 'Content-Type',
         'access-control-allow-methods': 'GET, POST, DELETE',
       };
-      return send(res, reply ?? { status: 500 }, admin);
+      return send(res, reply ?? { status: 500 }, admin, CHATWOOT_JSON);
     }
     const cors = chatwootCors(req, url.pathname, config.enableApiCors);
     const entry = createLogEntry(req, url, now());
@@ -103,7 +107,7 @@ export async function startChatwootBackend(config) {
     if (reply === undefined) return; // hang
     if (reply === null) return void res.destroy(); // the answer is lost
     entry.status = reply.status;
-    send(res, reply, cors ?? {});
+    send(res, reply, cors ?? {}, CHATWOOT_JSON);
   }
 
   /**
@@ -164,26 +168,4 @@ async function dispatch(routes, req, url) {
     console.error('[reference-backend chatwoot] unexpected error:', error instanceof Error ? error.message : error);
     return errorBody(500, 'Internal Server Error');
   }
-}
-
-/**
- * @param {import('node:http').ServerResponse} res
- * @param {Reply} reply
- * @param {Record<string, string>} cors
- */
-function send(res, reply, cors) {
-  if (res.headersSent || res.destroyed) return;
-  /** @type {Record<string, string | number>} */
-  const headers = { ...cors, 'cache-control': 'no-store', ...reply.headers };
-  let payload = '';
-  if (reply.raw) {
-    headers['content-type'] = reply.raw.contentType;
-    payload = reply.raw.text;
-  } else if (reply.body !== undefined) {
-    headers['content-type'] = 'application/json; charset=utf-8';
-    payload = JSON.stringify(reply.body);
-  }
-  if (reply.status !== 204) headers['content-length'] = Buffer.byteLength(payload);
-  res.writeHead(reply.status, headers);
-  res.end(payload);
 }
