@@ -12,25 +12,29 @@
 import { createRequire } from 'node:module';
 import { minify as terser } from 'terser';
 import { TERSER_OPTIONS } from './shared-settings.mjs';
+import { asyncRedeclarations } from './webkit-hazards.mjs';
 
 // Required with its one call typed here: uglify-js ships no type declarations.
 /** @type {{ minify(code: string, options: object): { code: string, map?: string, error?: Error } }} */
 const uglify = createRequire(import.meta.url)('uglify-js');
 
 /**
- * uglify-js's options. `webkit: true` keeps its workarounds for WebKit bugs (among them
- * JavaScriptCore losing a function's parameter that an `await`ing body redeclares as a variable,
- * WebKit bug 223533), which iOS 12.2 WebViews have. `inline: 1` (as for terser) and
- * `join_vars: false`: inlining functions with parameters and joining declarations made the bundle
- * larger gzipped; so did uglify-js's rewriting of comparisons after terser's (`comparisons:
- * false`), and a second pass of its own after terser's five (about 25 B). `module: false`: the script is a classic script, an IIFE that says "use strict" itself.
+ * uglify-js's options. `webkit: true` keeps its workarounds for WebKit bugs in names and printing;
+ * its compressor's one (never merging a parameter with a variable, for JavaScriptCore losing a
+ * parameter that an async function redeclares with `var`, WebKit bug 223533, which iOS WebViews
+ * have) is asked for only where the output needs it: scripts/webkit-hazards.mjs looks for the
+ * pattern, and `minifyMapped` minifies again with it when the pattern is there. Everywhere, it
+ * cost about 90 B gzipped. `inline: 1` (as for terser) and `join_vars: false`: inlining functions
+ * with parameters and joining declarations made the bundle larger gzipped; so did uglify-js's
+ * rewriting of comparisons after terser's (`comparisons: false`), and a second pass of its own
+ * after terser's five (about 25 B). `module: false`: the script is a classic script, an IIFE that
+ * says "use strict" itself.
  */
 const UGLIFY_OPTIONS = /** @type {const} */ ({
-  compress: { passes: 1, pure_getters: true, inline: 1, join_vars: false, comparisons: false },
-  mangle: true,
+  compress: { passes: 1, pure_getters: true, inline: 1, join_vars: false, comparisons: false, webkit: false },
+  mangle: { webkit: true },
   module: false,
-  webkit: true,
-  output: { comments: false },
+  output: { comments: false, webkit: true },
 });
 
 /**
@@ -56,10 +60,14 @@ export async function minifyMapped(code, properties, map) {
     ...(map === undefined ? {} : { sourceMap: { content: map, asObject: true } }),
   });
   if (compressed.code === undefined) throw new Error('terser produced no output');
-  const result = uglify.minify(compressed.code, {
-    ...UGLIFY_OPTIONS,
-    ...(map === undefined ? {} : { sourceMap: { content: compressed.map } }),
-  });
+  const sourceMap = map === undefined ? {} : { sourceMap: { content: compressed.map } };
+  let result = uglify.minify(compressed.code, { ...UGLIFY_OPTIONS, ...sourceMap });
+  if (!result.error && asyncRedeclarations(result.code).length > 0) {
+    const compress = { ...UGLIFY_OPTIONS.compress, webkit: true };
+    result = uglify.minify(compressed.code, { ...UGLIFY_OPTIONS, compress, ...sourceMap });
+    const left = result.error ? [] : asyncRedeclarations(result.code);
+    if (left.length > 0) throw new Error(`an async function redeclares its parameter (WebKit bug 223533): ${left[0]}`);
+  }
   if (result.error) throw result.error;
   return { code: result.code, map: result.map };
 }

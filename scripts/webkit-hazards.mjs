@@ -1,0 +1,85 @@
+// @ts-check
+/**
+ * The one WebKit bug the minified bundle can fall into: in an async function, a `var` that
+ * declares again a name its parameters bind loses the parameter's value (JavaScriptCore reads
+ * `undefined`, or throws "Right side of assignment cannot be destructured"). WebKit bug 223533;
+ * reported against uglify-js, whose `merge_vars` writes exactly that, in mishoo/UglifyJS#5155
+ * (Safari 14), #5776 and #5818 (Safari 17.1). WebKitGTK 2.50 no longer has it; iOS WebViews
+ * of the versions the bridge supports (12.2 on) may.
+ *
+ * uglify-js's `webkit` compress option avoids it by never merging a parameter with a variable, in
+ * every function, which costs the bundle about 90 B gzipped; scripts/minify.mjs instead minifies
+ * without it, looks for the pattern here, and minifies again with it where the pattern is found.
+ * Generators are looked at too: they are compiled the way async functions are.
+ */
+import { parse } from 'acorn';
+
+/**
+ * Where the code redeclares a parameter with `var` (or a function declaration) in the body of an
+ * async function or a generator: a line per place, the function's first characters.
+ * @param {string} code a classic script
+ * @returns {string[]}
+ */
+export function asyncRedeclarations(code) {
+  /** @type {string[]} */
+  const found = [];
+  walk(parse(code, { ecmaVersion: 'latest' }), (node) => {
+    if (!isFunction(node) || !(node.async || node.generator) || node.body.type !== 'BlockStatement') return;
+    const declared = new Set(ownDeclarations(node.body));
+    for (const name of node.params.flatMap((/** @type {AnyNode} */ param) => boundNames(param)))
+      if (declared.has(name)) found.push(`${name} in ${code.slice(node.start, node.start + 60)}`);
+  });
+  return found;
+}
+
+/** @typedef {import('acorn').Node & Record<string, any>} AnyNode */
+
+/** @param {AnyNode} node */
+const isFunction = (node) => /^(?:FunctionDeclaration|FunctionExpression|ArrowFunctionExpression)$/.test(node.type);
+
+/**
+ * Every node under `node`, parents first. @param {AnyNode} node
+ * @param {(node: AnyNode) => boolean | void} visit returns `false` to skip the node's children
+ */
+function walk(node, visit) {
+  if (visit(node) === false) return;
+  for (const value of Object.values(node)) {
+    for (const child of Array.isArray(value) ? value : [value])
+      if (child && typeof child.type === 'string') walk(child, visit);
+  }
+}
+
+/** The names a parameter or declaration pattern binds. @param {AnyNode | null} pattern @returns {string[]} */
+function boundNames(pattern) {
+  if (!pattern) return [];
+  switch (pattern.type) {
+    case 'Identifier':
+      return [pattern.name];
+    case 'ObjectPattern':
+      return pattern.properties.flatMap((/** @type {AnyNode} */ property) =>
+        boundNames(property.type === 'RestElement' ? property.argument : property.value),
+      );
+    case 'ArrayPattern':
+      return pattern.elements.flatMap(boundNames);
+    case 'RestElement':
+      return boundNames(pattern.argument);
+    case 'AssignmentPattern':
+      return boundNames(pattern.left);
+    default:
+      return [];
+  }
+}
+
+/** The names `var` and function declarations bind in a function body's own scope. @param {AnyNode} body */
+function ownDeclarations(body) {
+  /** @type {string[]} */
+  const names = [];
+  walk(body, (node) => {
+    if (node.type === 'FunctionDeclaration') names.push(node.id.name);
+    if (node.type === 'VariableDeclaration' && node.kind === 'var')
+      for (const declarator of node.declarations) names.push(...boundNames(declarator.id));
+    // A nested function's declarations are its own.
+    return node === body || !(isFunction(node) || /^Class/.test(node.type));
+  });
+  return names;
+}

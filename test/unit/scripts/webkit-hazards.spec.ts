@@ -1,0 +1,64 @@
+/**
+ * scripts/webkit-hazards.mjs finds the code WebKit bug 223533 breaks (an async function that
+ * redeclares its parameter with `var`), and scripts/minify.mjs never writes it: it minifies
+ * without uglify-js's blanket workaround, and again with it where the pattern appears.
+ */
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import { minifyInjected } from '../../../scripts/minify.mjs';
+import { asyncRedeclarations } from '../../../scripts/webkit-hazards.mjs';
+import { readBuiltScripts } from '../../helpers/built-scripts.js';
+
+const uglify = createRequire(import.meta.url)('uglify-js') as {
+  minify(code: string, options: object): { code: string };
+};
+
+/** mishoo/UglifyJS#5818's input (Safari 17.1: "Right side of assignment cannot be destructured"). */
+const REPORTED = `(() => { "use strict"; window.getProgress = async function (params) {
+  const { gameName, difficulty } = params;
+  const endPoint = "/progress?game=" + gameName + "&difficulty=" + difficulty;
+  const { data } = await window.axios.get(endPoint);
+  return data;
+}; })();`;
+
+describe('asyncRedeclarations', () => {
+  it.each([
+    ['a var over a parameter', 'async function f(a) { var b = a, a = 1; }', ['a']],
+    ['in an async arrow', 'const f = async (a) => { var a = 1; };', ['a']],
+    ['a destructured parameter', 'async function f({ x: [y = 1] }) { var y; }', ['y']],
+    ['a rest parameter', 'async function f(...rest) { if (rest) { var rest = 0; } }', ['rest']],
+    ['a function declaration', 'async function f(a) { function a() {} }', ['a']],
+    ['in a generator', 'function* f(a) { var a; }', ['a']],
+    ['in an async method', 'const o = { async m(a) { var a; } };', ['a']],
+  ])('finds %s', (_, code, names) => {
+    expect(asyncRedeclarations(code).map((line) => line.split(' ')[0])).toEqual(names);
+  });
+
+  it.each([
+    ['in a plain function', 'function f(a) { var a = 1; }'],
+    ['a nested function of its own', 'async function f(a) { return function () { var a = 1; }; }'],
+    ['a let in a block', 'async function f(a) { { let a = 1; } }'],
+    ['a var of another name', 'async function f(a) { var b = a; }'],
+  ])('leaves %s', (_, code) => {
+    expect(asyncRedeclarations(code)).toEqual([]);
+  });
+});
+
+describe('the minified scripts', () => {
+  it('uglify-js without its workaround writes the pattern for the reported input', () => {
+    const plain = uglify.minify(REPORTED, { compress: { webkit: false }, mangle: true }).code;
+    expect(asyncRedeclarations(plain)).not.toEqual([]);
+  });
+
+  it('minifyInjected does not, and keeps the function working', async () => {
+    const code = await minifyInjected(REPORTED);
+    expect(asyncRedeclarations(code)).toEqual([]);
+    const window = { axios: { get: async (path: string) => ({ data: path }) } } as Record<string, any>;
+    new Function('window', code)(window);
+    await expect(window.getProgress({ gameName: 'go', difficulty: 3 })).resolves.toBe('/progress?game=go&difficulty=3');
+  });
+
+  it('the built bundle, debug bundle and starter have none', () => {
+    for (const script of Object.values(readBuiltScripts())) expect(asyncRedeclarations(script)).toEqual([]);
+  });
+});
