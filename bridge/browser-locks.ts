@@ -3,7 +3,8 @@
  * present, otherwise a lease in localStorage (iOS 12.2–15.3 has no Web Locks).
  *
  * The lease must give what the Web Locks API gives the outbox: one holder at a time, and a lock
- * that goes when its WebView goes. A holder renews its lease every second and it lapses a few
+ * that goes when its WebView goes. A holder renews its lease every second while it holds it (the
+ * outbox holds its locks only while it has something to send: an idle WebView renews nothing), and it lapses a few
  * seconds after the last renewal (a crashed or killed WebView); a WebView that is closed or
  * reloaded lets its leases go at `pagehide`, so another takes over at once. Two WebViews that
  * claim at the same moment both write, wait, and read back: the later write wins. A lease that
@@ -25,17 +26,23 @@ const RENEW = 1_000;
  */
 export function browserLocks(win: Window, random: () => number): Locks {
   let chosen: Locks | undefined;
+  let local: Storage | undefined;
+  /**
+   * Other WebViews hear (a `storage` event) of this one at its first call and as it takes its page
+   * lock (at its first record): they watch for it to go while it has records. Reading localStorage
+   * throws in some sandboxed WebViews (then there is none).
+   */
+  const tell = () => {
+    try {
+      (local = win.localStorage).setItem(LEASE, `${random()}`);
+    } catch {
+      // No localStorage, or full: the others look when an event of their own comes.
+    }
+  };
   const locks = () => {
     if (!chosen) {
-      let local: Storage | undefined;
-      // Other WebViews hear of this one once (a `storage` event), and watch for it to go. Reading
-      // localStorage throws in some sandboxed WebViews (then there is none).
-      try {
-        (local = win.localStorage).setItem(LEASE, `${random()}`);
-      } catch {
-        // No localStorage, or full: the others look when an event of their own comes.
-      }
-      chosen = nativeLocks(win) ||
+      tell();
+      chosen = nativeLocks(win, tell) ||
         leaseLocks(win, local, random) || { request: (_name, work) => work(), held: async () => [] };
     }
     return chosen;
@@ -49,7 +56,8 @@ export function browserLocks(win: Window, random: () => number): Locks {
   };
 }
 
-function nativeLocks(win: Window): Locks | undefined {
+/** `tell`: called as a page lock is asked for (a lease tells by being written). */
+function nativeLocks(win: Window, tell: () => void): Locks | undefined {
   // Every supported engine has `navigator`; iOS before 15.4 has no `locks` on it.
   const native = win.navigator.locks;
   // The field's name passed as a string, never written `.held`/`.pending`: the bundle renames
@@ -57,7 +65,7 @@ function nativeLocks(win: Window): Locks | undefined {
   const names = async (which: 'held' | 'pending') => (await native.query())[which]!.map((lock) => lock.name);
   return native
     ? {
-        request: (name, work) => native.request(name, work) as never,
+        request: (name, work, only) => (only && tell(), native.request(name, work) as never),
         held: () => names('held') as Promise<string[]>,
         waiting: async (name) => (await names('pending')).includes(name),
       }

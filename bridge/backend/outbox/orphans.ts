@@ -1,14 +1,14 @@
 /**
  * Orphan recovery: what a page that is gone left (a reload, a closed or crashed WebView) is taken
  * in by a live page within a few seconds and sent once, in its order. Each page holds a lock of
- * its own while it lives; other pages leave its records to it.
+ * its own while it has records stored (a lease is renewed while held: an idle page holds none);
+ * other pages leave its records to it.
  *
  * orphanRecovery runs a few lines past 80: the page's own lock, the periodic look and the adoption
  * share the one timer and the one lock release.
  */
 import { noop, type RecordStore } from '../../environment.js';
 import { isOutboxRecord, pageOf } from '../outbox-record.js';
-import { hold } from './inbox-lock.js';
 import { storageError, type Entries } from './queue.js';
 import type { OutboxSettings } from './settings.js';
 import { readAll, readEvery, readKeys, slices } from './stored.js';
@@ -18,8 +18,9 @@ const PAGE_LOCK = 'chat-bridge:page:';
 export const ORPHAN_CHECK = 2_000;
 
 /**
- * - `holdPage`: holds this page's lock, for as long as it lives. Asked for at this page's first
- *   drain or message rather than at install, and granted before any record of it is written.
+ * - `holdPage`: holds this page's lock until `letPageGo`. Asked for at each message, and granted
+ *   before any record of it is written.
+ * - `letPageGo`: this page has no record stored: its lock goes (asked again at its next message).
  * - `adopt`: takes in the valid records of pages that are gone and drops invalid ones; resolves
  *   with how many it took in.
  * - `isStored`: whether a record of a page that is gone is still to be sent. Two live pages may
@@ -32,6 +33,7 @@ export type Orphans = [
   adopt: () => Promise<number>,
   isStored: (key: string) => Promise<boolean>,
   stop: () => void,
+  letPageGo: () => void,
 ];
 
 /**
@@ -49,12 +51,15 @@ export function orphanRecovery(
   let stopped = false;
   let release = noop;
   let pageHeld: Promise<unknown> | undefined;
+  /** The last hold of this page's lock, settled once that lock is gone: the next waits for it. */
+  let pageGone: Promise<unknown> = Promise.resolve();
   let watching: unknown;
   /**
-   * A closed page sends no event: while another page lives, and this one is online, it looks
-   * again every few seconds, so what a closed page left goes within a few seconds. What pages
-   * that were gone already left is taken in at the look that finds them; offline, or alone, no
-   * timer runs.
+   * A closed page sends no event: while another live page has records stored, and this one is
+   * online, it looks again every few seconds, so what a closed page left goes within a few
+   * seconds. A page taking its lock tells the others (`onChange`), which look then. What pages
+   * that were gone already left is taken in at the look that finds them; offline, alone, or
+   * beside pages with nothing stored, no timer runs.
    */
   const watch = () =>
     s.isOnline() &&
@@ -71,9 +76,11 @@ export function orphanRecovery(
   let early: Promise<Map<string, unknown>> | undefined = readEvery(records, s.prefix);
 
   async function adopt(): Promise<number> {
+    // The keys first: a page holds its lock before it writes a record and until its last is
+    // removed, so a page found gone here left every key read.
+    const keys = await readKeys(records, s.prefix);
     const alive = new Set(locks && (await locks.held()));
     let adopted = 0;
-    const keys = await readKeys(records, s.prefix);
     const gone = (key: string) => foreign(key) && !alive.has(PAGE_LOCK + pageOf(key));
     const found = early && (await early);
     early = undefined;
@@ -94,16 +101,21 @@ export function orphanRecovery(
       }
     }
     // Where the locks cannot tell live pages from gone ones, only this page's drains look.
-    if (!stopped && [...alive].some((name) => name.startsWith(PAGE_LOCK) && name !== PAGE_LOCK + s.page)) watch();
+    if (!stopped && keys.some((key) => foreign(key) && alive.has(PAGE_LOCK + pageOf(key)))) watch();
     if (adopted && s.restored) s.restored(adopted);
     return adopted;
   }
 
+  const holdPage = () =>
+    locks &&
+    new Promise<void>((granted) => {
+      pageGone = locks
+        .request(PAGE_LOCK + s.page, () => new Promise<void>((resolve) => granted(void (release = resolve))), true)
+        .catch(granted);
+    });
+
   return [
-    () =>
-      (pageHeld ||= Promise.resolve(
-        locks && hold(locks, PAGE_LOCK + s.page, true).then((resolve) => (release = resolve), noop),
-      )),
+    () => (pageHeld ||= pageGone.then(holdPage)),
     adopt,
     async (key) => {
       // Its key alone is read: an attachment's bytes are not.
@@ -119,6 +131,13 @@ export function orphanRecovery(
       s.clearTimeout(watching);
       unwatch();
       release();
+    },
+    () => {
+      // Not yet granted: kept (a lock granted later would be held with no one to let it go).
+      if (release === noop) return;
+      release();
+      release = noop;
+      pageHeld = undefined;
     },
   ];
 }

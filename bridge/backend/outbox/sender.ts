@@ -45,7 +45,7 @@ export function createSender(
   entries: Entries,
   answered: Set<string>,
   lock: InboxLock,
-  [holdPage, adopt, isStored]: Orphans,
+  [, adopt, isStored, , letPageGo]: Orphans,
   setState: ReturnType<typeof stateSetter>,
 ): Sender {
   let timer: unknown;
@@ -75,14 +75,22 @@ export function createSender(
     // app apart; other pages leave this page's records alone while it lives). A record whose
     // removal fails (or a page closed before it) stays behind and is sent once more under its
     // echo_id. Removed even where its write failed: the store may write it again later.
-    return (removing = Promise.resolve(entry.written).then(
-      (): unknown =>
-        records &&
-        records.remove(entry.key).then(
-          () => answered.delete(entry.key),
-          () => s.emit(storageError(`${entry.record.messageId} stays stored`)),
-        ),
+    return (removing = Promise.resolve(entry.written).then((): unknown =>
+      records
+        ? records.remove(entry.key).then(
+            () => {
+              answered.delete(entry.key);
+              lastGone();
+            },
+            () => s.emit(storageError(`${entry.record.messageId} stays stored`)),
+          )
+        : lastGone(),
     ));
+  }
+
+  /** Its last record gone, this page has nothing for other pages to leave alone: its lock goes. */
+  function lastGone(): void {
+    if ([...entries.keys(), ...answered].every((key) => pageOf(key) !== s.page)) letPageGo();
   }
 
   async function pass(): Promise<void> {
@@ -179,7 +187,6 @@ export function createSender(
 
   function drain(now = false, adopt = true): void {
     if (stopped) return;
-    void holdPage();
     skipWait ||= now;
     adoptDue ||= adopt;
     if (running) {

@@ -45,7 +45,7 @@ function setup(
   };
   const entries: Entries = new Map();
   const answered = new Set<string>();
-  const orphans: Orphans = [async () => undefined, async () => 0, async () => true, () => undefined];
+  const orphans: Orphans = [async () => undefined, async () => 0, async () => true, () => undefined, () => undefined];
   const [drain, , stop] = createSender(
     s,
     s.records,
