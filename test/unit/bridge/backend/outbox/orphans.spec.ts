@@ -52,7 +52,7 @@ describe('orphan recovery', () => {
     o.stop();
   });
 
-  it('looks again on a timer while another page lives, and not once it took in all that gone pages left', async () => {
+  it('looks again on a timer only while another live page has records, and not once it took in all that gone pages left', async () => {
     const map = new Map<string, unknown>([[recordKey(PREFIX, 1, 'gone', 0), { v: 1, messageId: 'theirs' }]]);
     const o = setup(map);
     await o.holdPage();
@@ -61,11 +61,38 @@ describe('orphan recovery', () => {
     let releaseLive = () => {};
     void o.locks.request('chat-bridge:page:live', () => new Promise<void>((resolve) => (releaseLive = resolve)));
     await new Promise((resolve) => setTimeout(resolve, 0));
+    // A live page with nothing stored: nothing to watch for.
+    expect(await o.adopt()).toBe(0);
+    expect(o.clock.pending).toBe(0);
+    map.set(recordKey(PREFIX, 2, 'live', 0), { v: 1, messageId: 'alive' });
     expect(await o.adopt()).toBe(0);
     expect(o.clock.pending).toBe(1);
     releaseLive();
     o.stop();
     expect(o.clock.pending).toBe(0);
+  });
+
+  it("holds this page's lock from a message until letPageGo, and again at the next", async () => {
+    const map = new Map<string, unknown>();
+    const clock = createVirtualClock(0);
+    const locks = memoryLocks(map);
+    const s = { locks, prefix: PREFIX, page: 'me', isOnline: () => true, ...clock } as never;
+    const o = orphanRecovery(
+      s,
+      mapRecords(map),
+      new Map(),
+      () => false,
+      () => undefined,
+    );
+    const [holdPage, , , stop, letPageGo] = o;
+    await holdPage();
+    expect(await locks.held()).toContain('chat-bridge:page:me');
+    letPageGo();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(await locks.held()).not.toContain('chat-bridge:page:me');
+    await holdPage();
+    expect(await locks.held()).toContain('chat-bridge:page:me');
+    stop();
   });
 
   it('drops a stored value that is not a record, and says so', async () => {
