@@ -4,10 +4,18 @@
  * automatic retries at once, without spinning, and a wait holds as long as the server asked with
  * the device's clock set back or forward meanwhile (test/helpers/wait-cases.ts).
  */
+import type { BrowserContext } from 'playwright-core';
 import { afterEach, describe, it } from 'vitest';
 import { requireChromium } from '../helpers/chromium.js';
 import { NO_WEB_LOCKS_JS, useBrowserHarness, type BridgePage } from '../helpers/browser-harness.js';
-import { clockMoved, farOffRetryAfter, FAR_OFF, WAIT_PROBE_JS, type WaitPage } from '../helpers/wait-cases.js';
+import {
+  clockMoved,
+  farOffRetryAfter,
+  FAR_OFF,
+  idleCostsNothing,
+  WAIT_PROBE_JS,
+  type WaitPage,
+} from '../helpers/wait-cases.js';
 
 describe.skipIf(!requireChromium())('outbox waits (real bundle in Chromium, reference backend)', () => {
   const harness = useBrowserHarness();
@@ -24,10 +32,11 @@ describe.skipIf(!requireChromium())('outbox waits (real bundle in Chromium, refe
     ['lease, no Web Locks', true],
   ] as const)('[%s]', (_, noWebLocks) => {
     /** A tab whose probe runs before the bridge (the harness adds the Web Locks removal first). */
-    const open = async (): Promise<WaitPage> => {
-      const context = await harness.browser.newContext();
-      if (noWebLocks) await context.addInitScript(NO_WEB_LOCKS_JS);
-      await context.addInitScript(WAIT_PROBE_JS);
+    /** `shared`: a WebView of the same app as the tabs opened with that context. */
+    const open = async (shared?: BrowserContext): Promise<WaitPage> => {
+      const context = shared ?? (await harness.browser.newContext());
+      if (!shared && noWebLocks) await context.addInitScript(NO_WEB_LOCKS_JS);
+      if (!shared) await context.addInitScript(WAIT_PROBE_JS);
       const tab = await harness.open({ host: 'react-native', context });
       tabs.push(tab);
       return Object.assign(tab, {
@@ -47,5 +56,12 @@ describe.skipIf(!requireChromium())('outbox waits (real bundle in Chromium, refe
     ])('holds a message for the Retry-After asked, no more and no less, with the clock set %s', async (_, offset) =>
       clockMoved(await open(), harness.backend, contents, offset),
     );
+
+    it.each([1, 3])('costs nothing idle: %i WebViews wake up 0 times and write nothing', async (count) => {
+      const first = await open();
+      const pages = [first];
+      while (pages.length < count) pages.push(await open(first.context));
+      await idleCostsNothing(pages);
+    });
   });
 });

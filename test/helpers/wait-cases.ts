@@ -123,3 +123,26 @@ export async function clockMoved(
   await state(page, 'behind', 'sent', 8_000);
   expect(await stored()).toEqual(['held', 'behind']);
 }
+
+/** How long the idle pages are watched: before the fix, the lease wakes each page every second. */
+const IDLE_MS = 5_000;
+
+/**
+ * `pages` WebViews of one app (shared storage), each having sent a message, then idle: in
+ * IDLE_MS no page's timer fires and nothing is written (before the fix, the lease renewed each
+ * page's lock every second, and with several pages each looked for gone pages every 2 s).
+ */
+export async function idleCostsNothing(pages: WaitPage[]) {
+  for (const [index, page] of pages.entries()) {
+    expect(await page.call('getConversation')).toMatchObject({ ok: true });
+    await send(page, `idle-${index}`);
+    await state(page, `idle-${index}`, 'sent', 10_000);
+  }
+  // The inbox lock lingers a second after a pass that sent everything; the removal follows it,
+  // and a look for gone pages (ORPHAN_CHECK, 2 s) after the last lock that went.
+  await sleep(3_500);
+  for (const page of pages) await page.inPage('window.__probe.wakeups = 0; window.__probe.writes = 0;');
+  await sleep(IDLE_MS);
+  const counts = await Promise.all(pages.map(probe));
+  expect(counts).toEqual(pages.map(() => ({ wakeups: 0, writes: 0, clock: 0 })));
+}
