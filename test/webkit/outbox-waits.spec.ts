@@ -7,7 +7,14 @@
 import { afterEach, describe, it } from 'vitest';
 import { requireWebKit } from '../helpers/webkit.js';
 import { useWebKitHarness, type WebKitPage } from '../helpers/webkit-harness.js';
-import { clockMoved, farOffRetryAfter, FAR_OFF, WAIT_PROBE_JS, type WaitPage } from '../helpers/wait-cases.js';
+import {
+  clockMoved,
+  farOffRetryAfter,
+  FAR_OFF,
+  idleCostsNothing,
+  WAIT_PROBE_JS,
+  type WaitPage,
+} from '../helpers/wait-cases.js';
 
 describe.skipIf(!requireWebKit())('outbox waits in WebKit', () => {
   const harness = useWebKitHarness();
@@ -22,8 +29,9 @@ describe.skipIf(!requireWebKit())('outbox waits in WebKit', () => {
     ['Web Locks', false],
     ['lease, no Web Locks', true],
   ] as const)('[webkit ios, %s]', (_, noWebLocks) => {
-    const open = async (): Promise<WaitPage> => {
-      const view = await harness.open({ host: 'ios', noWebLocks, firstScript: WAIT_PROBE_JS });
+    /** `shareWith`: a WebView of the same app as that one (its data store). */
+    const open = async (shareWith?: WebKitPage): Promise<WaitPage & WebKitPage> => {
+      const view = await harness.open({ host: 'ios', noWebLocks, firstScript: WAIT_PROBE_JS, shareWith });
       views.push(view);
       return Object.assign(view, { inPage: view.evaluate });
     };
@@ -40,5 +48,12 @@ describe.skipIf(!requireWebKit())('outbox waits in WebKit', () => {
     ])('holds a message for the Retry-After asked, no more and no less, with the clock set %s', async (_, offset) =>
       clockMoved(await open(), harness.backend, contents, offset),
     );
+
+    it.each([1, 3])('costs nothing idle: %i WebViews wake up 0 times and write nothing', async (count) => {
+      const first = await open();
+      const pages = [first];
+      while (pages.length < count) pages.push(await open(first));
+      await idleCostsNothing(pages);
+    });
   });
 });
