@@ -21,6 +21,7 @@ import { COMMANDS, HEAP_LIMIT, REFRESH_HEAP_LIMIT } from './memory.mjs';
 import { measureRoundTrip } from './round-trip.mjs';
 import { MESSAGES, measureOutbox } from './outbox.mjs';
 import { QUEUED, measureDrain } from './drain.mjs';
+import { IDLE_FIGURE, idleRows, measureIdle } from './idle.mjs';
 import { measureAttachments } from './attachments.mjs';
 import { PHOTO_BYTES, WINDOW_MS, measureRefusedUpload } from './refused-upload.mjs';
 import {
@@ -53,6 +54,7 @@ const FIGURES = [
   'memory',
   'outbox',
   'drain',
+  'idle',
   'attachments',
   'refused-upload',
 ];
@@ -252,6 +254,12 @@ try {
       rows.push(notMeasured(DRAIN_FIGURE, 'no Chromium', `< ${LONG_TASK_GOAL} ms`));
       rows.push(notMeasured('  listOutbox with them queued', 'no Chromium', `< ${LIST_OUTBOX_GOAL} ms`));
     } else add(drainRows(await measureDrain()));
+  }
+
+  if (wants('idle')) {
+    console.log('\nidle WebViews in Chromium, counted…');
+    if (browser === undefined) rows.push(notMeasured(IDLE_FIGURE, 'no Chromium', '0'));
+    else rows.push(...idleRows(await measureIdle(browser)));
   }
 
   if (wants('attachments')) {
