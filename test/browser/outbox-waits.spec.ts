@@ -33,7 +33,7 @@ describe.skipIf(!requireChromium())('outbox waits (real bundle in Chromium, refe
   ] as const)('[%s]', (_, noWebLocks) => {
     /** A tab whose probe runs before the bridge (the harness adds the Web Locks removal first). */
     /** `shared`: a WebView of the same app as the tabs opened with that context. */
-    const open = async (shared?: BrowserContext): Promise<WaitPage> => {
+    const open = async (shared?: BrowserContext): Promise<WaitPage & BridgePage> => {
       const context = shared ?? (await harness.browser.newContext());
       if (!shared && noWebLocks) await context.addInitScript(NO_WEB_LOCKS_JS);
       if (!shared) await context.addInitScript(WAIT_PROBE_JS);

@@ -31,7 +31,12 @@ describe.skipIf(!requireWebKit())('outbox waits in WebKit', () => {
   ] as const)('[webkit ios, %s]', (_, noWebLocks) => {
     /** `shareWith`: a WebView of the same app as that one (its data store). */
     const open = async (shareWith?: WebKitPage): Promise<WaitPage & WebKitPage> => {
-      const view = await harness.open({ host: 'ios', noWebLocks, firstScript: WAIT_PROBE_JS, shareWith });
+      const view = await harness.open({
+        host: 'ios',
+        noWebLocks,
+        firstScript: WAIT_PROBE_JS,
+        ...(shareWith && { shareWith }),
+      });
       views.push(view);
       return Object.assign(view, { inPage: view.evaluate });
     };
