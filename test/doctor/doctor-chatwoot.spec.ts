@@ -70,6 +70,25 @@ describe('chat-bridge doctor --backend chatwoot', () => {
     expect(run.line('X-Auth-Token reaches the widget API')).toMatch(/^PASS/);
     expect(run.line('same origin or ENABLE_API_CORS')).toMatch(/^PASS .*no CORS needed/);
     expect(run.line('CORS allows X-Auth-Token')).toMatch(/^SKIP/);
+    // Chatwoot's 40 MiB (the bridge's maxFileSize on Chatwoot) reaches the application, which
+    // refuses the made-up X-Auth-Token with its 404 before storing anything.
+    expect(run.line('upload body limit')).toMatch(
+      /^PASS upload body limit: a body with a 41943040-byte file \(maxFileSize\) reaches the application \(404 for a made-up X-Auth-Token\)/,
+    );
+    expect(run.line('CORS on POST /api/v1/widget/messages errors')).toMatch(/^SKIP .*no CORS applies/);
+    const uploads = backend.requests.filter((entry) => entry.method === 'POST' && entry.path.endsWith('/messages'));
+    expect(uploads.map((entry) => entry.status)).toEqual([404, 404]);
+    expect(uploads.every((entry) => entry.query['website_token'] === '<redacted>')).toBe(true);
+    expect(uploads.every((entry) => entry.headers['authorization'] === undefined)).toBe(true);
+    const stored = (await (await fetch(`${backend.url}/__admin/conversations`)).json()) as unknown[];
+    expect(stored).toEqual([]);
+  });
+
+  it("caps --max-file-size at Chatwoot's 40 MiB, as the bridge does, and sends a smaller one as given", async () => {
+    const larger = await doctor(backend.url, backend.url, '--max-file-size', String(100 * 1024 * 1024));
+    expect(larger.line('upload body limit')).toContain('a body with a 41943040-byte file');
+    const smaller = await doctor(backend.url, backend.url, '--max-file-size', '65536');
+    expect(smaller.line('upload body limit')).toMatch(/^PASS upload body limit: a body with a 65536-byte file/);
   });
 
   it('fails a page on another origin without ENABLE_API_CORS, with the two ways out', async () => {
@@ -84,8 +103,20 @@ describe('chat-bridge doctor --backend chatwoot', () => {
   it('passes a page on another origin with ENABLE_API_CORS, X-Auth-Token allowed', async () => {
     const run = await doctor(cors.url, OTHER_ORIGIN, '--json');
     expect(run.code).toBe(0);
-    const document = JSON.parse(run.out) as { ok: boolean; checks: Array<{ name: string; status: string }> };
-    expect(document.checks.map((check) => check.status)).toEqual(['pass', 'pass', 'pass', 'pass']);
+    const document = JSON.parse(run.out) as {
+      ok: boolean;
+      checks: Array<{ name: string; status: string; detail: string }>;
+    };
+    expect(document.checks.map((check) => check.status)).toEqual(['pass', 'pass', 'pass', 'pass', 'pass', 'pass']);
+    // rack-cors puts its headers on Chatwoot's own 404s too, so a page elsewhere reads them.
+    expect(document.checks.slice(-2)).toEqual([
+      expect.objectContaining({ name: 'upload body limit', detail: expect.stringContaining('41943040-byte file') }),
+      expect.objectContaining({
+        name: 'CORS on POST /api/v1/widget/messages errors',
+        detail:
+          'Access-Control-Allow-Origin right on 404 (POST /api/v1/widget/messages) and 404 (POST /api/v1/widget/messages with 41943040 bytes)',
+      }),
+    ]);
   });
 
   it('fails an unknown website token with 404 and skips what needs a contact', async () => {
@@ -123,7 +154,8 @@ describe('chat-bridge doctor --backend chatwoot', () => {
       return headers;
     });
     try {
-      const run = await doctor(stripping.url, stripping.url);
+      // A small file: this proxy is about headers, and piping 40 MiB through it only takes time.
+      const run = await doctor(stripping.url, stripping.url, '--max-file-size', '65536');
       expect(run.code).toBe(1);
       expect(run.line('POST /api/v1/widget/config')).toMatch(/^PASS/);
       expect(run.line('X-Auth-Token reaches the widget API')).toMatch(/^FAIL .*answered 404/);
@@ -144,7 +176,7 @@ describe('chat-bridge doctor --backend chatwoot', () => {
       return undefined;
     });
     try {
-      const run = await doctor(narrow.url, OTHER_ORIGIN);
+      const run = await doctor(narrow.url, OTHER_ORIGIN, '--max-file-size', '65536');
       expect(run.code).toBe(1);
       expect(run.line('same origin or ENABLE_API_CORS')).toMatch(/^PASS/);
       expect(run.line('CORS allows X-Auth-Token')).toMatch(/^FAIL .*"Content-Type, Authorization"/);

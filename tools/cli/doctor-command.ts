@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { runChatwootDoctor } from '../doctor/chatwoot-checks.js';
 import { runDoctor } from '../doctor/checks.js';
-import { DEFAULT_MAX_FILE_SIZE } from '../doctor/upload-checks.js';
+import type { DoctorTarget } from '../doctor/probe.js';
 import { failed, formatJson, formatText } from '../doctor/report.js';
 import { MIN_TOKEN_LENGTH, normalizeOptions, OptionsError } from '../../bridge/index.js';
 import { UsageError } from './usage-error.js';
@@ -22,7 +22,8 @@ Checks a self-hosted backend as a WebView running the bridge will use it. Prints
 check (PASS, WARN, FAIL, SKIP) with the fix for each problem; never prints a token.
 --backend chatwoot checks a Chatwoot installation's widget API (--base-url is its root, such as
 https://chat.example.com; --origin is the page's, the installation's own for the widget page).
-It makes one contact, as a first load of the widget does.
+It makes one contact, as a first load of the widget does; its upload check sends a file of
+Chatwoot's 40 MiB (or --max-file-size, at most that) with a made-up X-Auth-Token, so nothing is stored.
 Exit status: 0 all checks passed, 1 a check failed, 2 bad usage.
 `;
 
@@ -63,13 +64,14 @@ export async function doctorCommand(
   if (backend !== 'contract' && backend !== 'chatwoot')
     throw new UsageError(`--backend must be contract or chatwoot; got "${backend}"`);
 
-  const target = {
+  const maxFileSize = parseMaxFileSize(values['max-file-size']);
+  const target: DoctorTarget = {
     baseUrl,
     websiteToken,
     origin,
     fetch: (url: string, init: RequestInit) => fetch(url, init),
     timeoutMs,
-    maxFileSize: parseMaxFileSize(values['max-file-size']),
+    ...(maxFileSize !== undefined && { maxFileSize }),
   };
   const run = await (backend === 'chatwoot' ? runChatwootDoctor(target) : runDoctor(target));
   const context = { baseUrl, origin };
@@ -113,9 +115,12 @@ function parseTimeout(value: string | undefined): number {
   return ms;
 }
 
-/** The bridge's `maxFileSize` option, in bytes: the file the upload check sends. */
-function parseMaxFileSize(value: string | undefined): number {
-  if (value === undefined) return DEFAULT_MAX_FILE_SIZE;
+/**
+ * The bridge's `maxFileSize` option, in bytes: the file the upload check sends. Left out, the
+ * upload check takes the bridge's default for the backend (upload-checks.ts `uploadSize`).
+ */
+function parseMaxFileSize(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
   const bytes = Number(value);
   if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(bytes) || bytes < 1)
     throw new UsageError(

@@ -39,11 +39,12 @@ doctor   Checks a self-hosted backend as a WebView will use it: the CORS preflig
          Retry-After is exposed to the page, and an upload of maxFileSize (a proxy's body limit). One line per check; exit 1 if any fails.
   --base-url URL        the API root, as given to the bridge's baseUrl
   --backend chatwoot    check a Chatwoot installation's widget API instead (--base-url: its root):
-                        config, X-Auth-Token, same origin or ENABLE_API_CORS
+                        config, X-Auth-Token, same origin or ENABLE_API_CORS, a 40 MiB upload
   --website-token TOKEN a website token of a widget inbox (never printed)
   --origin ORIGIN       the page origin to test CORS for (default: https://app.example.com)
   --timeout MS          how long to wait for each answer (default: 10000)
-  --max-file-size BYTES the bridge's maxFileSize: the upload check sends a file this big (default: 5242880)
+  --max-file-size BYTES the bridge's maxFileSize: the upload check sends a file this big
+                        (default: the bridge's, 5242880; 41943040, Chatwoot's limit, with --backend chatwoot)
   --json                print the results as one JSON document instead of lines
 
 Exit status: 0 success, 1 a difference, a failed check or a fixture error, 2 bad usage.

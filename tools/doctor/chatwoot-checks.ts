@@ -6,13 +6,13 @@
  * /api/* only with ENABLE_API_CORS (config/initializers/cors.rb), so a page on another origin
  * than the installation needs it, and its preflight must allow X-Auth-Token.
  *
- * The large-upload check (whether a proxy in front takes Chatwoot's 40 MB attachments) is the
- * proxies issue's generic upload-size check; it had not landed when this was written, so
- * CHATWOOT_CHECKS has no entry for it yet: it goes at the end of that list, aimed at
- * `${WIDGET_API}/messages` with 40 MB (docs/chatwoot.md says so too).
+ * The last two are the upload checks every backend gets (upload-checks.ts), with Chatwoot's
+ * differences (chatwoot-upload.ts): whether a proxy in front takes an attachment of 40 MiB (or
+ * `--max-file-size`), and whether its refusal carries CORS headers where CORS applies.
  */
 import type { CheckOutcome, CheckResult } from './check.js';
-import { contactTokenOf, createChatwootProbe, WIDGET_API, type ChatwootProbe } from './chatwoot-probe.js';
+import { contactTokenOf, createChatwootProbe, isSameOrigin, WIDGET_API, type ChatwootProbe } from './chatwoot-probe.js';
+import { chatwootUploadAnswers, chatwootUploadCorsCheck, chatwootUploadLimitCheck } from './chatwoot-upload.js';
 import { allowOriginFix, allowOriginProblem } from './cors.js';
 import type { DoctorRun } from './checks.js';
 import { isRedirect, ownerVerdict } from './gates.js';
@@ -87,13 +87,11 @@ const contactTokenCheck: ChatwootCheck = {
   },
 };
 
-const sameOrigin = (target: DoctorTarget) => new URL(target.baseUrl).origin === target.origin;
-
 const corsCheck: ChatwootCheck = {
   name: 'same origin or ENABLE_API_CORS',
   async run(probe) {
     const { target } = probe;
-    if (sameOrigin(target))
+    if (isSameOrigin(target))
       return {
         status: 'pass',
         detail:
@@ -115,7 +113,7 @@ const corsCheck: ChatwootCheck = {
 const authHeaderCorsCheck: ChatwootCheck = {
   name: 'CORS allows X-Auth-Token',
   async run(probe) {
-    if (sameOrigin(probe.target)) return { status: 'skip', detail: 'not checked: same origin, so no CORS applies' };
+    if (isSameOrigin(probe.target)) return { status: 'skip', detail: 'not checked: same origin, so no CORS applies' };
     const answer = await probe.messagesPreflight();
     if (!answer.answered || answer.status < 200 || answer.status > 299)
       return { status: 'skip', detail: `not checked: the preflight was refused, see "${corsCheck.name}"` };
@@ -137,6 +135,8 @@ export const CHATWOOT_CHECKS: readonly ChatwootCheck[] = [
   contactTokenCheck,
   corsCheck,
   authHeaderCorsCheck,
+  chatwootUploadLimitCheck,
+  chatwootUploadCorsCheck,
 ];
 
 /** Runs the checks in order; their requests are shared, and none waits on another's timeout. */
@@ -146,7 +146,8 @@ export async function runChatwootDoctor(
 ): Promise<DoctorRun> {
   const probe = createChatwootProbe(target);
   void probe.conversations();
-  if (!sameOrigin(target)) void probe.messagesPreflight();
+  void chatwootUploadAnswers(probe);
+  if (!isSameOrigin(target)) void probe.messagesPreflight();
   const results: CheckResult[] = [];
   for (const check of checks) {
     const { cause: _cause, ...outcome } = await check.run(probe);

@@ -9,6 +9,9 @@ import { send, type DoctorTarget, type Exchange } from './probe.js';
 
 export const WIDGET_API = '/api/v1/widget';
 
+/** Whether the page is on the installation's origin (the widget page, as Chatwoot's SDKs load it): then no CORS applies. */
+export const isSameOrigin = (target: DoctorTarget) => new URL(target.baseUrl).origin === target.origin;
+
 export interface ChatwootProbe {
   readonly target: DoctorTarget;
   /** `POST /api/v1/widget/config`: a new contact and its token (`auth_token`). */

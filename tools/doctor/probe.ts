@@ -17,7 +17,10 @@ export interface DoctorTarget {
   fetch: DoctorFetch;
   /** Milliseconds to wait for each answer, body included. */
   timeoutMs: number;
-  /** The bridge's `maxFileSize`, the file the upload check sends (upload-checks.ts); 5 MiB when left out. */
+  /**
+   * The bridge's `maxFileSize` as the app sets it, the file the upload check sends (upload-checks.ts);
+   * when left out, the bridge's default for the backend (5 MiB on the contract, 40 MiB on Chatwoot).
+   */
   maxFileSize?: number;
 }
 
@@ -105,7 +108,8 @@ export async function send(target: DoctorTarget, label: string, url: string, ini
   }
 }
 
-function parseBody(text: string): unknown {
+/** A JSON body as the checks read it; anything else is undefined. */
+export function parseBody(text: string): unknown {
   if (text.trim() === '') return undefined;
   const parsed = parseJson(text);
   return parsed.ok ? parsed.value : undefined;
