@@ -53,7 +53,7 @@ export const CHATWOOT_UPLOAD: UploadProfile = {
   crossOrigin: (target) => !isSameOrigin(target),
   limitFix: (size) =>
     `raise the proxy's body limit above the file plus a few KB of form fields: nginx "client_max_body_size ${limitFor(size)}m;" ` +
-    `(its default is 1m; Chatwoot's own deployment/nginx_chatwoot.conf sets 0, no limit), ` +
+    `(its default is 1m; Chatwoot's own deployment/nginx_chatwoot.conf has "client_max_body_size 0;", no limit), ` +
     `Caddy "request_body { max_size ${limitFor(size)}MiB }", Apache "LimitRequestBody ${limitFor(size) * MIB}"`,
   corsFixNote:
     "rack-cors adds it to Chatwoot's own answers with ENABLE_API_CORS, never to a proxy's own 413 or 502: " +
