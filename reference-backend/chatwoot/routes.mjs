@@ -199,9 +199,19 @@ export function createWidgetRoutes({ store, tokens, faults, maxFileSize, origin 
 
   /** @type {Handler} messages_controller.rb `create`: into the latest conversation, made if there is none */
   async function postMessage(req, url) {
+    // The whole body is read before any answer: Puma reads it before Rails sees the request, and
+    // Rails parses it into `params` for set_web_widget's `permitted_params` (website_token_helper.rb),
+    // before set_contact can refuse the contact. So a proxy in front that streams bodies (Caddy)
+    // meets its body limit whatever the answer. The attachments are validated when the message is
+    // saved (attachment.rb `acceptable_file`), after set_contact: that 422 waits for the contact.
+    const read = await readMessageBody(req, maxFileSize).catch((error) => {
+      if (error instanceof RecordInvalid) return error;
+      throw error;
+    });
     const found = contactOf(req, url);
     if (!found.session) return found.reply;
-    const { message, attachments } = await readMessageBody(req, maxFileSize);
+    if (read instanceof RecordInvalid) throw read;
+    const { message, attachments } = read;
     // Ours: the controller we read would meet `params[:message][:attachments]` on nil (a 500);
     // we answer as Rails' ParameterMissing, the 422 {"error"} a missing parameter gets elsewhere.
     if (!message) return PARAM_MISSING('message');
