@@ -3,11 +3,16 @@
  * `chat-bridge doctor --backend chatwoot` against the reference backend's Chatwoot mode over real
  * HTTP on 127.0.0.1, and small node:http proxies in front of it for what a proxy gets wrong.
  */
+import { execFile, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../tools/cli/main.js';
 import { startReferenceBackend } from '../../reference-backend/server.mjs';
+import { expectNoToken, withTokensRecorded } from '../helpers/doctor-tokens.js';
+import { freePort } from '../helpers/proxies.js';
 
 type Backend = Awaited<ReturnType<typeof startReferenceBackend>>;
 
@@ -32,13 +37,30 @@ beforeEach(() => {
 
 async function doctor(baseUrl: string, origin: string, ...extra: string[]) {
   let out = '';
-  const code = await main(
-    ['doctor', '--backend', 'chatwoot', '--base-url', baseUrl, '--website-token', TOKEN, '--origin', origin, ...extra],
-    (text) => (out += text),
-    () => undefined,
+  const { result: code, tokens } = await withTokensRecorded(() =>
+    main(
+      [
+        'doctor',
+        '--backend',
+        'chatwoot',
+        '--base-url',
+        baseUrl,
+        '--website-token',
+        TOKEN,
+        '--origin',
+        origin,
+        ...extra,
+      ],
+      (text) => (out += text),
+      (text) => (out += text),
+    ),
   );
   expect(out).not.toContain(TOKEN);
   expect(out).not.toMatch(JWT);
+  // Every token the run sent or received (website token, contact tokens, pubsub token, the
+  // made-up X-Auth-Token), in every encoding.
+  expect(tokens).toContain(TOKEN);
+  expectNoToken(out, tokens);
   const line = (name: string) => out.split('\n').find((text) => text.includes(` ${name}:`)) ?? '';
   return { code, out, line };
 }
@@ -192,5 +214,40 @@ describe('chat-bridge doctor --backend chatwoot', () => {
       () => undefined,
     );
     expect(code).toBe(2);
+  });
+});
+
+describe("docs/doctor.md's Chatwoot run, tried as the page shows it", () => {
+  it("starts the reference backend's Chatwoot mode as the page says, runs the page's command and prints the page's output", async () => {
+    const page = readFileSync(new URL('../../docs/doctor.md', import.meta.url), 'utf8');
+    const section = page.slice(page.indexOf('## A Chatwoot installation'));
+    const server = /`(node reference-backend\/cli\.mjs --backend chatwoot --port 8788)`/.exec(section)?.[1] ?? '';
+    const [, command = '', expected = ''] =
+      /```\n\$ npx (chat-bridge doctor --backend chatwoot [^\n]+)\n([\s\S]*?)```/.exec(section) ?? [];
+    expect(server).not.toBe('');
+    expect(command).toContain('--website-token wt_demo');
+    const port = String(await freePort());
+    const root = new URL('../../', import.meta.url);
+    const backendProcess = spawn(process.execPath, server.replaceAll('8788', port).split(' ').slice(1), { cwd: root });
+    try {
+      await new Promise((resolve, reject) => {
+        backendProcess.stdout.once('data', resolve);
+        backendProcess.once('exit', reject);
+      });
+      const args = command.replaceAll('8788', port).split(' ').slice(1);
+      const child = await promisify(execFile)(process.execPath, ['bin/chat-bridge.js', ...args], {
+        cwd: root,
+        timeout: 60_000,
+      }).then(
+        (result) => ({ code: 0, stdout: result.stdout }),
+        (error: { code?: number; stdout?: string }) => ({ code: error.code, stdout: error.stdout ?? '' }),
+      );
+      expect(child.stdout).toBe(expected.replaceAll('8788', port));
+      expect(child.code).toBe(0);
+      expect(child.stdout).not.toContain('wt_demo');
+      expect(child.stdout).not.toMatch(JWT);
+    } finally {
+      backendProcess.kill();
+    }
   });
 });

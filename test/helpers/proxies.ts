@@ -171,14 +171,14 @@ function fill(text: string, port: number, upstream: string): string {
 }
 
 /**
- * The fenced block of `language` (nginx, caddy) under docs/backend.md's "Behind a reverse proxy",
- * as a self-hoster copies it.
+ * The fenced block of `language` (nginx, caddy) under a page's "Behind a reverse proxy" (docs/backend.md's
+ * unless told: docs/chatwoot.md has its own), as a self-hoster copies it.
  */
-export function docsConfig(language: 'nginx' | 'caddy'): string {
-  const page = readFileSync(join(ROOT, 'docs', 'backend.md'), 'utf8');
+export function docsConfig(language: 'nginx' | 'caddy', file = 'backend.md'): string {
+  const page = readFileSync(join(ROOT, 'docs', file), 'utf8');
   const section = page.split('## Behind a reverse proxy')[1]?.split(/\n## /)[0] ?? '';
   const block = new RegExp('```' + language + '\\n([\\s\\S]*?)```').exec(section);
-  if (!block) throw new Error(`docs/backend.md has no ${language} block under "Behind a reverse proxy"`);
+  if (!block) throw new Error(`docs/${file} has no ${language} block under "Behind a reverse proxy"`);
   return block[1] as string;
 }
 
