@@ -210,6 +210,7 @@ export const CONTRACT_UPLOAD: UploadProfile = {
   credentialHeader: (madeUp) => ({ Authorization: `Bearer ${madeUp}` }),
   isRefusal: (answer) => answer.status === 401 || answer.status === 403,
   refusal: 'the 401 the contract gives',
+  // The contract asks for CORS on every answer (chat-service-errors.md), whatever the page's origin.
   crossOrigin: () => true,
   limitFix: () =>
     'raise the body limit to more than maxFileSize plus a few KB of form fields: nginx "client_max_body_size 6m;" ' +
