@@ -4,7 +4,8 @@
  * RecordNotFound -> 404 `{"error": "Resource could not be found"}` (`render_not_found_error`);
  * RecordInvalid -> 422 `{"message": <full messages joined by ", ">, "attributes": [...]}`
  * (`render_record_invalid`); ParameterMissing -> 422 `{"error": <its message>}`
- * (`render_could_not_create_error`); and `render json: { error: 'Account is suspended' }, status:
+ * (`render_could_not_create_error`); an exception nothing rescues, Rails' 500
+ * `{"status": 500, "error": "Internal Server Error"}`; and `render json: { error: 'Account is suspended' }, status:
  * :unauthorized` from app/controllers/concerns/website_token_helper.rb `set_web_widget`. Bodies carry
  * `error` or `message`, never the contract's ErrorResponse.
  */
@@ -19,6 +20,14 @@ export const SUSPENDED = () => errorBody(401, 'Account is suspended');
 /** ActionController::ParameterMissing's message, as Rails words it. */
 export const PARAM_MISSING = (/** @type {string} */ name) =>
   errorBody(422, `param is missing or the value is empty: ${name}`);
+
+/**
+ * An exception no controller rescues, in production (config/environments/production.rb:
+ * `consider_all_requests_local = false`): Rails' ActionDispatch::PublicExceptions answers it in the
+ * request's format, JSON on the API (config/routes.rb: `namespace :api, defaults: { format: 'json' }`).
+ * @returns {Reply}
+ */
+export const INTERNAL_ERROR = () => ({ status: 500, body: { status: 500, error: 'Internal Server Error' } });
 
 /** ActiveRecord::RecordInvalid: thrown by a model's validation, answered by render_record_invalid. */
 export class RecordInvalid extends Error {

@@ -11,7 +11,7 @@
  */
 import { parseJsonObject, readBody } from '../http-io.mjs';
 import { readMessageBody } from './attachments.mjs';
-import { NOT_FOUND, PARAM_MISSING, RecordInvalid, SUSPENDED } from './errors.mjs';
+import { INTERNAL_ERROR, NOT_FOUND, PARAM_MISSING, RecordInvalid, SUSPENDED } from './errors.mjs';
 
 /** @typedef {import('../http-io.mjs').Reply} Reply */
 /** @typedef {import('node:http').IncomingMessage} IncomingMessage */
@@ -159,13 +159,21 @@ export function createWidgetRoutes({ store, tokens, faults, maxFileSize, origin 
     status: conversation.status,
   });
 
-  /** @type {Handler} conversations_controller.rb `create`: a new conversation with its first message, in one transaction */
+  /**
+   * @type {Handler} conversations_controller.rb `create`: a new conversation with its first message,
+   * in one transaction. Without a `message` there is no conversation: `conversation_params`
+   * (app/controllers/api/v1/widget/base_controller.rb) reads `permitted_params[:message][:referer_url]`
+   * and `[:timestamp]` on nil, a NoMethodError that `handle_with_exception`
+   * (app/controllers/concerns/request_exception_handler.rb) does not rescue (it takes RecordNotFound,
+   * Pundit's and ParameterMissing, and nothing here calls `params.require`): Rails' 500, the
+   * contact's update rolled back with the transaction.
+   */
   async function postConversation(req, url) {
     const found = contactOf(req, url);
     if (!found.session) return found.reply;
     const body = parseJsonObject(await readBody(req, 1024 * 1024, 'Request body exceeds 1 MB'));
     const message = body?.['message'];
-    if (typeof message !== 'object' || message === null) return PARAM_MISSING('message');
+    if (typeof message !== 'object' || message === null || Array.isArray(message)) return INTERNAL_ERROR();
     const content = contentOf(/** @type {Record<string, unknown>} */ (message));
     // ContactIdentifyAction with discard_invalid_attrs: a bad e-mail is dropped, never a 422.
     const contact = body?.['contact'];

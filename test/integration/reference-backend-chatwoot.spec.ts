@@ -188,6 +188,23 @@ describe('conversations and messages (conversations_controller.rb, messages_cont
     expect((await conversations()).length).toBe(2);
   });
 
+  it("POST conversations without a message is Rails' JSON 500: no conversation, and the contact's name not kept", async () => {
+    const token = await newContact();
+    const res = await fetch(`${backend.url}${API}/conversations${Q}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-auth-token': token },
+      body: JSON.stringify({ contact: { name: 'Ada' } }),
+    });
+    expect(res.status).toBe(500);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await res.json()).toEqual({ status: 500, error: 'Internal Server Error' });
+    expect(await conversations()).toEqual([]);
+    // The transaction is rolled back: the name given with the refused conversation is not the contact's.
+    await send(token, 'later');
+    const [message] = (await list(token)) as Array<{ sender: { name: string } }>;
+    expect(message!.sender.name).not.toBe('Ada');
+  });
+
   it('stores a repeated echo_id twice: Chatwoot keeps no echo_id, and its answer carries none', async () => {
     const token = await newContact();
     const a = (await (await send(token, 'same', { echo_id: 'echo-1' })).json()) as Record<string, unknown>;
