@@ -74,6 +74,8 @@ export interface HarnessSetup {
   options?: { [Name in keyof BridgeOptions]?: BridgeOptions[Name] | undefined };
   /** Storage of an earlier environment, to model a reload. */
   storage?: Map<string, unknown>;
+  /** The bridge's random source (the jitter of its waits); Math.random by default. */
+  random?: () => number;
 }
 
 export interface BackendSuite {
@@ -156,7 +158,11 @@ export function createHarness(backend: Backend, setup: HarnessSetup = {}): Bridg
     return response;
   };
 
-  const te = createInMemoryEnvironment({ fetch: recordingFetch, ...(setup.storage ? { storage: setup.storage } : {}) });
+  const te = createInMemoryEnvironment({
+    fetch: recordingFetch,
+    ...(setup.storage ? { storage: setup.storage } : {}),
+    ...(setup.random ? { random: setup.random } : {}),
+  });
   const raw = {
     baseUrl: backend.url,
     websiteToken: WEBSITE_TOKEN,

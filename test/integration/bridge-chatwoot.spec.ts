@@ -2,8 +2,9 @@
 /**
  * The bridge on Chatwoot's profile (`backend: 'chatwoot'`, bridge/backend/chatwoot-profile.ts)
  * against the reference backend's Chatwoot mode (reference-backend/chatwoot/) over real HTTP on
- * 127.0.0.1: the widget's contact, a lost answer, a stale token, Chatwoot's failures, and what
- * leaves (no Authorization header, no token but website_token in a URL, none to the host).
+ * 127.0.0.1: the widget's contact, a lost answer, a stale token, the conversation commands,
+ * Chatwoot's failures (rack-attack's 429 with the default retries), and what leaves (no
+ * Authorization header, no token but website_token in a URL, none to the host).
  */
 import { describe, expect, it } from 'vitest';
 import { WEBSITE_TOKEN, base64Bytes, useReferenceBackend, type BridgeHarness } from '../helpers/bridge-harness.js';
@@ -143,6 +144,93 @@ describe('a token the server no longer knows', () => {
       error: { code: 'not_found', status: 404, message: `[POST ${API}/config] 404: Resource could not be found` },
     });
   });
+});
+
+describe('the conversation commands: on Chatwoot a conversation starts with its first message', () => {
+  it('getConversation answers {} for a contact without one, and creates none', async () => {
+    const token = await widgetToken();
+    const h = chatwootBridge();
+    loaded(h, token);
+    expect(await h.send('getConversation', { name: 'Ada' })).toEqual({
+      type: 'response',
+      id: expect.any(String),
+      ok: true,
+      result: {},
+    });
+    expect(h.sent.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([`GET ${API}/conversations 200`]);
+    expect(h.errors()).toEqual([]);
+    expect(await conversations()).toEqual([]);
+  });
+
+  it("createConversation is Chatwoot's 500 for a conversation without a message: server_error, and none is made", async () => {
+    const token = await widgetToken();
+    const h = chatwootBridge();
+    loaded(h, token);
+    const error = {
+      type: 'error',
+      code: 'server_error',
+      message: `[POST ${API}/conversations] 500: Internal Server Error`,
+      status: 500,
+    };
+    // toEqual: no `errors` in it.
+    expect(await h.send('createConversation', { name: 'Ada' })).toEqual({
+      type: 'response',
+      id: expect.any(String),
+      ok: false,
+      error,
+    });
+    expect(h.errors()).toEqual([error]);
+    // Asked once, not retried: a 500 is final.
+    expect(h.sent.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([`POST ${API}/conversations 500`]);
+    expect(await conversations()).toEqual([]);
+    expectCredentialsAsChatwoot(h);
+  });
+
+  it('sendMessage starts the conversation, which getConversation then answers', async () => {
+    const token = await widgetToken();
+    const h = chatwootBridge();
+    loaded(h, token);
+    const sent = await h.send('sendMessage', { content: 'the first one' });
+    expect(sent).toMatchObject({ ok: true, result: { content: 'the first one' } });
+    const id = (sent as { result: { conversation_id: number } }).result.conversation_id;
+    expect(await h.send('getConversation')).toMatchObject({ ok: true, result: { id, status: 'open' } });
+    expect(h.sent.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+      `POST ${API}/messages 200`,
+      `GET ${API}/conversations 200`,
+    ]);
+  });
+});
+
+describe("rack-attack's 429 (text/plain, no Retry-After), with the default retry option", () => {
+  it('retries the request 4 times on its own backoff, then fails the message with rate_limited; it is not kept', async () => {
+    const token = await widgetToken();
+    // random 0: each wait is the least the jitter gives, retry.baseDelay × 2^(n-1) / 2.
+    const h = suite.bridge({ options: { backend: 'chatwoot', retry: undefined }, random: () => 0 });
+    loaded(h, token);
+    suite.backend.setFault('rate-limited', true);
+    const error = {
+      type: 'error',
+      code: 'rate_limited',
+      message: `[POST ${API}/messages] 429: too many requests; gave up after 4 retries`,
+      status: 429,
+    };
+    const response = await h.send('sendMessage', { content: 'throttled', messageId: 'm-429' }, 'send-429', 20_000);
+    expect(response).toEqual({ type: 'response', id: 'send-429', ok: false, error });
+
+    const posts = suite.log().filter((entry) => entry.method === 'POST' && entry.path === `${API}/messages`);
+    expect(posts.map((entry) => entry.status)).toEqual([429, 429, 429, 429, 429]);
+    const waits = posts.slice(1).map((entry, n) => entry.at - posts[n]!.at);
+    for (const [n, least] of [500, 1_000, 2_000, 4_000].entries()) expect(waits[n]).toBeGreaterThanOrEqual(least);
+    const told = h.outbound.filter((m) => m.type === 'message' && m.messageId === 'm-429');
+    expect(told.at(-1)).toMatchObject({ state: 'failed', error });
+    expect(h.errors()).toEqual([error]);
+
+    // Failed, not kept: the listing is empty, and once the limit is gone nothing goes again.
+    expect(await h.send('listOutbox')).toMatchObject({ ok: true, result: { messages: [] } });
+    suite.backend.setFault('rate-limited', false);
+    expect(await h.send('sendMessage', { content: 'later', messageId: 'm-later' })).toMatchObject({ ok: true });
+    expect((await conversations()).flatMap((c) => c.messages.map((m) => m.content))).toEqual(['later']);
+  }, 30_000);
 });
 
 describe("Chatwoot's failures in the bridge's codes", () => {

@@ -201,7 +201,7 @@ describe('conversations and messages (conversations_controller.rb, messages_cont
     expect(await conversations()).toEqual([]);
     // The transaction is rolled back: the name given with the refused conversation is not the contact's.
     await send(token, 'later');
-    const [message] = (await list(token)) as Array<{ sender: { name: string } }>;
+    const [message] = (await list(token)) as unknown as Array<{ sender: { name: string } }>;
     expect(message!.sender.name).not.toBe('Ada');
   });
 
@@ -410,6 +410,18 @@ describe('rack-attack (config/initializers/rack_attack.rb)', () => {
         body: JSON.stringify({ message: { content: 'hi' } }),
       });
     for (let i = 0; i < 6; i += 1) expect((await create()).status).toBe(200);
+    await expectRetryLater(await create());
+  });
+
+  it('counts a POST conversations without a message too: rack-attack throttles before Rails answers it', async () => {
+    const token = await newContact();
+    const create = () =>
+      fetch(`${backend.url}${API}/conversations${Q}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-auth-token': token },
+        body: JSON.stringify({ contact: { name: 'Ada' } }),
+      });
+    for (let i = 0; i < 6; i += 1) expect((await create()).status).toBe(500);
     await expectRetryLater(await create());
   });
 
