@@ -15,7 +15,7 @@
  * Nothing here throws into react-native-webview: a bad payload becomes a `parse_error` event,
  * an unmounted WebView keeps the commands for the next page, and every call settles (see client.ts).
  */
-import type { ErrorEvent } from '../bridge/protocol/errors.js';
+import { errorEvent, type ErrorEvent } from '../bridge/protocol/errors.js';
 import type { OutboundMessage } from '../bridge/protocol/messages.js';
 import type { BridgeOptions } from '../bridge/protocol/bridge-options.js';
 import { createClient, type ChatClient, type ClientOptions } from './client.js';
@@ -260,5 +260,5 @@ function one(value: unknown): OutboundMessage {
 }
 
 function parseError(detail: string): ErrorEvent {
-  return { type: 'error', code: 'parse_error', message: `[react-native] ${detail}` };
+  return errorEvent('parse_error', `[react-native] ${detail}`);
 }

@@ -14,7 +14,7 @@
 import type { Environment, HttpRequest, ProgressListener } from '../environment.js';
 import { bridgeError } from '../protocol/errors.js';
 import type { ResolvedOptions } from '../options.js';
-import { retryDelay } from './retry-timing.js';
+import { parseRetryAfter, retryDelay } from './retry-timing.js';
 import { httpErrorEvent, route, type ApiResponse } from './http-errors.js';
 import { parseJson } from '../protocol/safe-json.js';
 
@@ -129,10 +129,16 @@ export function createHttp(
     for (let retry = 1; ; retry++) {
       const response = await attempt(request, authToken);
       if (response.status !== 429) return response;
-      const decision = retryDelay(retry, response.headers.get('Retry-After'), options.retry, env.random(), env.now());
-      // The message of any other 429 (the server's own, or "too many requests"), and why no retry.
-      if (typeof decision === 'string')
-        throw bridgeError('rate_limited', `${httpErrorEvent(request, response).message}; ${decision}`, 429);
+      const retryAfter = response.headers.get('Retry-After');
+      const now = env.now();
+      const decision = retryDelay(retry, retryAfter, options.retry, env.random(), now);
+      // The message of any other 429 (the server's own, or "too many requests"), why no retry, and
+      // when the server said one would be welcome.
+      if (typeof decision === 'string') {
+        const wait = parseRetryAfter(retryAfter, now);
+        const message = `${httpErrorEvent(request, response).message}; ${decision}`;
+        throw bridgeError('rate_limited', message, 429, undefined, wait === undefined ? wait : now + wait);
+      }
       // A command answered meanwhile aborted the signal: the next attempt refuses to start, and
       // its error goes nowhere (the command runner drops what comes after the answer).
       await new Promise<void>((resolve) => env.setTimeout(resolve, decision));

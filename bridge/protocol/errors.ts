@@ -63,9 +63,64 @@ export const ErrorCode = {
   UnknownMethod: 'unknown_method',
   /** The host's channel did not appear in time, or events waiting for it were dropped. */
   ChannelError: 'channel_error',
+  /**
+   * Not the bridge's own: a host's helper says the WebView's web process ended (killed for memory,
+   * or crashed) and the page is being reloaded. Calls in flight are followed on the new page, and
+   * its outbox sends what the dead page left.
+   */
+  WebViewRestarted: 'webview_restarted',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/**
+ * Whether the same action (the same command, the same message under its `messageId`) can succeed
+ * later with nothing changed by the user or the app, decided here alone, by code: these codes say
+ * yes (no network or no answer in time, 429, 5xx, storage that may come back, a page reloaded);
+ * every other code says something must change first (credentials, the message, its files, the
+ * command), or, for `storage_restored`, that nothing failed. A code's status changes nothing: every
+ * 5xx is a `server_error`, every other 4xx a `bad_request`. docs/reference.md's table says the same
+ * (test/docs/reference.spec.ts). A list, not a row per code, for the bundle's bytes: the type
+ * below makes a code that is in neither list fail to compile.
+ */
+export const RETRYABLE_CODES = [
+  'network_error',
+  'rate_limited',
+  'server_error',
+  'storage_error',
+  'storage_wiped',
+  'channel_error',
+  'webview_restarted',
+] as const satisfies readonly ErrorCode[];
+
+/** The codes after which something must change first (type-only: the bundle carries one list). */
+type NotRetryable =
+  | 'parse_error'
+  | 'auth_failed'
+  | 'config_error'
+  | 'bad_request'
+  | 'empty_message'
+  | 'too_many_files'
+  | 'unsupported_file_type'
+  | 'file_too_large'
+  | 'upload_refused'
+  | 'not_found'
+  | 'validation_error'
+  | 'widget_error'
+  | 'storage_restored'
+  | 'inbox_switched'
+  | 'cancelled'
+  | 'unknown_method';
+
+/** Compiles only when every code is in exactly one of the two lists; the error names the one that is not. */
+type Decided<Undecided extends never> = Undecided;
+export type EveryCodeDecided = Decided<
+  | Exclude<ErrorCode, (typeof RETRYABLE_CODES)[number] | NotRetryable>
+  | Extract<(typeof RETRYABLE_CODES)[number], NotRetryable>
+>;
+
+/** See RETRYABLE_CODES. */
+export const isRetryable = (code: ErrorCode): boolean => (RETRYABLE_CODES as readonly string[]).includes(code);
 
 /** Field-level validation problems, in the service's ErrorResponse shape: `{email: ["is invalid"]}`. */
 export type FieldErrors = Record<string, string[]>;
@@ -79,6 +134,13 @@ export interface ErrorEvent {
   status?: number;
   /** 422 field errors, exactly as the server gave them (or as it would have). */
   errors?: FieldErrors;
+  /**
+   * The same action (the same command, the same message under its `messageId`) can succeed later
+   * with nothing changed: a retry button, or wait. False: something must change first.
+   */
+  retryable: boolean;
+  /** When a retry is due (ms since the epoch), where the bridge knows: the server's `Retry-After`, the outbox's backoff. */
+  retryAt?: number;
 }
 
 /**
@@ -96,13 +158,20 @@ export class BridgeError extends Error {
   }
 }
 
-/** An error event; `status` and field `errors` where known (fields left out when undefined). */
-export function errorEvent(code: ErrorCode, message: string, status?: number, errors?: FieldErrors): ErrorEvent {
+/** An error event; `status`, field `errors` and `retryAt` where known (fields left out when undefined). */
+export function errorEvent(
+  code: ErrorCode,
+  message: string,
+  status?: number,
+  errors?: FieldErrors,
+  retryAt?: number,
+): ErrorEvent {
   // Object.assign skips `false`: a field is written only when it is known.
   return Object.assign(
-    { type: 'error' as const, code, message },
+    { type: 'error' as const, code, message, retryable: isRetryable(code) },
     status !== undefined && { status },
     errors && { errors },
+    retryAt !== undefined && { retryAt },
   );
 }
 

@@ -71,6 +71,7 @@ describe.skipIf(!requireChromium())(
         error: {
           type: 'error',
           code: 'file_too_large',
+          retryable: false,
           status: 413,
           message: '[POST /messages] 413: clip.mp4 is 20000 bytes, over 3000',
         },

@@ -282,7 +282,12 @@ describe.skipIf(!requireChromium())('the demo page in Chromium', () => {
           ).ChatBridgeAndroid.postMessage(text),
         JSON.stringify(message),
       );
-    const error = { type: 'error', code: 'network_error', message: '[POST /messages] network error: no HTTP answer' };
+    const error = {
+      type: 'error',
+      code: 'network_error',
+      retryable: true,
+      message: '[POST /messages] network error: no HTTP answer',
+    };
     await post({
       type: 'message',
       messageId: 'm-demo',

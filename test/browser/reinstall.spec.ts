@@ -49,10 +49,11 @@ describe.skipIf(!requireChromium())('a command in flight when the bridge goes (r
         error: {
           type: 'error',
           code: 'network_error',
+          retryable: true,
           message: '[init] bridge reinstalled',
         },
       },
-      { type: 'error', code: 'network_error', message: '[init] bridge reinstalled' },
+      { type: 'error', code: 'network_error', retryable: true, message: '[init] bridge reinstalled' },
       { type: 'ready' },
     ]);
     expect(await page.stats()).toMatchObject({ pendingCommands: 0 });

@@ -11,8 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createHostCommands } from '../../bridge/dispatch/host-commands.js';
 import { DEFAULTS } from '../../bridge/protocol/bridge-options.js';
-import { ErrorCode } from '../../bridge/protocol/errors.js';
+import { ErrorCode, isRetryable } from '../../bridge/protocol/errors.js';
 import { ClientErrorCode } from '../../host-adapters/client.js';
+import { CLIENT_RETRYABLE } from '../../host-adapters/client-errors.js';
 
 const read = (path: string) => readFileSync(fileURLToPath(new URL(`../../${path}`, import.meta.url)), 'utf8');
 /** The `code` names in the first column of the table under `## heading` (several `a` / `b` in one cell count apart). */
@@ -34,11 +35,41 @@ function interfaceMembers(name: string): string[] {
   return [...body.matchAll(/^ {2}(\w+)\??:/gm)].map((match) => match[1] ?? '');
 }
 
+/** The rows of the table under `## heading` whose first cell is one code, as {code: [its other cells]}. */
+function rowsByCode(heading: string, page = 'docs/reference.md'): Record<string, string[]> {
+  const text = read(page);
+  const start = text.indexOf(`## ${heading}\n`);
+  const end = text.indexOf('\n## ', start + 1);
+  const rows = text
+    .slice(start, end < 0 ? undefined : end)
+    .split('\n')
+    .filter((line) => /^\| `\w+` \|/.test(line));
+  return Object.fromEntries(
+    rows.map((row) => {
+      const [code, ...cells] = row.slice(2, -2).split(' | ');
+      return [(code ?? '').slice(1, -1), cells];
+    }),
+  );
+}
+
 const sorted = (names: Iterable<string>) => [...new Set(names)].sort();
 
 describe('docs/reference.md', () => {
   it('has one row per error code of bridge/protocol/errors.ts, and no other', () => {
     expect(sorted(firstColumn('Error codes'))).toEqual(sorted(Object.values(ErrorCode)));
+  });
+
+  it("gives each code's retryable as the code decides it (bridge/protocol/errors.ts), and a retryAt only where it is", () => {
+    const rows = rowsByCode('Error codes');
+    for (const code of Object.values(ErrorCode)) {
+      const [, retryable, retryAt] = rows[code] ?? [];
+      expect(retryable, code).toBe(isRetryable(code) ? 'yes' : 'no');
+      // A code that is not retryable has no time for a retry.
+      if (!isRetryable(code)) expect(retryAt, code).toBe('—');
+    }
+    // The codes whose retryAt the bridge sets (bridge/backend/http.ts, bridge/backend/outbox/sender.ts).
+    const timed = Object.keys(rows).filter((code) => rows[code]?.[2] !== '—');
+    expect(sorted(timed)).toEqual(['network_error', 'rate_limited', 'server_error']);
   });
 
   it('has one row per option of BridgeOptions and ChannelNames, and no other', () => {
@@ -58,5 +89,10 @@ describe('docs/reference.md', () => {
     for (const code of Object.values(ClientErrorCode)) expect(named).toContain(code);
     const known = new Set<string>([...Object.values(ClientErrorCode), ...Object.values(ErrorCode)]);
     for (const code of named) expect(known.has(code), code).toBe(true);
+    const rows = rowsByCode('Every `code` a call can reject with', 'docs/typed-client.md');
+    for (const [code, retryable] of Object.entries(CLIENT_RETRYABLE))
+      expect(rows[code]?.[0], code).toBe(retryable ? 'yes' : 'no');
+    for (const code of Object.values(ErrorCode))
+      if (rows[code]) expect(rows[code]?.[0], code).toBe(isRetryable(code) ? 'yes' : 'no');
   });
 });

@@ -22,6 +22,7 @@ export const CHANNEL_NAMES: ChannelNames = {
 export const ERROR_MESSAGE: OutboundMessage = {
   type: 'error',
   code: 'validation_error',
+  retryable: false,
   message: '[POST /conversations] 422: email is invalid',
   status: 422,
   errors: { email: ['is invalid'] },

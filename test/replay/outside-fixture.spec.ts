@@ -121,7 +121,10 @@ describe.each(HOST_NAMES)('the outside fixture on %s', (host) => {
   it('turns a 502 with an HTML string body into server_error, as a response and as an event', async () => {
     const { response, decoded } = await run();
     const failed = response('c');
-    expect(failed?.message).toMatchObject({ ok: false, error: { type: 'error', code: 'server_error', status: 502 } });
+    expect(failed?.message).toMatchObject({
+      ok: false,
+      error: { type: 'error', code: 'server_error', retryable: true, status: 502 },
+    });
     expect(failed?.message['error'].message).toContain('[GET /conversations] 502');
     expect(failed?.message['error'].message).not.toContain('<html>');
     expect(

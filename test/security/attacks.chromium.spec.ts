@@ -209,7 +209,7 @@ parent.postMessage(${loaded.replace("'loaded'", "'fake'")}, '*');
       // Junk text is foreign to the bridge: only the count of what the starter could not keep shows.
       expect(seen).toEqual([
         { type: 'ready' },
-        { type: 'error', code: 'channel_error', message: '[starter] 15 event(s) dropped' },
+        { type: 'error', code: 'channel_error', retryable: true, message: '[starter] 15 event(s) dropped' },
       ]);
     } finally {
       await tab.close();

@@ -464,7 +464,7 @@ describe('the payload size caps', () => {
     test.post(widget(1001), PAGE_ORIGIN);
     expect(messages()).toEqual([
       { type: 'ready' },
-      { type: 'error', code: 'parse_error', message: expect.stringContaining('over the 1000 cap') },
+      { type: 'error', code: 'parse_error', retryable: false, message: expect.stringContaining('over the 1000 cap') },
     ]);
     test.post(widget(1000), PAGE_ORIGIN);
     expect(messages()[2]).toMatchObject({ type: 'widget', event: 'loaded' });

@@ -235,6 +235,7 @@ describe('no form of any token leaves the bridge', () => {
               {
                 type: 'error',
                 code: 'config_error',
+                retryable: false,
                 message: '[GET /config] 200: no authToken',
                 status: 200,
               },

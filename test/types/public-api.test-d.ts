@@ -105,6 +105,7 @@ export const noMessage: ErrorEvent = { type: 'error', code: 'server_error' };
 export const badErrors: ErrorEvent = {
   type: 'error',
   code: 'validation_error',
+  retryable: false,
   message: 'm',
   // @ts-expect-error field errors are lists of strings
   errors: { email: 'is invalid' },
@@ -176,6 +177,7 @@ export function describeCode(code: ErrorCode): string {
     case 'cancelled':
     case 'unknown_method':
     case 'channel_error':
+    case 'webview_restarted':
       return code;
     default: {
       const unhandled: never = code;

@@ -85,11 +85,17 @@ describe.skipIf(!requireWebKit())('the vectors as WebKit delivers them', () => {
     const tab = tabs.get('ios') as WebKitPage;
     const since = tab.received.length;
     await tab.evaluate(
-      "webkit.messageHandlers.chatBridge.postMessage({ type: 'error', code: 'server_error', message: 'm', status: undefined, errors: { email: [undefined] } }); return null;",
+      "webkit.messageHandlers.chatBridge.postMessage({ type: 'error', code: 'server_error', retryable: true, message: 'm', status: undefined, errors: { email: [undefined] } }); return null;",
     );
     await until(() => tab.received.length > since);
     const got = tab.received[since];
-    expect(got?.body).toStrictEqual({ type: 'error', code: 'server_error', message: 'm', errors: { email: [null] } });
+    expect(got?.body).toStrictEqual({
+      type: 'error',
+      code: 'server_error',
+      retryable: true,
+      message: 'm',
+      errors: { email: [null] },
+    });
     expect([...(got?.undefinedAt ?? [])].sort()).toEqual(['errors.email[0]', 'status']);
   });
 });

@@ -169,7 +169,16 @@ export function createSender(
         entry.next = waitClock(s) + delay;
         entry.told = now + delay;
         setState(entry, 'queued', online ? { nextAttemptAt: entry.told } : {});
-        if (!burst) s.emit(Object.assign({}, error, { message: `${error.message}; ${entries.size} queued` }));
+        // The burst's error says when the next attempt is due (none while offline: it waits for the network).
+        if (!burst)
+          s.emit(
+            Object.assign(
+              {},
+              error,
+              { message: `${error.message}; ${entries.size} queued` },
+              online && { retryAt: entry.told },
+            ),
+          );
         burst = true;
         if (online) schedule(delay);
         return false;

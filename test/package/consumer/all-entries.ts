@@ -43,6 +43,7 @@ export function describeCode(code: ChatBridgeErrorCode): string {
     case 'cancelled':
     case 'unknown_method':
     case 'channel_error':
+    case 'webview_restarted':
     case ClientErrorCode.Closed:
     case 'page_gone':
     case 'timeout':

@@ -86,7 +86,7 @@ describe('inbound handling', () => {
     start(t);
     t.post('chatwoot-widget:{"event":"error","message":"Inbox not found"}');
     expect(t.messages().slice(1)).toEqual([
-      { type: 'error', code: 'widget_error', message: '[widget] error: Inbox not found' },
+      { type: 'error', code: 'widget_error', retryable: false, message: '[widget] error: Inbox not found' },
     ]);
   });
 
@@ -428,6 +428,7 @@ describe('a host channel that never appears', () => {
       {
         type: 'error',
         code: 'channel_error',
+        retryable: true,
         message: expect.stringMatching(/^\[channel\] no react-native channel after 6\d{4} ms$/) as unknown,
       },
     ]);

@@ -11,6 +11,7 @@ import { nativeForm } from '../../../demo-page/platform-forms.js';
 const validation = {
   type: 'error',
   code: 'validation_error',
+  retryable: false,
   message: 'Email "x" costs $5\n\u0001',
   status: 422,
   errors: { email: ['is invalid'] },
@@ -25,7 +26,7 @@ const failed = {
   type: 'response',
   id: 'c1.3',
   ok: false,
-  error: { type: 'error', code: 'not_found', message: '[GET /x] 404', status: 404 },
+  error: { type: 'error', code: 'not_found', retryable: false, message: '[GET /x] 404', status: 404 },
 };
 const widget = { type: 'widget', event: 'loaded', data: { locale: 'en' } };
 const unknown = { type: 'telemetry', data: {} };
@@ -109,7 +110,7 @@ const queued = {
   state: 'queued',
   attempt: 2,
   nextAttemptAt: 1763921234567,
-  error: { type: 'error', code: 'network_error', message: '[POST /messages] network error' },
+  error: { type: 'error', code: 'network_error', retryable: true, message: '[POST /messages] network error' },
 };
 const sending = {
   type: 'message',

@@ -96,7 +96,12 @@ describe('the typed client sends large attachments in chunks', () => {
   });
 
   it("rejects the message with a refused chunk's error and does not send it; the next message still goes", async () => {
-    const refusal = { type: 'error', code: 'file_too_large', message: '[POST /messages] 413: upload "x" is too big' };
+    const refusal = {
+      type: 'error',
+      code: 'file_too_large',
+      retryable: false,
+      message: '[POST /messages] 413: upload "x" is too big',
+    };
     const { client, sent } = asyncBridge((command) =>
       command.method === 'appendAttachment' && params(command)['index'] === 1 ? { ok: false, error: refusal } : okAll(),
     );

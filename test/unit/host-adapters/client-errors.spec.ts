@@ -15,6 +15,7 @@ describe('ChatBridgeError', () => {
     const event = {
       type: 'error' as const,
       code: 'validation_error' as const,
+      retryable: false,
       message: '[createConversation] 422: email is invalid',
       status: 422,
       errors: { email: ['is invalid'] },
@@ -31,16 +32,24 @@ describe('ChatBridgeError', () => {
     expect(bridgeCodeError('parse_error', '[init] bad').event).toEqual({
       type: 'error',
       code: 'parse_error',
+      retryable: false,
       message: '[init] bad',
     });
   });
 });
 
 describe('errorOf', () => {
+  it('reads an event without a boolean retryable (a bridge older than the field) as not retryable', () => {
+    for (const retryable of [undefined, 'yes', 1])
+      expect(errorOf({ code: 'network_error', message: 'x', retryable }, 'init').retryable).toBe(false);
+  });
+
   it("keeps the bridge's error event, its type forced to error", () => {
-    expect(errorOf({ type: 'x', code: 'server_error', message: '[POST /messages] 500', status: 500 }, 'send')).toEqual({
+    const event = { type: 'x', code: 'server_error', message: '[POST /messages] 500', retryable: true, status: 500 };
+    expect(errorOf(event, 'send')).toEqual({
       type: 'error',
       code: 'server_error',
+      retryable: true,
       message: '[POST /messages] 500',
       status: 500,
     });
@@ -51,6 +60,7 @@ describe('errorOf', () => {
       expect(errorOf(value, 'sendMessage')).toEqual({
         type: 'error',
         code: 'parse_error',
+        retryable: false,
         message: "[sendMessage] the bridge's answer carries no valid error event",
       });
     }

@@ -29,6 +29,7 @@ function recordingTransport() {
 const validationError: ErrorEvent = {
   type: 'error',
   code: 'validation_error',
+  retryable: false,
   message: '[POST /conversations] 422: email is invalid',
   status: 422,
   errors: { email: ['is invalid'] },
@@ -117,7 +118,7 @@ describe('createClient', () => {
       type: 'response',
       id: sent[0]?.id ?? '',
       ok: false,
-      error: { type: 'error', code: 'network_error', message: '[GET /config] network failure' },
+      error: { type: 'error', code: 'network_error', retryable: true, message: '[GET /config] network failure' },
     });
 
     const error = (await call.catch((thrown: unknown) => thrown)) as ChatBridgeError;
@@ -477,7 +478,7 @@ describe('a page that went away', () => {
       messageId: 'm-2',
       state: 'failed',
       attempt: 3,
-      error: { type: 'error', code: 'server_error', message: '[POST /messages] 500', status: 500 },
+      error: { type: 'error', code: 'server_error', retryable: true, message: '[POST /messages] 500', status: 500 },
     });
     expect(await rejectionOf(message)).toMatchObject({ code: 'server_error', status: 500 });
   });
@@ -512,7 +513,12 @@ describe('a page that went away', () => {
       type: 'response',
       id: ask?.id,
       ok: false,
-      error: { type: 'error', code: 'unknown_method', message: '[host command] unknown method "listOutbox"' },
+      error: {
+        type: 'error',
+        code: 'unknown_method',
+        retryable: false,
+        message: '[host command] unknown method "listOutbox"',
+      },
     });
 
     await vi.advanceTimersByTimeAsync(DEFAULT_CLIENT_TIMEOUT);

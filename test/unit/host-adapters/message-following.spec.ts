@@ -43,7 +43,7 @@ describe('createMessageFollowing', () => {
       messageId: 'm-1',
       state: 'failed',
       attempt: 3,
-      error: { type: 'error', code: 'server_error', message: '[sendMessage] 500', status: 500 },
+      error: { type: 'error', code: 'server_error', retryable: true, message: '[sendMessage] 500', status: 500 },
     });
     following.follow({ type: 'message', messageId: 'm-2', state: 'failed', attempt: 1 });
     expect(await withError).toMatchObject({ code: 'server_error', status: 500 });

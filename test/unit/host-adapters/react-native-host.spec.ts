@@ -64,6 +64,7 @@ describe('createReactNativeHost onMessage', () => {
     const error: ErrorEvent = {
       type: 'error',
       code: 'validation_error',
+      retryable: false,
       message: '[POST /conversations] 422: email is invalid',
       status: 422,
       errors: { email: ['is invalid'] },
@@ -102,7 +103,12 @@ describe('createReactNativeHost onMessage', () => {
     const { host, events } = hostWith();
     host.onMessage({ nativeEvent: { data } });
     expect(events).toEqual([
-      { type: 'error', code: 'parse_error', message: expect.stringMatching(/without a "type" field/) },
+      {
+        type: 'error',
+        code: 'parse_error',
+        retryable: false,
+        message: expect.stringMatching(/without a "type" field/),
+      },
     ]);
   });
 
@@ -122,7 +128,12 @@ describe('createReactNativeHost onMessage', () => {
       { type: 'message', messageId: 'm-1', state: 'queued', attempt: 0 },
       { type: 'message', messageId: 'm-1', state: 'sending', attempt: 1 },
       { type: 'widget', event: 'loaded', data: {} },
-      { type: 'error', code: 'parse_error', message: expect.stringMatching(/without a "type" field/) },
+      {
+        type: 'error',
+        code: 'parse_error',
+        retryable: false,
+        message: expect.stringMatching(/without a "type" field/),
+      },
     ]);
   });
 
@@ -151,6 +162,7 @@ describe('createReactNativeHost onMessage', () => {
     const error: ErrorEvent = {
       type: 'error',
       code: 'empty_message',
+      retryable: false,
       message: '[sendMessage] message has no content and no attachments',
       status: 400,
     };
@@ -686,6 +698,7 @@ describe('decodeMessage', () => {
     expect(decodeMessage('[{"type":"ready"},{"type":"ready"}]')).toMatchObject({
       type: 'error',
       code: 'parse_error',
+      retryable: false,
       message: expect.stringMatching(/decodeMessages/),
     });
   });
@@ -695,6 +708,7 @@ describe('decodeMessage', () => {
     expect(event).toMatchObject({
       type: 'error',
       code: 'parse_error',
+      retryable: false,
       message: expect.stringMatching(/^\[react-native\] /),
     });
   });
@@ -706,7 +720,12 @@ describe('decodeMessages', () => {
     expect(decodeMessages('[{"type":"ready"},{"type":"widget","event":"loaded","data":{}},null]')).toEqual([
       { type: 'ready' },
       { type: 'widget', event: 'loaded', data: {} },
-      { type: 'error', code: 'parse_error', message: expect.stringMatching(/without a "type" field/) },
+      {
+        type: 'error',
+        code: 'parse_error',
+        retryable: false,
+        message: expect.stringMatching(/without a "type" field/),
+      },
     ]);
     expect(decodeMessages('[]')).toEqual([]);
     expect(decodeMessages('not json')).toMatchObject([{ type: 'error', code: 'parse_error' }]);

@@ -50,6 +50,7 @@ describe('init', () => {
     expect(await failure(client.init())).toEqual({
       type: 'error',
       code: 'auth_failed',
+      retryable: false,
       status: 401,
       message: '[GET /config] no websiteToken option',
     });

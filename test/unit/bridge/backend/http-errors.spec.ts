@@ -55,6 +55,7 @@ describe('messages', () => {
     expect(event).toEqual({
       type: 'error',
       code: 'file_too_large',
+      retryable: false,
       message: '[POST /messages] 413: File exceeds the maximum upload size of 5 MB',
       status: 413,
     });
@@ -90,6 +91,7 @@ describe('field errors', () => {
     expect(event).toEqual({
       type: 'error',
       code: 'validation_error',
+      retryable: false,
       message: '[POST /conversations] 422: Validation failed',
       status: 422,
       errors,

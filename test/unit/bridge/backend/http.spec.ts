@@ -114,6 +114,7 @@ describe('one request', () => {
     expect(await failure(http(server.origin)({ method: 'GET', path: '/config' }))).toEqual({
       type: 'error',
       code: 'network_error',
+      retryable: true,
       message: '[GET /config] network error: offline, unreachable or no CORS',
     });
   });
@@ -123,6 +124,7 @@ describe('one request', () => {
     expect(await failure(http(server.origin, { requestTimeout: 100 })({ method: 'GET', path: '/config' }))).toEqual({
       type: 'error',
       code: 'network_error',
+      retryable: true,
       message: '[GET /config] no answer within 100 ms',
     });
   });
@@ -246,6 +248,7 @@ describe('uploads with progress', () => {
     expect(await failure(pending)).toEqual({
       type: 'error',
       code: 'network_error',
+      retryable: true,
       message: '[POST /messages] no answer within 100 ms',
     });
     expect(signal?.aborted).toBe(true);

@@ -149,7 +149,13 @@ describe('failures', () => {
     const { runner, responses, errors } = setup();
     runner.run({ id: 'nf', method: 'rejectsBridge' });
     await settle();
-    const event = { type: 'error', code: 'not_found', message: '[GET /conversations] 404: nope', status: 404 };
+    const event = {
+      type: 'error',
+      code: 'not_found',
+      retryable: false,
+      message: '[GET /conversations] 404: nope',
+      status: 404,
+    };
     expect(responses).toEqual([{ type: 'response', id: 'nf', ok: false, error: event }]);
     expect(errors).toEqual([event]);
   });

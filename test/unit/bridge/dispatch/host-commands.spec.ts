@@ -163,6 +163,7 @@ describe('host commands', () => {
     expect(event).toEqual({
       type: 'error',
       code: 'parse_error',
+      retryable: false,
       message: '[sendMessage] unknown upload "never-sent"',
     });
     expect(t.queued).toEqual([]);

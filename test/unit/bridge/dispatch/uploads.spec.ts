@@ -71,6 +71,7 @@ describe('chunked uploads (appendAttachment)', () => {
     expect(event).toEqual({
       type: 'error',
       code: 'parse_error',
+      retryable: false,
       message: '[appendAttachment] invalid params: data must be base64 in 4-character groups',
     });
     expect(uploads.append('g', 1, text.slice(8))).toBe(30);
@@ -91,6 +92,7 @@ describe('chunked uploads (appendAttachment)', () => {
     expect(refusal(() => uploads.append('o', 1, 'ZGVm'))).toEqual({
       type: 'error',
       code: 'parse_error',
+      retryable: false,
       message: '[appendAttachment] upload "o" expects chunk 2, not 1',
     });
     expect(refusal(() => uploads.append('o', 3, 'Z2hp')).message).toBe(
@@ -116,6 +118,7 @@ describe('chunked uploads (appendAttachment)', () => {
     expect(refusal(() => uploads.append('big', 2, b64(bytes(1))))).toEqual({
       type: 'error',
       code: 'file_too_large',
+      retryable: false,
       message: '[POST /messages] 413: upload "big" is 11 bytes, over 10',
       status: 413,
     });
@@ -163,6 +166,7 @@ describe('the chunk limit (issue 22, case 5)', () => {
     expect(refusal(() => uploads.append('u', MAX_CHUNKS, 'AAAA'))).toEqual({
       type: 'error',
       code: 'parse_error',
+      retryable: false,
       message: `[appendAttachment] upload "u" over ${MAX_CHUNKS} chunks`,
     });
     expect(refusal(() => uploads.take(['u'])).message).toContain('unknown upload "u"');

@@ -163,7 +163,7 @@ describe('widget messages', () => {
     const error = errorOf(posted(raw));
     expect(error.message).toContain('widget');
     expect(error.message).not.toContain('SECRET-PAYLOAD-4711');
-    expect(Object.keys(error).sort()).toEqual(['code', 'message', 'type']);
+    expect(Object.keys(error).sort()).toEqual(['code', 'message', 'retryable', 'type']);
   });
 
   it('answers a widget message that fails the schema with a parse_error naming the field path', () => {
@@ -302,6 +302,7 @@ describe('host commands', () => {
         error: {
           type: 'error',
           code: 'file_too_large',
+          retryable: false,
           status: 413,
           message: '[POST /messages] 413: movie.mp4 is 20000 bytes, over 3000',
         },

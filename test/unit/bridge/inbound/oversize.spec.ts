@@ -10,6 +10,7 @@ import type { ErrorEvent } from '../../../../bridge/protocol/errors.js';
 const TOO_LONG: ErrorEvent = {
   type: 'error',
   code: 'parse_error',
+  retryable: false,
   message: '[host command] over the cap',
 };
 const pad = { pad: 'x'.repeat(2_000) };
@@ -79,6 +80,7 @@ describe('an attachment over maxFileSize', () => {
     error: {
       type: 'error',
       code: 'file_too_large',
+      retryable: false,
       status: 413,
       message: `[POST /messages] 413: movie.mp4 is ${size} bytes, over ${MAX}`,
     },

@@ -11,6 +11,7 @@ describe('widget error events', () => {
     expect(widgetErrorEvent(data)).toEqual({
       type: 'error',
       code: 'widget_error',
+      retryable: false,
       message: '[widget] error: Inbox not found',
     });
   });
@@ -46,6 +47,7 @@ describe("Chatwoot's widget error (its contacts store)", () => {
     ).toEqual({
       type: 'error',
       code: 'widget_error',
+      retryable: false,
       message: '[widget] error SET_USER_ERROR: HMAC failed: Invalid Identifier Hash Provided',
     });
   });

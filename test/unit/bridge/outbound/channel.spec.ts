@@ -298,6 +298,7 @@ describe('createChannel with real timer functions (fake clock)', () => {
     expect(delivered[0]).toEqual({
       type: 'error',
       code: 'channel_error',
+      retryable: true,
       message: expect.stringMatching(/^\[channel\] 37 event\(s\) dropped$/) as unknown,
     });
     expect(delivered.slice(1)).toEqual(Array.from({ length: CHANNEL_QUEUE_LIMIT }, (_, i) => message(i + 37)));

@@ -37,7 +37,12 @@ describe('createEmitter', () => {
     const { emitter, received } = setUp();
     emitter.emit(errorEvent('auth_failed', `[GET /config] 401: ${TOKEN} expired`));
 
-    const scrubbed = { type: 'error', code: 'auth_failed', message: `[GET /config] 401: ${REDACTED} expired` };
+    const scrubbed = {
+      type: 'error',
+      code: 'auth_failed',
+      message: `[GET /config] 401: ${REDACTED} expired`,
+      retryable: false,
+    };
     expect(received['android']).toEqual([JSON.stringify(scrubbed)]);
     expect(received['ios']).toEqual([scrubbed]);
   });

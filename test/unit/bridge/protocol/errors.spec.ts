@@ -5,6 +5,8 @@ import {
   ErrorCode,
   errorEvent,
   isBridgeError,
+  isRetryable,
+  RETRYABLE_CODES,
   toErrorEvent,
 } from '../../../../bridge/protocol/errors.js';
 
@@ -19,15 +21,51 @@ describe('error codes', () => {
 
 describe('errorEvent', () => {
   it('builds {type, code, message} and adds status and field errors only when given', () => {
-    expect(errorEvent('parse_error', 'bad')).toEqual({ type: 'error', code: 'parse_error', message: 'bad' });
-    expect(Object.keys(errorEvent('not_found', 'x', undefined, undefined))).toEqual(['type', 'code', 'message']);
+    expect(errorEvent('parse_error', 'bad')).toEqual({
+      type: 'error',
+      code: 'parse_error',
+      retryable: false,
+      message: 'bad',
+    });
+    expect(Object.keys(errorEvent('not_found', 'x', undefined, undefined))).toEqual([
+      'type',
+      'code',
+      'message',
+      'retryable',
+    ]);
     expect(errorEvent('validation_error', 'x', 422, { email: ['is invalid'] })).toEqual({
       type: 'error',
       code: 'validation_error',
+      retryable: false,
       message: 'x',
       status: 422,
       errors: { email: ['is invalid'] },
     });
+  });
+});
+
+describe('retryable and retryAt', () => {
+  it('says retryable from the code alone, true for exactly the codes of RETRYABLE_CODES', () => {
+    for (const code of Object.values(ErrorCode)) {
+      expect(errorEvent(code, 'x').retryable, code).toBe((RETRYABLE_CODES as readonly string[]).includes(code));
+      expect(errorEvent(code, 'x', 500).retryable, `${code} with a status`).toBe(isRetryable(code));
+    }
+    expect((['network_error', 'rate_limited', 'server_error', 'storage_error'] as const).every(isRetryable)).toBe(true);
+    expect(
+      (['auth_failed', 'validation_error', 'file_too_large', 'not_found', 'cancelled'] as const).some(isRetryable),
+    ).toBe(false);
+  });
+
+  it('adds retryAt last, only when given', () => {
+    expect(errorEvent('rate_limited', 'x', 429, undefined, 1_700_000_000_000)).toEqual({
+      type: 'error',
+      code: 'rate_limited',
+      message: 'x',
+      retryable: true,
+      status: 429,
+      retryAt: 1_700_000_000_000,
+    });
+    expect('retryAt' in errorEvent('rate_limited', 'x', 429)).toBe(false);
   });
 });
 
@@ -37,7 +75,13 @@ describe('BridgeError', () => {
     expect(error).toBeInstanceOf(Error);
     expect(error.name).toBe('BridgeError');
     expect(error.message).toBe('[GET /conversations] 404: not found');
-    expect(error.event).toEqual({ type: 'error', code: 'not_found', message: error.message, status: 404 });
+    expect(error.event).toEqual({
+      type: 'error',
+      code: 'not_found',
+      retryable: false,
+      message: error.message,
+      status: 404,
+    });
   });
 
   it('is recognised by name across realms, and plain errors are not mistaken for it', () => {
@@ -60,6 +104,7 @@ describe('toErrorEvent', () => {
     expect(toErrorEvent(new TypeError('x is not a function'), 'server_error', '[init]')).toEqual({
       type: 'error',
       code: 'server_error',
+      retryable: true,
       message: '[init] x is not a function',
     });
     expect(toErrorEvent('plain string', 'network_error', '[POST /messages]').message).toBe(

@@ -42,7 +42,7 @@ describe('message rules', () => {
   it('refuses a message without content or attachments as empty_message 400', () => {
     for (const params of [{}, { content: '' }, { content: '   \n\t' }, { content: '', attachments: [] }]) {
       const event = refusal(check(params));
-      expect(event).toMatchObject({ type: 'error', code: 'empty_message', status: 400 });
+      expect(event).toMatchObject({ type: 'error', code: 'empty_message', retryable: false, status: 400 });
       expect(event.message).toMatch(/^\[POST \/messages\] 400: /);
     }
   });
@@ -131,6 +131,7 @@ describe('message rules', () => {
     expect(event).toEqual({
       type: 'error',
       code: 'parse_error',
+      retryable: false,
       message: '[sendMessage] invalid params: attachments.1: data is base64url, not base64',
     });
   });

@@ -494,6 +494,7 @@ describe('commands running when the bridge goes', () => {
         error: {
           type: 'error',
           code: 'network_error',
+          retryable: true,
           message: '[init] bridge reinstalled',
         },
       },
@@ -655,7 +656,7 @@ describe('the bundle after the starter', () => {
     expect(delivered.filter((message) => message.type === 'response')).toHaveLength(EARLY_COMMAND_LIMIT);
     expect(delivered.slice(0, 2)).toEqual([
       { type: 'ready' },
-      { type: 'error', code: 'channel_error', message: '[starter] 10 event(s) dropped' },
+      { type: 'error', code: 'channel_error', retryable: true, message: '[starter] 10 event(s) dropped' },
     ]);
     expect(delivered.filter((message) => message.type === 'error' && message.code === 'channel_error')).toHaveLength(1);
   });
@@ -674,6 +675,7 @@ describe('the bundle after the starter', () => {
     expect(delivered[1]).toEqual({
       type: 'error',
       code: 'channel_error',
+      retryable: true,
       message: '[starter] 3 event(s) dropped',
     });
   });

@@ -26,6 +26,7 @@ describe('the events that tell the host about waiting messages', () => {
     expect(storageError('m-1 stays stored')).toMatchObject({
       type: 'error',
       code: 'storage_error',
+      retryable: true,
       message: '[outbox] m-1 stays stored',
     });
   });

@@ -56,7 +56,13 @@ describe('the message-state event on every platform', () => {
     messageId: 'm-😀-"1"\n\u2028',
     state: 'failed',
     attempt: 5,
-    error: { type: 'error', code: 'rate_limited', message: '[POST /messages] 429: Too many requests', status: 429 },
+    error: {
+      type: 'error',
+      code: 'rate_limited',
+      retryable: true,
+      message: '[POST /messages] 429: Too many requests',
+      status: 429,
+    },
   };
   const lifecycle: MessageStateMessage[] = [
     { type: 'message', messageId: 'm-1', state: 'queued', attempt: 0 },
