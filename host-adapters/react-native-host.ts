@@ -14,6 +14,10 @@
  *
  * Nothing here throws into react-native-webview: a bad payload becomes a `parse_error` event,
  * an unmounted WebView keeps the commands for the next page, and every call settles (see client.ts).
+ *
+ * createReactNativeHost runs a few lines past 80: the WebView's handlers (messages, a load, a
+ * process gone) all read and set one closure's state, the client's hold, the load probe and
+ * whether a restart is under way.
  */
 import { errorEvent, type ErrorEvent } from '../bridge/protocol/errors.js';
 import type { OutboundMessage } from '../bridge/protocol/messages.js';
@@ -43,8 +47,11 @@ export interface WebViewNavigationEvent {
 export interface ReactNativeHostOptions {
   /** Every event from the bridge: `event.type === "error"` with `event.code` and `event.message`, and the others. */
   onEvent(event: OutboundMessage): void;
-  /** The WebView, for sending commands; a function because refs are filled after render (and emptied at unmount). */
-  webView(): { injectJavaScript(script: string): void } | null | undefined;
+  /**
+   * The WebView, for sending commands (and `reload()` after its process died); a function because
+   * refs are filled after render (and emptied at unmount).
+   */
+  webView(): { injectJavaScript(script: string): void; reload?(): void } | null | undefined;
   /** The typed client's options (`idPrefix`, `timeout`). */
   client?: ClientOptions;
 }
@@ -58,6 +65,15 @@ export interface ReactNativeHost {
    * page, whose bridge answers, and commands go on to it.
    */
   onLoadStart(event?: WebViewNavigationEvent): void;
+  /**
+   * For `<WebView onRenderProcessGone>` (Android) and `<WebView onContentProcessDidTerminate>` (iOS):
+   * the page is gone with its process. Commands wait, the WebView reloads, and the app is told once
+   * per death, with one `webview_restarted` error event; the new page's `ready` goes on as after
+   * any reload (calls it did not answer reject `page_gone`, sent messages are followed, its outbox
+   * sends what the dead page left).
+   */
+  onRenderProcessGone(event?: unknown): void;
+  onContentProcessDidTerminate(event?: unknown): void;
   client: ChatClient;
   /** Settings plus the bundle, for `injectedJavaScriptBeforeContentLoaded`. */
   injectedJavaScript(options: BridgeOptions, bundleSource: string): string;
@@ -82,8 +98,28 @@ export function createReactNativeHost({
   const probe = createLoadProbe(inject, () => client.release());
   const pages = createPageMarks();
 
+  /** The process died and the reload is asked for; the next `ready` ends it. */
+  let restarting = false;
+  const processGone = (platform: string) => {
+    try {
+      probe.stop();
+      client.hold();
+      if (restarting) return;
+      restarting = true;
+      const view = webView();
+      if (view && view.reload) view.reload();
+      deliver(
+        onEvent,
+        errorEvent('webview_restarted', `[react-native] the WebView's ${platform} process ended; reloading`),
+      );
+    } catch (error) {
+      report(error);
+    }
+  };
+
   /** The page's own bridge said `ready`: a new bridge, so what the previous one took is gone. */
   const fresh = () => {
+    restarting = false;
     probe.stop();
     client.pageGone(pages.inboxSwitched());
     client.release();
@@ -129,6 +165,8 @@ export function createReactNativeHost({
         report(error);
       }
     },
+    onRenderProcessGone: () => processGone('render'),
+    onContentProcessDidTerminate: () => processGone('web content'),
     injectedJavaScript(options, bundleSource) {
       const settings = pages.settings(options);
       return `window.chatBridgeSettings=${scriptJson(settings)};\n${bundleSource}\n;true;`;

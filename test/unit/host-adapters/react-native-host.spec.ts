@@ -759,3 +759,42 @@ describe('createReactNativeHost sends large attachments in chunks', () => {
     expect(webView.scripts.every((script) => script.length < 600_000)).toBe(true);
   });
 });
+
+describe('createReactNativeHost when the WebView process dies', () => {
+  it('reloads the WebView, holds commands and tells the app once per death, on either platform', () => {
+    const events: OutboundMessage[] = [];
+    const injected: string[] = [];
+    const reload = vi.fn();
+    const host = createReactNativeHost({
+      onEvent: (event) => events.push(event),
+      webView: () => ({ injectJavaScript: (script: string) => void injected.push(script), reload }),
+    });
+    host.onMessage({ nativeEvent: { data: '{"type":"ready"}' } });
+    host.onRenderProcessGone({ nativeEvent: { didCrash: false } });
+    host.onContentProcessDidTerminate();
+    void host.client.init().catch(() => undefined);
+    expect(reload).toHaveBeenCalledTimes(1);
+    expect(injected).toEqual([]);
+    const told = events.filter((event) => event.type === 'error');
+    expect(told).toEqual([expect.objectContaining({ code: 'webview_restarted', retryable: true })]);
+
+    // The new page's ready: the held command goes to it, and a later death is told again.
+    host.onMessage({ nativeEvent: { data: '{"type":"ready"}' } });
+    expect(injected).toHaveLength(1);
+    host.onContentProcessDidTerminate();
+    expect(reload).toHaveBeenCalledTimes(2);
+    expect(events.filter((event) => event.type === 'error')).toHaveLength(2);
+  });
+
+  it('never throws into react-native-webview, with no WebView or one without reload', () => {
+    const events: OutboundMessage[] = [];
+    const gone = createReactNativeHost({ onEvent: (event) => events.push(event), webView: () => null });
+    expect(() => gone.onRenderProcessGone()).not.toThrow();
+    const bare = createReactNativeHost({
+      onEvent: () => undefined,
+      webView: () => ({ injectJavaScript: () => undefined }),
+    });
+    expect(() => bare.onContentProcessDidTerminate()).not.toThrow();
+    expect(events).toHaveLength(1);
+  });
+});
