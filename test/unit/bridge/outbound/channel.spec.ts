@@ -85,7 +85,7 @@ describe('createChannel', () => {
     const stolen: unknown[] = [];
     channelObject.postMessage = (payload) => void stolen.push(payload);
     channel.deliver(message(1));
-    channel.deliver({ type: 'error', code: 'network_error', message: 'x' });
+    channel.deliver({ type: 'error', code: 'network_error', message: 'x', retryable: true });
     expect(stolen).toEqual([]);
     expect(native.payloads).toHaveLength(3);
   });
