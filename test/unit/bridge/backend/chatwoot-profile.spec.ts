@@ -92,6 +92,7 @@ describe("Chatwoot's errors in the bridge's codes", () => {
       status: 422,
       message: `[POST /api/v1/widget/messages] 422: ${body.message}`,
       errors: { content: [body.message] },
+      retryable: false,
     });
   });
 

@@ -48,6 +48,7 @@ describe("the contract's profile", () => {
       status: 422,
       message: '[POST /messages] 422: bad email',
       errors: { email: ['is invalid'] },
+      retryable: false,
     });
     expect((error as unknown as { retryAfter: string }).retryAfter).toBe('3');
   });
