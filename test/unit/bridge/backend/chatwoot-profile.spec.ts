@@ -66,23 +66,33 @@ describe("Chatwoot's profile: paths and credentials", () => {
 
 describe("Chatwoot's errors in the bridge's codes", () => {
   it.each([
-    [MESSAGES, 404, { error: 'Resource could not be found' }, 'auth_failed', 'Resource could not be found'],
-    [CONFIG, 404, { error: 'Resource could not be found' }, 'not_found', 'Resource could not be found'],
-    [MESSAGES, 401, { error: 'Account is suspended' }, 'auth_failed', 'Account is suspended'],
+    [MESSAGES, 404, { error: 'Resource could not be found' }, 'auth_failed', false, 'Resource could not be found'],
+    [CONFIG, 404, { error: 'Resource could not be found' }, 'not_found', false, 'Resource could not be found'],
+    [MESSAGES, 401, { error: 'Account is suspended' }, 'auth_failed', false, 'Account is suspended'],
     [
       MESSAGES,
       422,
       { error: 'param is missing or the value is empty: message' },
       'validation_error',
+      false,
       'param is missing or the value is empty: message',
     ],
-    [MESSAGES, 422, { message: 'Too many messages', attributes: ['base'] }, 'rate_limited', 'Too many messages'],
-    [MESSAGES, 500, { error: 'boom' }, 'server_error', 'boom'],
-  ] as const)('%j %i %j is %s with the server words', (request, status, body, code, words) => {
-    const event = CHATWOOT.error(request, answer(status, body)).event;
-    expect(event).toMatchObject({ code, status, message: `[${request.method} ${request.path}] ${status}: ${words}` });
-    expect(event.errors).toBeUndefined();
-  });
+    // The code changes from the status's validation_error, and retryable with it (issue 35).
+    [MESSAGES, 422, { message: 'Too many messages', attributes: ['base'] }, 'rate_limited', true, 'Too many messages'],
+    [MESSAGES, 500, { error: 'boom' }, 'server_error', true, 'boom'],
+  ] as const)(
+    '%j %i %j is %s (retryable: %s) with the server words',
+    (request, status, body, code, retryable, words) => {
+      const event = CHATWOOT.error(request, answer(status, body)).event;
+      expect(event).toMatchObject({
+        code,
+        status,
+        retryable,
+        message: `[${request.method} ${request.path}] ${status}: ${words}`,
+      });
+      expect(event.errors).toBeUndefined();
+    },
+  );
 
   it("gives a 422's attributes that name fields as errors, with Chatwoot's message", () => {
     const body = { message: 'Content is too long (maximum is 150000 characters)', attributes: ['content', 'base'] };
