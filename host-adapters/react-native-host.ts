@@ -87,7 +87,8 @@ export function createReactNativeHost({
   const inject = injector(webView);
   const client = createClient(
     {
-      send: (_command, json) => inject(`window.ChatBridge&&window.ChatBridge.receive(${scriptString(json)});true;`),
+      // The command's JSON text as a string literal: scriptJson of a string is one.
+      send: (_command, json) => inject(`window.ChatBridge&&window.ChatBridge.receive(${scriptJson(json)});true;`),
     },
     clientOptions,
   );
@@ -257,9 +258,6 @@ const scriptJson = (value: unknown): string =>
   JSON.stringify(value)
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
-
-/** Text as a JavaScript string literal, line separators escaped. */
-const scriptString = (text: string): string => scriptJson(text);
 
 /** One payload the react-native adapter posts, decoded; anything else becomes a `parse_error` event. */
 export function decodeMessage(data: unknown): OutboundMessage {
