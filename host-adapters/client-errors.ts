@@ -1,6 +1,6 @@
 /**
  * How a typed client's call fails: `ChatBridgeError`, carrying the bridge's error event or one the
- * client made itself (`closed`, `page_gone`, `timeout`), and the reading of the bridge's error events.
+ * client made itself (`closed`, `page_gone`, `timeout`, `not_kept`), and the reading of the bridge's error events.
  */
 import { errorEvent, type ErrorCode, type ErrorEvent } from '../bridge/protocol/errors.js';
 
@@ -12,6 +12,12 @@ export const ClientErrorCode = {
   PageGone: 'page_gone',
   /** No answer within the client's `timeout`. */
   Timeout: 'timeout',
+  /**
+   * `resendMessage` named a message whose params the client does not hold: it did not fail under
+   * this client, it was resent already, or it was forgotten (the bounds, `close()`). Send it with
+   * `sendMessage` and the same `messageId`.
+   */
+  NotKept: 'not_kept',
 } as const;
 export type ClientErrorCode = (typeof ClientErrorCode)[keyof typeof ClientErrorCode];
 
@@ -24,6 +30,7 @@ export const CLIENT_RETRYABLE: Record<ClientErrorCode, boolean> = {
   closed: false,
   page_gone: true,
   timeout: true,
+  not_kept: false,
 };
 
 /** Every code a call can reject with: the bridge's and the client's own. */
@@ -46,7 +53,7 @@ export class ChatBridgeError extends Error {
   readonly code: ChatBridgeErrorCode;
   readonly status: number | undefined;
   readonly errors: Record<string, string[]> | undefined;
-  /** The same call (a message: `retry(messageId)`) can succeed later with nothing changed. */
+  /** The same call (a message: `resendMessage(messageId)`) can succeed later with nothing changed. */
   readonly retryable: boolean;
   /** When a retry is due (ms since the epoch), where the bridge knew. */
   readonly retryAt: number | undefined;

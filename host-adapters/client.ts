@@ -9,8 +9,8 @@
  * needs, without the ~1.6 KB it would add to the injected bundle (it lives only host-side).
  *
  * The calls in flight are client-calls.ts (over the host's transport, client-transport.ts), the chunked upload attachment-chunks.ts, the following
- * of a sent message message-following.ts, the errors client-errors.ts; this file is the public
- * surface and puts them together.
+ * of a sent message message-following.ts, what a failed message is resent from failed-sends.ts, the
+ * errors client-errors.ts; this file is the public surface and puts them together.
  */
 import { ErrorCode } from '../bridge/protocol/errors.js';
 import type { ChatMessage, MessageStateMessage, UploadProgress } from '../bridge/protocol/messages.js';
@@ -22,6 +22,7 @@ import { createChunkedUploads } from './attachment-chunks.js';
 import { createCalls } from './client-calls.js';
 import { bridgeCodeError, ChatBridgeError, errorOf, isObjectLike } from './client-errors.js';
 import type { ClientTransport } from './client-transport.js';
+import { createResending, type SentParams } from './failed-sends.js';
 import { createMessageFollowing } from './message-following.js';
 
 // What a host handles, from this entry alone: the events (`OutboundMessage`, a union on `type`),
@@ -44,6 +45,7 @@ export type { CommandName, CommandResults, Conversation, OutboxListing } from '.
 export type { Attachment, Contact, SendMessageParams } from '../bridge/protocol/schemas.js';
 
 export type { ClientCommand, ClientTransport } from './client-transport.js';
+export { FAILED_KEPT, FAILED_KEPT_CHARS } from './failed-sends.js';
 export { ChatBridgeError, ClientErrorCode } from './client-errors.js';
 export type { ChatBridgeErrorCode, ClientErrorEvent } from './client-errors.js';
 
@@ -98,6 +100,15 @@ export interface ChatClient {
    * rejects the call with that chunk's error, and the message is not sent.
    */
   sendMessage(params: SendMessageParams, options?: SendMessageOptions): Promise<ChatMessage | null>;
+  /**
+   * Sends a failed message again, under its `messageId` (the same `echo_id`), from the params its
+   * `sendMessage` was given, which the client keeps for the latest `FAILED_KEPT` failed messages
+   * (attachment data up to `FAILED_KEPT_CHARS` characters in all). Settles as `sendMessage`.
+   * Rejects with `not_kept` when the client holds none for it (never failed here, resent already,
+   * forgotten): send it with `sendMessage` and the same `messageId`. Never kept: a message that
+   * failed with `inbox_switched` (it stays queued for its own inbox) or `closed`.
+   */
+  resendMessage(messageId: string, options?: SendMessageOptions): Promise<ChatMessage | null>;
   /** The messages waiting in the bridge's outbox for this inbox, in the order they go out. */
   listOutbox(): Promise<CommandResults['listOutbox']>;
   /** Cancels a message still waiting in the outbox (its own `sendMessage` then settles as the bridge says). */
@@ -127,7 +138,7 @@ export interface ChatClient {
    * `inbox_switched` (their messages stay queued for their own inbox: never resend them there).
    */
   pageGone(inboxSwitched?: boolean): void;
-  /** Rejects every waiting call with `closed`, drops the held ones unsent; later calls reject at once. */
+  /** Rejects every waiting call with `closed`, drops the held ones unsent, forgets the failed messages kept; later calls reject at once. */
   close(): void;
 }
 
@@ -157,6 +168,14 @@ export function createClient(transport: ClientTransport, options: ClientOptions 
   const command = <Name extends CommandName>(method: Name, params?: object) =>
     call(method, params) as Promise<CommandResults[Name]>;
 
+  /** Sends a message, its messageId given; a failed one's params are kept for resendMessage (failed-sends.ts). */
+  const resending = createResending((message: SentParams, options: SendMessageOptions = {}) =>
+    uploads.send(
+      message,
+      (ready) => call('sendMessage', ready, message.messageId, options.onProgress) as Promise<ChatMessage | null>,
+    ),
+  );
+
   /** One message from the bridge: true when it was the response to one of this client's calls. */
   function handleOne(message: unknown): boolean {
     if (!isObjectLike(message)) return false;
@@ -179,13 +198,9 @@ export function createClient(transport: ClientTransport, options: ClientOptions 
     init: () => command('init'),
     getConversation: (contact) => command('getConversation', contact),
     createConversation: (contact) => command('createConversation', contact),
-    sendMessage(params, options = {}) {
-      const message = { ...params, messageId: params.messageId ?? newMessageId() };
-      return uploads.send(
-        message,
-        (ready) => call('sendMessage', ready, message.messageId, options.onProgress) as Promise<ChatMessage | null>,
-      );
-    },
+    sendMessage: (params, options) =>
+      resending.sendMessage({ ...params, messageId: params.messageId ?? newMessageId() }, options),
+    resendMessage: resending.resendMessage,
     listOutbox: () => command('listOutbox'),
     cancelMessage: (params) => command('cancelMessage', params),
     call: (method: string, params?: object) => call(method, params),
@@ -199,6 +214,9 @@ export function createClient(transport: ClientTransport, options: ClientOptions 
     hold: calls.hold,
     release: calls.release,
     pageGone: following.pageGone,
-    close: calls.close,
+    close() {
+      resending.forget();
+      calls.close();
+    },
   };
 }

@@ -228,6 +228,11 @@ expectTypeOf<OutboxListing['files']>().toEqualTypeOf<
   Array<{ name: string; type: string; size: number | undefined }> | undefined
 >();
 expectTypeOf(client.cancelMessage({ messageId: 'm1' })).toEqualTypeOf<Promise<{ cancelled: boolean }>>();
+// A failed message again, by its id alone, settling as sendMessage does (issue 35).
+expectTypeOf(client.resendMessage('m1')).toEqualTypeOf<Promise<ChatMessage | null>>();
+client.resendMessage('m1', { onProgress: ({ sentBytes, totalBytes }) => void [sentBytes, totalBytes] });
+// @ts-expect-error resendMessage names the message by its id, not by its params
+client.resendMessage({ messageId: 'm1' });
 expectTypeOf(client.call('appendAttachment', {})).toEqualTypeOf<Promise<{ size: number }>>();
 expectTypeOf(client.call('listOutbox')).toEqualTypeOf<ReturnType<ChatClient['listOutbox']>>();
 expectTypeOf(client.call('someNewCommand')).toEqualTypeOf<Promise<unknown>>();
@@ -286,9 +291,10 @@ expectTypeOf<ChatBridgeErrorCode>().toEqualTypeOf<ErrorCode | ClientErrorCode>()
 expectTypeOf(failure.status).toEqualTypeOf<number | undefined>();
 expectTypeOf(failure.errors).toEqualTypeOf<Record<string, string[]> | undefined>();
 expectTypeOf(failure.event).toEqualTypeOf<ErrorEvent | ClientErrorEvent>();
-expectTypeOf<'closed' | 'page_gone' | 'timeout'>().toMatchTypeOf<typeof failure.code>();
+expectTypeOf<'closed' | 'page_gone' | 'timeout' | 'not_kept'>().toMatchTypeOf<typeof failure.code>();
 expectTypeOf<ErrorEvent['code']>().toMatchTypeOf<typeof failure.code>();
 expectTypeOf(ClientErrorCode.PageGone).toEqualTypeOf<'page_gone'>();
+expectTypeOf(ClientErrorCode.NotKept).toEqualTypeOf<'not_kept'>();
 
 // --- Adapters -------------------------------------------------------------------------------
 

@@ -47,6 +47,7 @@ export function describeCode(code: ChatBridgeErrorCode): string {
     case ClientErrorCode.Closed:
     case 'page_gone':
     case 'timeout':
+    case 'not_kept':
       return code;
     default: {
       const unhandled: never = code;
@@ -83,6 +84,7 @@ export async function chat(client: ChatClient): Promise<string> {
   const message: ChatMessage | null = await client.sendMessage({ content: 'Hi', messageId: 'm-1' });
   const { messages } = await client.listOutbox();
   const { cancelled } = await client.cancelMessage({ messageId: 'm-1' });
+  const resent: ChatMessage | null = await client.resendMessage('m-1');
   const { size } = await client.call('appendAttachment', { uploadId: 'u1', index: 0, data: 'AAAA' });
   // @ts-expect-error sendMessage resolves with the message, not a string
   const wrong: string = message;
@@ -93,7 +95,7 @@ export async function chat(client: ChatClient): Promise<string> {
   } catch (error) {
     if (error instanceof ChatBridgeError && error.code === 'validation_error') return JSON.stringify(error.errors);
   }
-  return [config, message?.content, messages[0]?.state, cancelled, size, wrong, id].join();
+  return [config, message?.content, resent?.content, messages[0]?.state, cancelled, size, wrong, id].join();
 }
 
 export function injectedScripts(): string[] {

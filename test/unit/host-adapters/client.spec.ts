@@ -16,6 +16,7 @@ import { createBridge } from '../../../bridge/bridge.js';
 import { normalizeOptions } from '../../../bridge/options.js';
 import { createInMemoryEnvironment } from '../../../tools/testing/in-memory-environment.js';
 import { startReferenceBackend } from '../../../reference-backend/server.mjs';
+import { storedMessages } from '../../helpers/page-servers.js';
 
 const WEBSITE_TOKEN = 'wt_typed_client_5e2b9d';
 
@@ -707,6 +708,172 @@ describe('handle: what a native channel delivers, one message or an array', () =
         expect(events.filter((event) => event.type === 'message' && event.state === 'sent')).toHaveLength(2),
       );
       expect(events.some((event) => event.type === 'response')).toBe(false);
+    } finally {
+      bridge.destroy();
+      await backend.close();
+    }
+  });
+});
+
+describe('resendMessage: a failed message sent again under its messageId (issue 35)', () => {
+  const failedResponse = (id: string | undefined, error: Record<string, unknown>) => ({
+    type: 'response',
+    id,
+    ok: false,
+    error: { type: 'error', message: `[POST /messages] ${String(error['code'])}`, ...error },
+  });
+  const sendCommands = (sent: Command[]) => sent.filter((command) => command.method === 'sendMessage');
+
+  it('sends the params the failed sendMessage was given, under the same messageId, and settles as sendMessage', async () => {
+    const { sent, transport } = recordingTransport();
+    const client = createClient(transport);
+    const params = {
+      content: 'a photo',
+      messageId: 'm-r1',
+      attachments: [{ name: 'p.jpg', type: 'image/jpeg', data: 'AAAA' }],
+    };
+    const first = client.sendMessage(params);
+    client.handle(failedResponse(sent[0]?.id, { code: 'server_error', retryable: true, status: 500 }));
+    expect(await rejectionOf(first)).toMatchObject({ code: 'server_error', retryable: true });
+
+    const progress: unknown[] = [];
+    const again = client.resendMessage('m-r1', { onProgress: (report) => progress.push(report) });
+    const [one, two] = sendCommands(sent);
+    expect(two?.params).toEqual(one?.params);
+    expect(two?.params).toEqual(params);
+    expect(two?.id).not.toBe(one?.id);
+    client.handle({
+      type: 'message',
+      messageId: 'm-r1',
+      state: 'sending',
+      attempt: 1,
+      progress: { sentBytes: 1, totalBytes: 2 },
+    });
+    client.handle(response(two?.id, { id: 9, content: 'a photo' }));
+    await expect(again).resolves.toEqual({ id: 9, content: 'a photo' });
+    expect(progress).toEqual([{ sentBytes: 1, totalBytes: 2 }]);
+  });
+
+  it("keeps a message failed by its message-state event (a later page's outbox), and one whose page went", async () => {
+    const { sent, transport } = recordingTransport();
+    const client = createClient(transport);
+    const first = client.sendMessage({ content: 'Hi', messageId: 'm-r2' });
+    client.handle({
+      type: 'message',
+      messageId: 'm-r2',
+      state: 'failed',
+      attempt: 1,
+      error: { type: 'error', code: 'upload_refused', retryable: false, message: '[POST /messages] refused' },
+    });
+    expect(await rejectionOf(first)).toMatchObject({ code: 'upload_refused', retryable: false });
+    void client.resendMessage('m-r2');
+    expect(sendCommands(sent).map((command) => command.params)).toEqual([
+      { content: 'Hi', messageId: 'm-r2' },
+      { content: 'Hi', messageId: 'm-r2' },
+    ]);
+  });
+
+  it('rejects with not_kept, sending nothing, for a message it holds none of: unknown, sent, or resent already', async () => {
+    const { sent, transport } = recordingTransport();
+    const client = createClient(transport);
+    expect(await rejectionOf(client.resendMessage('m-never'))).toMatchObject({
+      code: 'not_kept',
+      retryable: false,
+      message: expect.stringContaining('sendMessage and the same messageId'),
+    });
+
+    const ok = client.sendMessage({ content: 'fine', messageId: 'm-ok' });
+    client.handle(response(sent[0]?.id, { id: 1 }));
+    await ok;
+    expect((await rejectionOf(client.resendMessage('m-ok'))).code).toBe('not_kept');
+
+    const failed = client.sendMessage({ content: 'once', messageId: 'm-once' });
+    client.handle(failedResponse(sent[1]?.id, { code: 'rate_limited', retryable: true, status: 429 }));
+    await rejectionOf(failed);
+    // A double tap on the retry button: the second finds the first under way, and sends nothing.
+    void client.resendMessage('m-once');
+    expect((await rejectionOf(client.resendMessage('m-once'))).code).toBe('not_kept');
+    expect(sendCommands(sent)).toHaveLength(3);
+  });
+
+  it('is kept again when the resend fails too, and forgotten when the app sends the messageId itself', async () => {
+    const { sent, transport } = recordingTransport();
+    const client = createClient(transport);
+    const first = client.sendMessage({ content: 'v1', messageId: 'm-r3' });
+    client.handle(failedResponse(sent[0]?.id, { code: 'validation_error', retryable: false, status: 422 }));
+    await rejectionOf(first);
+    const again = client.resendMessage('m-r3');
+    client.handle(failedResponse(sent[1]?.id, { code: 'validation_error', retryable: false, status: 422 }));
+    await rejectionOf(again);
+    // The app changed the text and sent it under the same messageId: that is what a resend sends now.
+    const v2 = client.sendMessage({ content: 'v2', messageId: 'm-r3' });
+    client.handle(failedResponse(sent[2]?.id, { code: 'validation_error', retryable: false, status: 422 }));
+    await rejectionOf(v2);
+    void client.resendMessage('m-r3');
+    expect(sendCommands(sent).map((command) => (command.params as { content: string }).content)).toEqual([
+      'v1',
+      'v1',
+      'v2',
+      'v2',
+    ]);
+  });
+
+  it('never keeps a message failed with inbox_switched (it stays queued for its own inbox), and forgets all at close()', async () => {
+    const { sent, transport } = recordingTransport();
+    const client = createClient(transport);
+    const switched = client.sendMessage({ content: 'for inbox A', messageId: 'm-a' });
+    client.pageGone(true);
+    expect((await rejectionOf(switched)).code).toBe('inbox_switched');
+    expect((await rejectionOf(client.resendMessage('m-a'))).code).toBe('not_kept');
+
+    const failed = client.sendMessage({ content: 'x', messageId: 'm-x' });
+    client.handle(failedResponse(sent[1]?.id, { code: 'server_error', retryable: true, status: 500 }));
+    await rejectionOf(failed);
+    client.close();
+    expect((await rejectionOf(client.resendMessage('m-x'))).code).toBe('not_kept');
+    expect(sendCommands(sent)).toHaveLength(2);
+  });
+
+  it('works taken off the client (no `this`), as a button handler holds it', async () => {
+    const { sent, transport } = recordingTransport();
+    const client = createClient(transport);
+    const { sendMessage, resendMessage } = client;
+    const first = sendMessage({ content: 'Hi', messageId: 'm-r4' });
+    client.handle(failedResponse(sent[0]?.id, { code: 'server_error', retryable: true, status: 503 }));
+    await rejectionOf(first);
+    const again = resendMessage('m-r4');
+    expect(sendCommands(sent).map((command) => command.params)).toEqual([
+      { content: 'Hi', messageId: 'm-r4' },
+      { content: 'Hi', messageId: 'm-r4' },
+    ]);
+    client.handle(response(sent[1]?.id, { id: 2 }));
+    await expect(again).resolves.toEqual({ id: 2 });
+  });
+
+  // The real bridge (in-memory page, its Android channel) against the reference backend: a 422
+  // fails the message for good; resent once the server takes it, it is stored once, under its echo_id.
+  it('sends a message the server refused again through the real bridge: stored once, with the same echo_id', async () => {
+    const backend = await startReferenceBackend({ websiteTokens: [WEBSITE_TOKEN] });
+    const te = createInMemoryEnvironment({
+      channels: ['android'],
+      onDelivery: ({ payload }) => void setTimeout(() => client.handle(JSON.parse(String(payload))), 0),
+    });
+    const bridge = createBridge(
+      normalizeOptions({ baseUrl: backend.url, websiteToken: WEBSITE_TOKEN, host: 'android' }, te.env.pageOrigin),
+      te.env,
+    );
+    const client: ChatClient = createClient({ send: (_command, json) => void bridge.receive(json) });
+    try {
+      await client.createConversation();
+      backend.setFault('validation-422', true);
+      const error = await rejectionOf(client.sendMessage({ content: 'refused, then taken', messageId: 'm-real' }));
+      expect(error).toMatchObject({ code: 'validation_error', retryable: false, status: 422 });
+      backend.setFault('validation-422', false);
+      await expect(client.resendMessage('m-real')).resolves.toMatchObject({ content: 'refused, then taken' });
+      const posts = backend.requests.filter((entry) => entry.method === 'POST' && entry.path.endsWith('/messages'));
+      expect(posts.map((entry) => entry.status)).toEqual([422, 200]);
+      const stored = await storedMessages(backend, WEBSITE_TOKEN);
+      expect(stored.map((message) => [message.content, message.echo_id])).toEqual([['refused, then taken', 'm-real']]);
     } finally {
       bridge.destroy();
       await backend.close();
