@@ -19,7 +19,17 @@ import { decodeMessage, decodeMessages } from '../../host-adapters/react-native-
 import { createInMemoryEnvironment } from '../../tools/testing/in-memory-environment.js';
 
 /** The platform-neutral form of a native event, as the vectors write it. */
-type NativeError = { kind: 'error'; code: string; message: string; status?: number; errors?: Record<string, string[]> };
+type NativeError = {
+  kind: 'error';
+  code: string;
+  message: string;
+  /** Always there: false when the payload has no boolean true (a bridge older than the field sends none). */
+  retryable: boolean;
+  status?: number;
+  errors?: Record<string, string[]>;
+  /** Whole ms since the epoch, rounded down, when the payload has a time a Date holds. */
+  retryAt?: number;
+};
 interface NativeMessageState {
   kind: 'message';
   messageId: string;
@@ -144,11 +154,15 @@ function decode(payload: unknown): NativeEvent {
   }
 }
 
-/** Code and message are required; a malformed status or field list is left out, not fatal. */
+/**
+ * Code and message are required; a malformed status, field list or retryAt is left out, not fatal.
+ * `retryable` is true only when the payload says `true`: anything else, or nothing, is false.
+ */
 function decodeError(value: Record<string, unknown>): NativeError | undefined {
-  const { code, message, status, errors } = value;
+  const { code, message, status, errors, retryable, retryAt } = value;
   if (typeof code !== 'string' || typeof message !== 'string') return undefined;
-  const event: NativeError = { kind: 'error', code, message };
+  const event: NativeError = { kind: 'error', code, message, retryable: retryable === true };
+  if (typeof retryAt === 'number' && retryAt >= 0 && retryAt <= MAX_TIME) event.retryAt = Math.floor(retryAt);
   if (typeof status === 'number' && Number.isInteger(status)) event.status = status;
   if (isObject(errors)) {
     const fields: Record<string, string[]> = {};
@@ -189,7 +203,7 @@ function isCount(value: unknown, max: number): value is number {
 }
 
 function parseError(message: string): NativeError {
-  return { kind: 'error', code: 'parse_error', message };
+  return { kind: 'error', code: 'parse_error', message, retryable: false };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -300,6 +314,36 @@ describe('the vector files together', () => {
     }
   });
 
+  it('cover retryable true and false, retryAt present and absent, a bridge without retryable and webview_restarted', () => {
+    const vectors = load('android').vectors;
+    const errorsOf = (message: OutboundMessage | undefined) =>
+      message?.type === 'error'
+        ? [message]
+        : message?.type === 'response' || message?.type === 'message'
+          ? [message.error]
+          : [];
+    const sent = vectors.flatMap(({ message }) => errorsOf(message)).filter((error) => error !== undefined);
+    expect(sent.every((error) => typeof error.retryable === 'boolean')).toBe(true);
+    for (const retryable of [true, false]) expect(sent.some((error) => error.retryable === retryable)).toBe(true);
+    expect(sent.some((error) => error.retryAt !== undefined)).toBe(true);
+    expect(sent.some((error) => error.retryAt === undefined)).toBe(true);
+    // Each place an error rides: the error event, a failed response, a message event.
+    for (const type of ['error', 'response', 'message'])
+      expect(vectors.some(({ message }) => message?.type === type && errorsOf(message)[0]?.retryAt !== undefined)).toBe(
+        true,
+      );
+    // The iOS file's payloads are objects: no JSON text to parse.
+    const decodeOnly = load('ios').vectors.filter(
+      ({ message, messages }) => message === undefined && messages === undefined,
+    );
+    expect(
+      decodeOnly.some(({ payload }) => isObject(payload) && payload['type'] === 'error' && !('retryable' in payload)),
+    ).toBe(true);
+    expect(
+      decodeOnly.some(({ event }) => event?.kind === 'error' && event.code === 'webview_restarted' && event.retryable),
+    ).toBe(true);
+  });
+
   it('hold what the React Native host decodes back to the very message', () => {
     for (const vector of load('react-native').vectors) {
       if (vector.message !== undefined) expect(decodeMessage(vector.payload)).toStrictEqual(vector.message);
@@ -355,6 +399,8 @@ describe('the vector files together', () => {
         'type',
         'code',
         'message',
+        'retryable',
+        'retryAt',
         'status',
         'errors',
         'id',
