@@ -22,7 +22,7 @@ sealed class ChatEvent {
 
     /**
      * A failure, with one of the bridge's codes: "auth_failed", "network_error", "parse_error",
-     * "validation_error", "file_too_large", "rate_limited", "server_error", ...
+     * "validation_error", "file_too_large", "rate_limited", "server_error", "webview_restarted", ...
      */
     data class Error(
         val code: String,
@@ -30,7 +30,15 @@ sealed class ChatEvent {
         /** The HTTP status, when the failure has one. */
         val status: Int? = null,
         /** Field problems of a 422, e.g. {"email": ["is not a valid e-mail address"]}. */
-        val errors: Map<String, List<String>>? = null
+        val errors: Map<String, List<String>>? = null,
+        /**
+         * The same action (the same command, the same message under its messageId) can succeed
+         * later with nothing changed: show a retry button, or wait. False: something must change
+         * first. A bridge older than the field sends none: false.
+         */
+        val retryable: Boolean = false,
+        /** When a retry is due (ms since the epoch, as System.currentTimeMillis), where the bridge knows. */
+        val retryAt: Long? = null
     ) : ChatEvent()
 
     /**
@@ -74,10 +82,12 @@ sealed class ChatEvent {
     /** The platform-neutral form the shared test vectors use for "event". */
     fun toJson(): JSONObject = when (this) {
         is Ready -> JSONObject().put("kind", "ready")
-        is Error -> JSONObject().put("kind", "error").put("code", code).put("message", message).also { json ->
-            if (status != null) json.put("status", status)
-            if (errors != null) json.put("errors", toJsonValue(errors))
-        }
+        is Error -> JSONObject().put("kind", "error").put("code", code).put("message", message)
+            .put("retryable", retryable).also { json ->
+                if (status != null) json.put("status", status)
+                if (errors != null) json.put("errors", toJsonValue(errors))
+                if (retryAt != null) json.put("retryAt", retryAt)
+            }
         is Response -> JSONObject().put("kind", "response").put("id", id).put("ok", ok).also { json ->
             if (ok) json.put("result", toJsonValue(result)) else json.put("error", error?.toJson())
         }
@@ -177,13 +187,16 @@ sealed class ChatEvent {
             }
         }
 
-        /** Code and message are required; a malformed status or field list is left out, not fatal. */
+        /**
+         * Code and message are required; a malformed status, field list or retryAt is left out, not
+         * fatal. retryable is true only when the payload says true (anything else, or nothing: false).
+         */
         private fun errorOf(json: JSONObject): Error? {
             val code = json.opt("code") as? String ?: return null
             val message = json.opt("message") as? String ?: return null
             val status = (json.opt("status") as? Number)?.takeIf { it.toDouble() % 1.0 == 0.0 }?.toInt()
             val errors = json.optJSONObject("errors")?.let(::fieldErrors)?.takeIf { it.isNotEmpty() }
-            return Error(code, message, status, errors)
+            return Error(code, message, status, errors, json.opt("retryable") == true, timeOf(json.opt("retryAt")))
         }
 
         private fun responseOf(json: JSONObject): Response? {
@@ -202,8 +215,7 @@ sealed class ChatEvent {
             val messageId = json.opt("messageId") as? String ?: return null
             val state = MessageState.of(json.opt("state")) ?: return null
             val attempt = wholeNumber(json.opt("attempt"), Int.MAX_VALUE.toLong())?.toInt() ?: return null
-            val nextAttemptAt = (json.opt("nextAttemptAt") as? Number)?.toDouble()
-                ?.takeIf { it >= 0.0 && it <= MAX_TIME }?.let { Math.floor(it).toLong() }
+            val nextAttemptAt = timeOf(json.opt("nextAttemptAt"))
             val progress = json.optJSONObject("progress")?.let { fields ->
                 val sentBytes = wholeNumber(fields.opt("sentBytes"), MAX_SAFE_INTEGER)
                 val totalBytes = wholeNumber(fields.opt("totalBytes"), MAX_SAFE_INTEGER)
@@ -216,6 +228,10 @@ sealed class ChatEvent {
                 progress = progress
             )
         }
+
+        /** A time in ms since the epoch that a JavaScript Date holds, rounded down to a whole ms; else null. */
+        private fun timeOf(value: Any?): Long? =
+            (value as? Number)?.toDouble()?.takeIf { it >= 0.0 && it <= MAX_TIME }?.let { Math.floor(it).toLong() }
 
         /** A whole number from 0 to [max], however org.json parsed it (Integer, Long or Double). */
         private fun wholeNumber(value: Any?, max: Long): Long? {
