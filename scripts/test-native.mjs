@@ -8,7 +8,8 @@
  *   plain part (events, decoder, command scripts, chunked sender) and its Android glue, the glue
  *   against stand-ins of the Android API (test/native/android-api/), and every ```kotlin snippet
  *   of the docs. Then run: the decoder over every test vector (test/native/VectorRunner.kt), over
- *   hostile payloads on small stacks (test/native/HostileRunner.kt), and the command scripts, each evaluated here in a JavaScript engine (test/native/ScriptsRunner.kt).
+ *   hostile payloads on small stacks (test/native/HostileRunner.kt), the process-gone helper with a
+ *   fake WebView (test/native/ProcessGoneRunner.kt), and the command scripts, each evaluated here in a JavaScript engine (test/native/ScriptsRunner.kt).
  * - Swift and Dart, parsed with tree-sitter (scripts/native/syntax-check.mjs): every file of the
  *   iOS and Flutter packages and every ```swift and ```dart snippet of the docs; and a broken
  *   snippet of each, which must be reported, so the check is known to fail when it should.
@@ -73,7 +74,8 @@ function kotlin() {
       `Compiled ${sources.length} Kotlin files and ${snippets.length} docs snippets with kotlinc ${KOTLIN_VERSION} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
     vectors(jar);
-    hostile(jar);
+    counted(jar, 'HostileRunnerKt', 'hostile', 'the Kotlin decoder over hostile payloads');
+    counted(jar, 'ProcessGoneRunnerKt', 'process-gone', 'the Android process-gone helper with a fake WebView');
     commandScripts(jar);
   } finally {
     rmSync(out, { recursive: true, force: true });
@@ -93,13 +95,18 @@ function vectors(/** @type {string} */ jar) {
   failed += Number(counts[2]);
 }
 
-/** What any script of the page can post, decoded on small stacks: HostileRunner counts, and its counts join ours. */
-function hostile(/** @type {string} */ jar) {
-  const run = runKotlin(jar, 'HostileRunnerKt', []);
+/**
+ * A Kotlin runner that prints "<label>: N passed, N failed" (HostileRunner: what any script of the
+ * page can post, decoded on small stacks; ProcessGoneRunner): its counts join ours; a runner that
+ * ends without that line is one failure.
+ * @param {string} jar @param {string} mainClass @param {string} label @param {string} what
+ */
+function counted(jar, mainClass, label, what) {
+  const run = runKotlin(jar, mainClass, []);
   process.stdout.write(run.stdout);
-  const counts = /^hostile: (\d+) passed, (\d+) failed$/m.exec(run.stdout);
+  const counts = new RegExp(`^${label}: (\\d+) passed, (\\d+) failed$`, 'm').exec(run.stdout);
   if (!counts) {
-    record('the Kotlin decoder over hostile payloads', `HostileRunner ended with ${run.status}: ${run.stderr}`);
+    record(what, `${mainClass} ended with ${run.status}: ${run.stderr}`);
     return;
   }
   passed += Number(counts[1]);

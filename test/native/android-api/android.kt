@@ -1,7 +1,8 @@
 /*
  * Stand-ins for the few Android framework classes the Android glue and the docs' snippets use,
  * with the signatures of the documented API (developer.android.com, API 35), so kotlinc can check
- * the calls without the Android SDK. Bodies only throw: nothing here ever runs.
+ * the calls without the Android SDK. Bodies only throw: nothing here runs but the constructors of
+ * the fakes test/native/ProcessGoneRunner.kt builds on them, which override every method it calls.
  */
 @file:Suppress("UNUSED_PARAMETER", "unused")
 
@@ -27,6 +28,14 @@ abstract class WebSettings {
 open class WebViewClient {
     open fun onPageStarted(view: WebView, url: String, favicon: Bitmap?) {}
     open fun onPageFinished(view: WebView, url: String) {}
+    /** API 26. Android's own returns false: the app then crashes, or is killed, with the renderer. */
+    open fun onRenderProcessGone(view: WebView, detail: RenderProcessGoneDetail): Boolean = standIn()
+}
+
+/** API 26: why a WebView's render process is gone. */
+abstract class RenderProcessGoneDetail {
+    abstract fun didCrash(): Boolean
+    abstract fun rendererPriorityAtExit(): Int
 }
 
 open class WebView(context: Context) : View(context) {
@@ -38,6 +47,7 @@ open class WebView(context: Context) : View(context) {
     open fun evaluateJavascript(script: String, resultCallback: ValueCallback<String>?): Unit = standIn()
     open fun addJavascriptInterface(obj: Any, name: String): Unit = standIn()
     open fun removeJavascriptInterface(name: String): Unit = standIn()
+    open fun destroy(): Unit = standIn()
 }
 
 internal fun standIn(): Nothing = throw UnsupportedOperationException("an Android API stand-in: compile only")
