@@ -215,10 +215,14 @@ function isObject(value: unknown): value is Record<string, unknown> {
 const load = (host: HostName): VectorFile =>
   JSON.parse(readFileSync(new URL(`./${host}.json`, import.meta.url), 'utf8')) as VectorFile;
 const files = HOST_NAMES.map((host) => ({ host, file: load(host) }));
+/** Each receiver's decoder: its files, read together. */
 const NATIVE_SOURCES = {
-  kotlin: '../../host-adapters/android/src/main/kotlin/dev/chatbridge/ChatEvent.kt',
-  swift: '../../host-adapters/ios/Sources/ChatBridge/ChatEvent.swift',
-  dart: '../../host-adapters/flutter/lib/src/chat_event.dart',
+  kotlin: ['../../host-adapters/android/src/main/kotlin/dev/chatbridge/ChatEvent.kt'],
+  swift: [
+    '../../host-adapters/ios/Sources/ChatBridge/ChatEvent.swift',
+    '../../host-adapters/ios/Sources/ChatBridge/ChatBridgeError.swift',
+  ],
+  dart: ['../../host-adapters/flutter/lib/src/chat_event.dart', '../../host-adapters/flutter/lib/src/chat_error.dart'],
 };
 
 describe.each(files)('the $host vectors', ({ host, file }) => {
@@ -390,9 +394,12 @@ describe('the vector files together', () => {
 
   it.each(Object.entries(NATIVE_SOURCES))(
     'are decoded by the %s receiver with the same parse_error texts',
-    (_language, path) => {
+    (_language, paths) => {
       // The source spells quotes as \" inside its string literals.
-      const source = readFileSync(new URL(path, import.meta.url), 'utf8').replaceAll('\\"', '"');
+      const source = paths
+        .map((path) => readFileSync(new URL(path, import.meta.url), 'utf8'))
+        .join('\n')
+        .replaceAll('\\"', '"');
       for (const text of Object.values(DECODE_ERRORS)) expect(source).toContain(text.replace('[chat-bridge] ', ''));
       expect(source).toContain('[chat-bridge] ');
       for (const field of [

@@ -19,15 +19,23 @@ public final class ChatBridgeReceiver: NSObject, WKScriptMessageHandler {
     /// The bridge's default `iosHandler` option.
     public static let handlerName = "chatBridge"
 
+    private let onError: ((ChatBridgeError) -> Void)?
     private let onEvent: (ChatEvent) -> Void
 
-    public init(onEvent: @escaping (ChatEvent) -> Void) {
+    /// `onEvent` gets every event; `.error` carries its code and message. `onError`, when given,
+    /// gets the whole error of each `.error` (status, field problems, `retryable`, `retryAt`), just
+    /// before `onEvent` gets the event: two views of one event, not two events.
+    public init(onError: ((ChatBridgeError) -> Void)? = nil, onEvent: @escaping (ChatEvent) -> Void) {
+        self.onError = onError
         self.onEvent = onEvent
         super.init()
     }
 
     public func userContentController(_ userContentController: WKUserContentController, didReceive message: WKScriptMessage) {
-        ChatEvent.decodeAll(message.body).forEach(onEvent)
+        for decoded in ChatEvent.decodeAllDetailed(message.body) {
+            if let error = decoded.error { onError?(error) }
+            onEvent(decoded.event)
+        }
     }
 }
 #endif

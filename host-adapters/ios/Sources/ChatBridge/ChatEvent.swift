@@ -7,31 +7,16 @@
 
 import Foundation
 
-/// A failure reported by the chat bridge, as carried by `.error` and by a failed `.response`.
-public struct ChatBridgeError: Error, Equatable {
-    /// One of the bridge's codes: "auth_failed", "network_error", "parse_error", "validation_error", ...
-    public let code: String
-    public let message: String
-    /// The HTTP status, when the failure has one.
-    public let status: Int?
-    /// Field problems of a 422, e.g. ["email": ["is not a valid e-mail address"]].
-    public let errors: [String: [String]]?
-
-    public init(code: String, message: String, status: Int? = nil, errors: [String: [String]]? = nil) {
-        self.code = code
-        self.message = message
-        self.status = status
-        self.errors = errors
-    }
-}
-
 /// One message from the chat bridge. Decoding never fails: a payload it cannot read becomes
 /// `.error` with code "parse_error", so a bad message never crashes the app.
 public enum ChatEvent {
     /// The bridge is installed and listening.
     case ready
-    /// A failure: its code, message, HTTP status when there is one, and the field problems of a 422.
-    case error(code: String, message: String, status: Int? = nil, errors: [String: [String]]? = nil)
+    /// A failure: one of the bridge's codes and its message, `case .error(let code, let message)`.
+    /// Two associated values, so that pattern compiles; the error's other fields (HTTP status,
+    /// field problems of a 422, `retryable`, `retryAt`) are the `ChatBridgeError` that
+    /// `ChatBridgeReceiver`'s `onError` gets for the same event (and `Decoded.error`).
+    case error(code: String, message: String)
     /// The answer to the host command `id`: its result (Foundation JSON values, nil for null) or its
     /// error. A failed command also arrives as `.error`.
     case response(id: String, result: Result<Any?, ChatBridgeError>)
@@ -80,59 +65,87 @@ public struct ChatMessageStatus {
 }
 
 extension ChatEvent {
+    /// One decoded message: its event and, for `.error`, the whole error, which the two associated
+    /// values of `.error` leave out.
+    public struct Decoded {
+        public let event: ChatEvent
+        /// The error of an `.error` event (parse errors included); nil for the other events.
+        public let error: ChatBridgeError?
+
+        /// The platform-neutral form the shared test vectors use for "event".
+        public var jsonObject: [String: Any] { error?.jsonObject ?? event.jsonObject }
+    }
+
     /// Decodes one call of the handler: one message, or an array of the messages one frame of the
     /// page delivered (in order), as an object or as JSON text. Each becomes one event.
     public static func decodeAll(_ body: Any) -> [ChatEvent] {
-        if let many = body as? [Any] { return many.map(decode) }
+        decodeAllDetailed(body).map { $0.event }
+    }
+
+    /// As `decodeAll`, each event with its error when it is an `.error`.
+    public static func decodeAllDetailed(_ body: Any) -> [Decoded] {
+        if let many = body as? [Any] { return many.map(decodeDetailed) }
         if let text = body as? String, let data = text.data(using: .utf8),
            let many = (try? JSONSerialization.jsonObject(with: data)) as? [Any] {
-            return many.map(decode)
+            return many.map(decodeDetailed)
         }
-        return [decode(body)]
+        return [decodeDetailed(body)]
     }
 
     /// Decodes one message of `WKScriptMessage.body`: a dictionary, as the bridge posts it, or JSON text.
     public static func decode(_ body: Any) -> ChatEvent {
+        decodeDetailed(body).event
+    }
+
+    /// As `decode`, with the error of an `.error`.
+    public static func decodeDetailed(_ body: Any) -> Decoded {
         guard let object = dictionary(from: body) else { return parseError("the payload is not a JSON object") }
         guard let type = object["type"] as? String else { return parseError("the payload has no string \"type\"") }
-        switch type {
-        case "ready":
-            return .ready
-        case "error":
+        if type == "error" {
             guard let error = ChatBridgeError(object) else {
                 return parseError("an error event needs a string \"code\" and \"message\"")
             }
-            return .error(code: error.code, message: error.message, status: error.status, errors: error.errors)
+            return Decoded(event: .error(code: error.code, message: error.message), error: error)
+        }
+        return Decoded(event: decodeOther(type, object), error: nil)
+    }
+
+    /// Every type but "error"; an event it cannot read is `.error` with code "parse_error".
+    private static func decodeOther(_ type: String, _ object: [String: Any]) -> ChatEvent {
+        switch type {
+        case "ready":
+            return .ready
         case "response":
             return decodeResponse(object)
-                ?? parseError("a response needs a string \"id\", a boolean \"ok\" and, when ok is false, an \"error\" event")
+                ?? parseError("a response needs a string \"id\", a boolean \"ok\" and, when ok is false, an \"error\" event").event
         case "conversationToken":
             guard let token = object["token"] as? String else {
-                return parseError("a conversationToken event needs a string \"token\"")
+                return parseError("a conversationToken event needs a string \"token\"").event
             }
             return .conversationToken(token)
         case "widget":
-            guard let event = object["event"] as? String else { return parseError("a widget event needs a string \"event\"") }
+            guard let event = object["event"] as? String else { return parseError("a widget event needs a string \"event\"").event }
             return .widget(event: event, data: object["data"] as? [String: Any] ?? [:])
         case "message":
             guard let status = ChatMessageStatus(object) else {
                 return parseError(
                     "a message event needs a string \"messageId\", a \"state\" (queued, sending, sent or failed) and a whole \"attempt\" of 0 or more"
-                )
+                ).event
             }
             return .message(status)
         default:
-            return parseError("unknown message type \"\(type)\"")
+            return parseError("unknown message type \"\(type)\"").event
         }
     }
 
-    /// The platform-neutral form the shared test vectors use for "event".
+    /// The platform-neutral form of the shared test vectors, but for `.error`: its code and message
+    /// only (the vectors' form of an error is `Decoded.jsonObject`, with the whole error).
     public var jsonObject: [String: Any] {
         switch self {
         case .ready:
             return ["kind": "ready"]
-        case let .error(code, message, status, errors):
-            return ChatBridgeError(code: code, message: message, status: status, errors: errors).jsonObject
+        case let .error(code, message):
+            return ["kind": "error", "code": code, "message": message]
         case let .response(id, .success(result)):
             return ["kind": "response", "id": id, "ok": true, "result": result ?? NSNull()]
         case let .response(id, .failure(error)):
@@ -162,36 +175,13 @@ extension ChatEvent {
         return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
     }
 
-    private static func parseError(_ detail: String) -> ChatEvent {
-        .error(code: "parse_error", message: "[chat-bridge] \(detail)")
-    }
-}
-
-extension ChatBridgeError {
-    /// Code and message are required; a malformed status or field list is left out, not fatal.
-    init?(_ object: [String: Any]) {
-        guard let code = object["code"] as? String, let message = object["message"] as? String else { return nil }
-        var fields: [String: [String]] = [:]
-        for (field, problems) in object["errors"] as? [String: Any] ?? [:] {
-            if let texts = problems as? [String] { fields[field] = texts }
-        }
-        let status = jsonNumber(object["status"]) == nil ? nil : object["status"] as? Int
-        self.init(code: code, message: message, status: status, errors: fields.isEmpty ? nil : fields)
-    }
-
-    /// The platform-neutral form the shared test vectors use for an error "event".
-    public var jsonObject: [String: Any] {
-        var form: [String: Any] = ["kind": "error", "code": code, "message": message]
-        if let status = status { form["status"] = status }
-        if let errors = errors { form["errors"] = errors }
-        return form
+    private static func parseError(_ detail: String) -> Decoded {
+        let error = ChatBridgeError(code: "parse_error", message: "[chat-bridge] \(detail)")
+        return Decoded(event: .error(code: error.code, message: error.message), error: error)
     }
 }
 
 extension ChatMessageStatus {
-    /// The latest time a JavaScript Date holds, in ms since the epoch.
-    private static let maxTime = 8.64e15
-
     /// messageId, state and attempt are required; a malformed optional field is left out, not
     /// fatal. nextAttemptAt is rounded down to a whole millisecond; a null result is no result.
     init?(_ object: [String: Any]) {
@@ -202,11 +192,7 @@ extension ChatMessageStatus {
         self.messageId = messageId
         self.state = state
         self.attempt = attempt
-        if let time = jsonNumber(object["nextAttemptAt"]), time >= 0, time <= ChatMessageStatus.maxTime {
-            nextAttemptAt = Date(timeIntervalSince1970: time.rounded(.down) / 1000)
-        } else {
-            nextAttemptAt = nil
-        }
+        nextAttemptAt = jsonTime(object["nextAttemptAt"])
         let result = object["result"]
         self.result = result is NSNull ? nil : result
         error = (object["error"] as? [String: Any]).flatMap { ChatBridgeError($0) }
@@ -222,7 +208,7 @@ extension ChatMessageStatus {
     /// The platform-neutral form the shared test vectors use for a message "event".
     public var jsonObject: [String: Any] {
         var form: [String: Any] = ["kind": "message", "messageId": messageId, "state": state.rawValue, "attempt": attempt]
-        if let time = nextAttemptAt { form["nextAttemptAt"] = Int64((time.timeIntervalSince1970 * 1000).rounded()) }
+        if let time = nextAttemptAt { form["nextAttemptAt"] = jsonMilliseconds(time) }
         if let result = result { form["result"] = result }
         if let error = error { form["error"] = error.jsonObject }
         if let progress = progress { form["progress"] = ["sentBytes": progress.sentBytes, "totalBytes": progress.totalBytes] }
@@ -236,11 +222,4 @@ extension ChatMessageStatus {
         }
         return Int(number)
     }
-}
-
-/// A JSON number. WebKit and JSONSerialization hand booleans over as NSNumber too, and
-/// `true as? Int` succeeds, so booleans are told apart by their CoreFoundation type.
-private func jsonNumber(_ value: Any?) -> Double? {
-    guard let number = value as? NSNumber, CFGetTypeID(number) != CFBooleanGetTypeID() else { return nil }
-    return number.doubleValue
 }

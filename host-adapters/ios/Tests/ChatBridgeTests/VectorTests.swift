@@ -1,6 +1,7 @@
 //
 // Runs the shared test vectors (the repository's test/vectors/) through the decoder: each
-// "payload" is decoded (`decodeAll`) and the events' `jsonObject` compared with "events" (or its one "event"). Needs a checkout of the
+// "payload" is decoded (`decodeAllDetailed`) and the events' `jsonObject` (an `.error`'s from its whole
+// `ChatBridgeError`) compared with "events" (or its one "event"). Needs a checkout of the
 // repository, which is why the tests are not in the npm package. Parsed by `npm run test:native`;
 // run with `swift test` on a Mac (there is no Swift toolchain where this project's CI runs).
 //
@@ -44,10 +45,21 @@ final class VectorTests: XCTestCase {
         XCTAssertTrue(script.contains("\\u2028"))
     }
 
+    /// The seed's form: `.error` has two associated values; the rest of the error comes with it.
+    func testAnErrorEventIsCodeAndMessageWithItsWholeError() throws {
+        let body: [String: Any] = ["type": "error", "code": "rate_limited", "message": "m", "retryable": true, "status": 429, "retryAt": 1_763_921_234_567]
+        let decoded = ChatEvent.decodeDetailed(body)
+        guard case .error(let code, let message) = decoded.event else { return XCTFail("not an error: \(decoded.event)") }
+        XCTAssertEqual([code, message], ["rate_limited", "m"])
+        XCTAssertEqual(decoded.error?.status, 429)
+        XCTAssertEqual(decoded.error?.retryable, true)
+        XCTAssertEqual(decoded.error?.retryAt, Date(timeIntervalSince1970: 1_763_921_234.567))
+    }
+
     private func expectDecoded(_ vectors: [[String: Any]], file: StaticString = #filePath, line: UInt = #line) throws {
         XCTAssertFalse(vectors.isEmpty, file: file, line: line)
         for vector in vectors {
-            let events = ChatEvent.decodeAll(vector["payload"] ?? NSNull())
+            let events = ChatEvent.decodeAllDetailed(vector["payload"] ?? NSNull())
             // A payload of several messages (one frame's) has "events"; one of one message, "event".
             let expected = try XCTUnwrap(vector["events"] as? NSArray ?? (vector["event"]).map { [$0] as NSArray })
             XCTAssertEqual(events.map { $0.jsonObject } as NSArray, expected, "\(vector["name"] ?? "?")", file: file, line: line)
