@@ -3,6 +3,7 @@
 library chat_bridge;
 
 export 'src/chat_bridge_assets.dart';
+export 'src/chat_bridge_process_gone.dart';
 export 'src/chat_bridge_receiver.dart';
 export 'src/chat_bridge_scripts.dart';
 export 'src/chat_event.dart';

@@ -43,6 +43,32 @@ void main() {
     expect(seen, ['ready', 'message sent', 'error parse_error', 'message queued', 'ready']);
   });
 
+  test('an error decodes to code and message, with retryable and retryAt; a bridge without retryable: false', () {
+    final error = ChatEvent.decode('{"type":"error","code":"rate_limited","message":"m","retryable":true,"retryAt":1763921234567.9}');
+    expect(error, isA<ChatError>());
+    final decoded = error as ChatError;
+    expect([decoded.code, decoded.message, decoded.retryable], ['rate_limited', 'm', true]);
+    expect(decoded.retryAt, DateTime.fromMillisecondsSinceEpoch(1763921234567, isUtc: true));
+    final old = ChatEvent.decode('{"type":"error","code":"server_error","message":"m"}') as ChatError;
+    expect([old.retryable, old.retryAt], [false, null]);
+  });
+
+  test('a web process that ended restarts every time and is told once until the page loads', () {
+    var restarts = 0;
+    final told = <ChatError>[];
+    final processGone = ChatBridgeProcessGone(restart: () => restarts++, onError: told.add);
+    expect(processGone.webResourceError(_ErrorType.connect), isFalse);
+    expect(processGone.webResourceError(_ErrorType.webContentProcessTerminated), isTrue);
+    processGone.processEnded('render');
+    expect(restarts, 2);
+    expect(told.map((error) => [error.code, error.retryable]), [
+      ['webview_restarted', true],
+    ]);
+    processGone.pageFinished();
+    processGone.processEnded('render');
+    expect(told, hasLength(2));
+  });
+
   test('a command script escapes U+2028 and hands the bridge the command', () {
     final script = ChatBridgeScripts.command('1', 'sendMessage', {'content': 'a\u2028b'});
     expect(script, startsWith('ChatBridge.receive({'));
@@ -55,3 +81,6 @@ void main() {
     });
   });
 }
+
+/// Stands for webview_flutter's WebResourceErrorType, which this package does not depend on.
+enum _ErrorType { connect, webContentProcessTerminated }

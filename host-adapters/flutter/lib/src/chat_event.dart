@@ -5,6 +5,8 @@
 
 import 'dart:convert';
 
+part 'chat_error.dart';
+
 /// One message from the chat bridge. [ChatEvent.decode] never throws: a payload it cannot read
 /// becomes a [ChatError] with code `parse_error`, so a bad message never crashes the app.
 sealed class ChatEvent {
@@ -67,55 +69,6 @@ final class ChatReady extends ChatEvent {
 
   @override
   Map<String, Object?> toJson() => {'kind': 'ready'};
-}
-
-/// A failure, with one of the bridge's codes: `auth_failed`, `network_error`, `parse_error`,
-/// `validation_error`, `file_too_large`, `rate_limited`, `server_error`, ...
-final class ChatError extends ChatEvent {
-  const ChatError({required this.code, required this.message, this.status, this.errors});
-
-  final String code;
-  final String message;
-
-  /// The HTTP status, when the failure has one.
-  final int? status;
-
-  /// Field problems of a 422, e.g. `{"email": ["is not a valid e-mail address"]}`.
-  final Map<String, List<String>>? errors;
-
-  /// Code and message are required; a malformed status or field list is left out, not fatal.
-  static ChatError? _decode(Map<String, Object?> object) {
-    final code = object['code'];
-    final message = object['message'];
-    if (code is! String || message is! String) return null;
-    final status = object['status'];
-    // jsonDecode gives 422.0 for "422.0"; JavaScript has one number type, so that is 422 too.
-    final statusCode =
-        status is double && status.abs() <= 9007199254740991 && status == status.truncateToDouble() ? status.toInt() : status;
-    final fields = <String, List<String>>{};
-    final errors = _stringKeyed(object['errors']);
-    if (errors != null) {
-      for (final entry in errors.entries) {
-        final problems = entry.value;
-        if (problems is List && problems.every((problem) => problem is String)) {
-          fields[entry.key] = List<String>.from(problems);
-        }
-      }
-    }
-    return ChatError(code: code, message: message, status: statusCode is int ? statusCode : null, errors: fields.isEmpty ? null : fields);
-  }
-
-  @override
-  Map<String, Object?> toJson() => {
-        'kind': 'error',
-        'code': code,
-        'message': message,
-        if (status != null) 'status': status,
-        if (errors != null) 'errors': errors,
-      };
-
-  @override
-  String toString() => 'ChatError($code, $message)';
 }
 
 /// The answer to the host command [id]: [result] when [ok] (JSON values as `jsonDecode` gives
@@ -222,8 +175,6 @@ final class ChatMessageStatus extends ChatEvent {
   final ChatError? error;
   final ChatUploadProgress? progress;
 
-  /// The latest time a JavaScript Date (and a DateTime) holds, in ms since the epoch.
-  static const _maxTime = 8640000000000000;
   static const _maxSafeInteger = 9007199254740991;
 
   /// messageId, state and attempt are required; a malformed optional field is left out, not
@@ -234,7 +185,6 @@ final class ChatMessageStatus extends ChatEvent {
     final state = stateName is String ? MessageState.values.asNameMap()[stateName] : null;
     final attempt = _wholeNumber(object['attempt'], 2147483647);
     if (messageId is! String || state == null || attempt == null) return null;
-    final time = object['nextAttemptAt'];
     final errorFields = _stringKeyed(object['error']);
     final progressFields = _stringKeyed(object['progress']);
     final sentBytes = progressFields == null ? null : _wholeNumber(progressFields['sentBytes'], _maxSafeInteger);
@@ -243,9 +193,7 @@ final class ChatMessageStatus extends ChatEvent {
       messageId: messageId,
       state: state,
       attempt: attempt,
-      nextAttemptAt: time is num && time >= 0 && time <= _maxTime
-          ? DateTime.fromMillisecondsSinceEpoch(time.floor(), isUtc: true)
-          : null,
+      nextAttemptAt: _time(object['nextAttemptAt']),
       result: object['result'],
       error: errorFields == null ? null : ChatError._decode(errorFields),
       progress: sentBytes == null || totalBytes == null
@@ -278,6 +226,14 @@ final class ChatMessageStatus extends ChatEvent {
   @override
   String toString() => 'ChatMessageStatus($messageId, ${state.name}, attempt $attempt)';
 }
+
+/// The latest time a JavaScript Date (and a DateTime) holds, in ms since the epoch.
+const _maxTime = 8640000000000000;
+
+/// A time in ms since the epoch that a JavaScript Date holds, rounded down to a whole ms; else null.
+DateTime? _time(Object? value) => value is num && value >= 0 && value <= _maxTime
+    ? DateTime.fromMillisecondsSinceEpoch(value.floor(), isUtc: true)
+    : null;
 
 /// A JSON object as a `Map<String, Object?>`, or null when [value] is not one.
 Map<String, Object?>? _stringKeyed(Object? value) {
