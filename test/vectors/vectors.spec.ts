@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createBridge } from '../../bridge/bridge.js';
+import type { ErrorEvent } from '../../bridge/protocol/errors.js';
 import type { MessageState, OutboundMessage } from '../../bridge/protocol/messages.js';
 import { normalizeOptions } from '../../bridge/options.js';
 import { HOST_NAMES, type HostName } from '../../bridge/protocol/bridge-options.js';
@@ -320,10 +321,11 @@ describe('the vector files together', () => {
 
   it('cover retryable true and false, retryAt present and absent, a bridge without retryable and webview_restarted', () => {
     const vectors = load('android').vectors;
-    const errorsOf = (message: OutboundMessage | undefined) =>
+    /** The error a bridge message carries: itself, a failed response's, a message event's. */
+    const errorsOf = (message: OutboundMessage | undefined): Array<ErrorEvent | undefined> =>
       message?.type === 'error'
         ? [message]
-        : message?.type === 'response' || message?.type === 'message'
+        : (message?.type === 'response' && !message.ok) || message?.type === 'message'
           ? [message.error]
           : [];
     const sent = vectors.flatMap(({ message }) => errorsOf(message)).filter((error) => error !== undefined);
