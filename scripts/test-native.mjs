@@ -13,6 +13,9 @@
  * - Swift and Dart, parsed with tree-sitter (scripts/native/syntax-check.mjs): every file of the
  *   iOS and Flutter packages and every ```swift and ```dart snippet of the docs; and a broken
  *   snippet of each, which must be reported, so the check is known to fail when it should.
+ * - Swift patterns over ChatEvent's cases (`case .error(let code, let message)`) name as many
+ *   elements as the case has associated values (scripts/native/swift-arity.mjs), in the iOS
+ *   package's files and the docs' snippets; and a pattern of the wrong arity must be reported.
  * - The docs' snippets that switch over the events name every one (no `else`, no `default`).
  * - The packages' manifests and resources, as text (scripts/native/package-checks.mjs).
  */
@@ -26,6 +29,7 @@ import { KOTLIN_VERSION, checkJava, compileKotlin, runKotlin } from './native/ko
 import { writeKotlinSnippets } from './native/kotlin-snippets.mjs';
 import { markdownSnippets } from './native/markdown-snippets.mjs';
 import { packageChecks } from './native/package-checks.mjs';
+import { arityProblems, enumCases } from './native/swift-arity.mjs';
 import { snippetProblems, syntaxProblems } from './native/syntax-check.mjs';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -186,6 +190,30 @@ async function syntax() {
   }
 }
 
+/** Every enum-case pattern over ChatEvent in the iOS package and the docs: as many elements as the case declares. */
+async function swiftArity() {
+  const declaration = 'host-adapters/ios/Sources/ChatBridge/ChatEvent.swift';
+  const cases = await enumCases(readFileSync(join(ROOT, declaration), 'utf8'), 'ChatEvent');
+  record(`${declaration} declares ChatEvent's cases`, cases.has('error') ? undefined : 'no case "error" found');
+  for (const file of filesUnder('host-adapters/ios', '.swift')) {
+    const problems = await arityProblems(readFileSync(join(ROOT, file), 'utf8'), cases);
+    record(`the ChatEvent patterns of ${file} match its cases`, describe(file, 0, problems));
+  }
+  for (const snippet of markdownSnippets(ROOT, ['swift'])) {
+    const problems = await arityProblems(snippet.code, cases);
+    record(
+      `the ChatEvent patterns of the swift snippet at ${snippet.file}:${snippet.line} match its cases`,
+      describe(snippet.file, snippet.line, problems),
+    );
+  }
+  // The check itself: the README's old form, against today's two-value .error, must be reported.
+  const wrong = await arityProblems('switch event {\ncase let .error(code, message, _, _): break\n}', cases);
+  record(
+    'a Swift pattern of the wrong arity is reported',
+    wrong.length > 0 ? undefined : 'the arity check accepted it',
+  );
+}
+
 /** @param {string} file @param {number} offset the fence's line, 0 for a file @param {{ line: number, column: number, what: string }[]} problems */
 function describe(file, offset, problems) {
   if (problems.length === 0) return undefined;
@@ -211,6 +239,7 @@ function everyEventNamed() {
 kotlin();
 everyEventNamed();
 await syntax();
+await swiftArity();
 for (const { name, problem } of packageChecks(ROOT)) record(name, problem);
 console.log(`${passed} passed, ${failed} failed`);
 process.exitCode = failed === 0 && passed > 0 ? 0 : 1;

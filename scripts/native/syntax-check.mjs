@@ -87,6 +87,16 @@ function parserFor(language) {
 }
 
 /**
+ * The syntax tree of [source], for checks that read more than its syntax (swift-arity.mjs).
+ * @param {ParsedLanguage} language
+ * @param {string} source
+ * @returns {Promise<SyntaxNode>}
+ */
+export async function syntaxTree(language, source) {
+  return (await parserFor(language))(source);
+}
+
+/**
  * The syntax errors in [source]: each ERROR node and each token the parser had to assume.
  * @param {ParsedLanguage} language
  * @param {string} source
