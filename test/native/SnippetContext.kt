@@ -31,6 +31,7 @@ lateinit var starter: String
 val commandJson = """{"id":"1","method":"init"}"""
 
 fun showError(code: String, message: String) {}
+fun showRetry(code: String, retryable: Boolean, retryAt: Long?) {}
 fun onError(code: String, message: String) {}
 fun onReady() {}
 fun onResult(id: String, result: Any?) {}

@@ -14,5 +14,6 @@ open class View(context: Context) {
 }
 
 abstract class ViewGroup(context: Context) : View(context), ViewParent {
+    open fun addView(child: View): Unit = standIn()
     open fun removeView(view: View): Unit = standIn()
 }
