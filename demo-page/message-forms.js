@@ -17,6 +17,21 @@ export const BAD_MESSAGE = {
 const STATES = ['queued', 'sending', 'sent', 'failed'];
 const MAX_TIME = 8.64e15;
 
+/**
+ * A time the receivers keep (ms since the epoch, a JavaScript Date's range), as they decode it:
+ * rounded down, as each platform's type; undefined when they leave it out.
+ * @param {'android' | 'ios' | 'flutter'} host
+ * @param {unknown} value
+ */
+export function timeLiteral(host, value) {
+  if (typeof value !== 'number' || !(value >= 0 && value <= MAX_TIME)) return undefined;
+  const ms = Math.floor(value);
+  if (host === 'android') return `${ms}L`;
+  return host === 'ios'
+    ? `Date(timeIntervalSince1970: ${ms / 1000})`
+    : `DateTime.fromMillisecondsSinceEpoch(${ms}, isUtc: true)`;
+}
+
 /** @param {unknown} value @param {number} max */
 const isCount = (value, max) => typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= max;
 
@@ -38,15 +53,7 @@ export function messageForm(host, m, errorValue) {
     : host === 'ios'
       ? `.${state}`
       : `MessageState.${state}`;
-  const at = typeof nextAttemptAt === 'number' && nextAttemptAt >= 0 && nextAttemptAt <= MAX_TIME;
-  const ms = Math.floor(nextAttemptAt);
-  const time = !at
-    ? undefined
-    : android
-      ? `${ms}L`
-      : host === 'ios'
-        ? `Date(timeIntervalSince1970: ${ms / 1000})`
-        : `DateTime.fromMillisecondsSinceEpoch(${ms}, isUtc: true)`;
+  const time = timeLiteral(host, nextAttemptAt);
   const withError =
     typeof error === 'object' && error !== null && typeof error.code === 'string' && typeof error.message === 'string';
   const bytes =

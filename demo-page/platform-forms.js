@@ -2,12 +2,12 @@
 /**
  * How each platform's native side shows a payload from the bridge: React Native's
  * `onEvent({...})`, Android's `ChatEvent.Error(code = ..., message = ...)`, iOS's
- * `.error(code:, message:)`, Flutter's `onError(ChatError(...))`, the browser's `'chatbridge'`
+ * `.error(code:, message:)` (after `onError(ChatBridgeError(...))` when the error has more), Flutter's `onError(ChatError(...))`, the browser's `'chatbridge'`
  * event. Each form is code that compiles against the receivers in host-adapters/android, ios and flutter, with
  * the values the receiver would decode.
  */
 
-import { BAD_MESSAGE, messageForm } from './message-forms.js';
+import { BAD_MESSAGE, messageForm, timeLiteral } from './message-forms.js';
 import { dart, dartString, kotlin, kotlinString, swift, swiftString } from './native-literals.js';
 
 /** How each platform's native side gets messages, and sends commands. */
@@ -64,7 +64,8 @@ function js(/** @type {unknown} */ value) {
 
 /**
  * The error fields the receivers keep, as they decode them: `status` when it is an integer,
- * `errors` when it maps fields to lists of strings (others are dropped, not fatal).
+ * `errors` when it maps fields to lists of strings (others are dropped, not fatal), `retryable`
+ * when it is `true` (false is the default), `retryAt` when it is a time a Date holds.
  * @param {Record<string, unknown>} error
  */
 function errorFields(error) {
@@ -81,6 +82,8 @@ function errorFields(error) {
     );
     if (kept.length > 0) fields.push(['errors', Object.fromEntries(kept)]);
   }
+  if (error['retryable'] === true) fields.push(['retryable', true]);
+  if (timeLiteral('android', error['retryAt']) !== undefined) fields.push(['retryAt', error['retryAt']]);
   return fields;
 }
 
@@ -93,10 +96,12 @@ function errorFields(error) {
  * @param {(value: string) => string} string
  * @param {string} separator ' = ' for Kotlin, ': ' for Swift and Dart
  * @param {{open: string, close: string, list: (items: string[]) => string, pair: string}} map
+ * @param {'android' | 'ios' | 'flutter'} host
  */
-function errorArgs(error, literal, string, separator, map) {
+function errorArgs(error, literal, string, separator, map, host) {
   return errorFields(error)
     .map(([name, value]) => {
+      if (name === 'retryAt') return `${name}${separator}${timeLiteral(host, value)}`;
       if (name !== 'errors') return `${name}${separator}${literal(value)}`;
       const pairs = Object.entries(/** @type {Record<string, string[]>} */ (value)).map(
         ([field, problems]) => `${string(field)}${map.pair}${map.list(problems.map(string))}`,
@@ -126,11 +131,21 @@ const DART_MAP = {
 };
 
 const kotlinError = (/** @type {Record<string, unknown>} */ error) =>
-  `ChatEvent.Error(${errorArgs(error, kotlin, kotlinString, ' = ', KOTLIN_MAP)})`;
+  `ChatEvent.Error(${errorArgs(error, kotlin, kotlinString, ' = ', KOTLIN_MAP, 'android')})`;
 const swiftError = (/** @type {Record<string, unknown>} */ error) =>
-  errorArgs(error, swift, swiftString, ': ', SWIFT_MAP);
+  errorArgs(error, swift, swiftString, ': ', SWIFT_MAP, 'ios');
 const dartError = (/** @type {Record<string, unknown>} */ error) =>
-  `ChatError(${errorArgs(error, dart, dartString, ': ', DART_MAP)})`;
+  `ChatError(${errorArgs(error, dart, dartString, ': ', DART_MAP, 'flutter')})`;
+
+/**
+ * Swift's `.error` event holds code and message only (the seed's `case .error(let code, let
+ * message)`); the rest reaches the receiver's `onError` as a `ChatBridgeError`, just before.
+ * @param {Record<string, unknown>} error
+ */
+function swiftErrorEvent(error) {
+  const event = `.error(${swiftError({ code: error['code'], message: error['message'] })})`;
+  return errorFields(error).length > 2 ? `onError(ChatBridgeError(${swiftError(error)})), then ${event}` : event;
+}
 
 /** What the receivers make of a message type they do not know: a parse_error, as their decode says. */
 const unknownType = (/** @type {unknown} */ type) => ({
@@ -166,10 +181,10 @@ export function nativeForm(host, m) {
         ? `ChatEvent.Response(id = ${kotlin(m['id'])}, ok = true, result = ${kotlin(m['result'])})`
         : `ChatEvent.Response(id = ${kotlin(m['id'])}, ok = false, error = ${kotlinError(m['error'] ?? {})})`;
     case 'ios':
-      if (!known) return `.error(${swiftError(unknownType(m['type']))})`;
+      if (!known) return swiftErrorEvent(unknownType(m['type']));
       if (m['type'] === 'message')
-        return messageForm(host, m, (e) => `ChatBridgeError(${swiftError(e)})`) ?? `.error(${swiftError(BAD_MESSAGE)})`;
-      if (m['type'] === 'error') return `.error(${swiftError(m)})`;
+        return messageForm(host, m, (e) => `ChatBridgeError(${swiftError(e)})`) ?? swiftErrorEvent(BAD_MESSAGE);
+      if (m['type'] === 'error') return swiftErrorEvent(m);
       if (m['type'] === 'ready') return '.ready';
       if (m['type'] === 'widget') return `.widget(event: ${swift(m['event'])}, data: ${swift(m['data'] ?? {})})`;
       return m['ok']

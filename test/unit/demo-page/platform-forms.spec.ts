@@ -1,7 +1,7 @@
 /**
  * The demo's platform column writes each bridge message as code for the receivers' real types
  * (host-adapters/android, ios, flutter): Kotlin `ChatEvent` (a Response carries `ok`), Swift `ChatEvent` whose
- * failure type is the `ChatBridgeError` struct, Dart `ChatBridgeReceiver` callbacks taking
+ * failure type is the `ChatBridgeError` struct (an `.error` holds code and message, the rest goes to `onError`), Dart `ChatBridgeReceiver` callbacks taking
  * `ChatError` / `ChatResponse` / `ChatWidgetEvent`. The Kotlin forms below were compiled with
  * kotlinc 2.4.20 against ChatEvent.kt (see the commit); these tests pin them.
  */
@@ -73,11 +73,40 @@ describe('nativeForm for iOS (Swift, ChatBridgeReceiver.swift)', () => {
 
   it('writes field errors as [String: [String]] and control characters as \\u{...}', () => {
     expect(nativeForm('ios', validation)).toBe(
-      '.error(code: "validation_error", message: "Email \\"x\\" costs $5\\n\\u{1}", status: 422, errors: ["email": ["is invalid"]])',
+      'onError(ChatBridgeError(code: "validation_error", message: "Email \\"x\\" costs $5\\n\\u{1}", status: 422, errors: ["email": ["is invalid"]])), then .error(code: "validation_error", message: "Email \\"x\\" costs $5\\n\\u{1}")',
     );
     expect(nativeForm('ios', unknown)).toBe(
       '.error(code: "parse_error", message: "[chat-bridge] unknown message type \\"telemetry\\"")',
     );
+  });
+});
+
+describe("an error's retryable and retryAt, as each receiver keeps them", () => {
+  const limited = {
+    type: 'error',
+    code: 'rate_limited',
+    message: 'm',
+    retryable: true,
+    status: 429,
+    retryAt: 1763921234567.9,
+  };
+
+  it('writes retryable when true and retryAt rounded down, as each language types a time', () => {
+    expect(nativeForm('android', limited)).toBe(
+      'ChatEvent.Error(code = "rate_limited", message = "m", status = 429, retryable = true, retryAt = 1763921234567L)',
+    );
+    expect(nativeForm('ios', limited)).toBe(
+      'onError(ChatBridgeError(code: "rate_limited", message: "m", status: 429, retryable: true, retryAt: Date(timeIntervalSince1970: 1763921234.567))), then .error(code: "rate_limited", message: "m")',
+    );
+    expect(nativeForm('flutter', limited)).toBe(
+      "onError(ChatError(code: 'rate_limited', message: 'm', status: 429, retryable: true, retryAt: DateTime.fromMillisecondsSinceEpoch(1763921234567, isUtc: true)))",
+    );
+  });
+
+  it('leaves out what the receivers drop: a retryable that is not true, a retryAt that is no time', () => {
+    const odd = { type: 'error', code: 'network_error', message: 'm', retryable: 'yes', retryAt: -1 };
+    expect(nativeForm('android', odd)).toBe('ChatEvent.Error(code = "network_error", message = "m")');
+    expect(nativeForm('ios', odd)).toBe('.error(code: "network_error", message: "m")');
   });
 });
 
@@ -125,7 +154,7 @@ const withoutAttempt = { type: 'message', messageId: 'm-4', state: 'sent' };
 describe('nativeForm for the message-state event', () => {
   it('writes Kotlin ChatEvent.Message with MessageState, Long times and byte counts', () => {
     expect(nativeForm('android', queued)).toBe(
-      'ChatEvent.Message(messageId = "m-1", state = MessageState.QUEUED, attempt = 2, nextAttemptAt = 1763921234567L, error = ChatEvent.Error(code = "network_error", message = "[POST /messages] network error"))',
+      'ChatEvent.Message(messageId = "m-1", state = MessageState.QUEUED, attempt = 2, nextAttemptAt = 1763921234567L, error = ChatEvent.Error(code = "network_error", message = "[POST /messages] network error", retryable = true))',
     );
     expect(nativeForm('android', sending)).toBe(
       'ChatEvent.Message(messageId = "m-2", state = MessageState.SENDING, attempt = 1, progress = ChatEvent.Message.Progress(sentBytes = 10L, totalBytes = 20L))',
@@ -137,14 +166,14 @@ describe('nativeForm for the message-state event', () => {
 
   it("writes Swift's memberwise ChatMessageStatus with every field, nil where absent", () => {
     expect(nativeForm('ios', queued)).toBe(
-      '.message(ChatMessageStatus(messageId: "m-1", state: .queued, attempt: 2, nextAttemptAt: Date(timeIntervalSince1970: 1763921234.567), result: nil, error: ChatBridgeError(code: "network_error", message: "[POST /messages] network error"), progress: nil))',
+      '.message(ChatMessageStatus(messageId: "m-1", state: .queued, attempt: 2, nextAttemptAt: Date(timeIntervalSince1970: 1763921234.567), result: nil, error: ChatBridgeError(code: "network_error", message: "[POST /messages] network error", retryable: true), progress: nil))',
     );
     expect(nativeForm('ios', sending)).toContain('progress: ChatMessageStatus.Progress(sentBytes: 10, totalBytes: 20)');
   });
 
   it("writes Dart's onMessageState with a UTC DateTime and ChatUploadProgress", () => {
     expect(nativeForm('flutter', queued)).toBe(
-      "onMessageState(ChatMessageStatus(messageId: 'm-1', state: MessageState.queued, attempt: 2, nextAttemptAt: DateTime.fromMillisecondsSinceEpoch(1763921234567, isUtc: true), error: ChatError(code: 'network_error', message: '[POST /messages] network error')))",
+      "onMessageState(ChatMessageStatus(messageId: 'm-1', state: MessageState.queued, attempt: 2, nextAttemptAt: DateTime.fromMillisecondsSinceEpoch(1763921234567, isUtc: true), error: ChatError(code: 'network_error', message: '[POST /messages] network error', retryable: true)))",
     );
     expect(nativeForm('flutter', sending)).toContain('progress: ChatUploadProgress(sentBytes: 10, totalBytes: 20)');
   });
