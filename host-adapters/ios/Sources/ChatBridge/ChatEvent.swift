@@ -107,34 +107,37 @@ extension ChatEvent {
             }
             return Decoded(event: .error(code: error.code, message: error.message), error: error)
         }
-        return Decoded(event: decodeOther(type, object), error: nil)
+        return decodeOther(type, object)
     }
 
-    /// Every type but "error"; an event it cannot read is `.error` with code "parse_error".
-    private static func decodeOther(_ type: String, _ object: [String: Any]) -> ChatEvent {
+    /// Every type but "error"; an event it cannot read is `.error` with code "parse_error", with
+    /// its error like any other.
+    private static func decodeOther(_ type: String, _ object: [String: Any]) -> Decoded {
         switch type {
         case "ready":
-            return .ready
+            return Decoded(event: .ready, error: nil)
         case "response":
-            return decodeResponse(object)
-                ?? parseError("a response needs a string \"id\", a boolean \"ok\" and, when ok is false, an \"error\" event").event
+            guard let response = decodeResponse(object) else {
+                return parseError("a response needs a string \"id\", a boolean \"ok\" and, when ok is false, an \"error\" event")
+            }
+            return Decoded(event: response, error: nil)
         case "conversationToken":
             guard let token = object["token"] as? String else {
-                return parseError("a conversationToken event needs a string \"token\"").event
+                return parseError("a conversationToken event needs a string \"token\"")
             }
-            return .conversationToken(token)
+            return Decoded(event: .conversationToken(token), error: nil)
         case "widget":
-            guard let event = object["event"] as? String else { return parseError("a widget event needs a string \"event\"").event }
-            return .widget(event: event, data: object["data"] as? [String: Any] ?? [:])
+            guard let event = object["event"] as? String else { return parseError("a widget event needs a string \"event\"") }
+            return Decoded(event: .widget(event: event, data: object["data"] as? [String: Any] ?? [:]), error: nil)
         case "message":
             guard let status = ChatMessageStatus(object) else {
                 return parseError(
                     "a message event needs a string \"messageId\", a \"state\" (queued, sending, sent or failed) and a whole \"attempt\" of 0 or more"
-                ).event
+                )
             }
-            return .message(status)
+            return Decoded(event: .message(status), error: nil)
         default:
-            return parseError("unknown message type \"\(type)\"").event
+            return parseError("unknown message type \"\(type)\"")
         }
     }
 
