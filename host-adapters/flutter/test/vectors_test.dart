@@ -61,7 +61,7 @@ void main() {
     expect(processGone.webResourceError(_ErrorType.webContentProcessTerminated), isTrue);
     processGone.processEnded('render');
     expect(restarts, 2);
-    expect(told.map((error) => [error.code, error.retryable]), [
+    expect(told.map((error) => [error.code, error.retryable]).toList(), [
       ['webview_restarted', true],
     ]);
     processGone.pageFinished();
