@@ -129,15 +129,14 @@ export function createHttp(
     for (let retry = 1; ; retry++) {
       const response = await attempt(request, authToken);
       if (response.status !== 429) return response;
-      const retryAfter = response.headers.get('Retry-After');
       const now = env.now();
-      const decision = retryDelay(retry, retryAfter, options.retry, env.random(), now);
+      const asked = parseRetryAfter(response.headers.get('Retry-After'), now);
+      const decision = retryDelay(retry, asked, options.retry, env.random());
       // The message of any other 429 (the server's own, or "too many requests"), why no retry, and
       // when the server said one would be welcome.
       if (typeof decision === 'string') {
-        const wait = parseRetryAfter(retryAfter, now);
         const message = `${httpErrorEvent(request, response).message}; ${decision}`;
-        throw bridgeError('rate_limited', message, 429, undefined, wait === undefined ? wait : now + wait);
+        throw bridgeError('rate_limited', message, 429, undefined, asked === undefined ? asked : now + asked);
       }
       // A command answered meanwhile aborted the signal: the next attempt refuses to start, and
       // its error goes nowhere (the command runner drops what comes after the answer).

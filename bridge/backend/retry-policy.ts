@@ -35,4 +35,4 @@ export const askedWait = (thrown: unknown, now: number) =>
 /** The outbox's wait before the next attempt where the server asked for none (`attempt`: the attempts made so far). */
 export const backoff = (attempt: number, random: number) =>
   // The first within 2 s, none more than a minute apart, without limit.
-  retryDelay(attempt, null, { limit: Infinity, baseDelay: 1_000, maxDelay: 60_000 }, random, 0) as number;
+  retryDelay(attempt, undefined, { limit: Infinity, baseDelay: 1_000, maxDelay: 60_000 }, random) as number;

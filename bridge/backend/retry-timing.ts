@@ -14,23 +14,21 @@ export type RetryDecision = number | string;
 
 /**
  * @param attempt the retry about to be made: 1 for the first retry.
- * @param retryAfter the `Retry-After` header, or null when absent or unreadable (a cross-origin
- *   page reads it only when the server sends `Access-Control-Expose-Headers: Retry-After`).
+ * @param serverDelay what the server's `Retry-After` asks for (parseRetryAfter), or undefined
+ *   where it gave none the page can read (a cross-origin page reads the header only when the
+ *   server sends `Access-Control-Expose-Headers: Retry-After`).
  * @param random a number in [0, 1) for the jitter.
- * @param now the current time in ms, for a Retry-After given as an HTTP date.
  */
 export function retryDelay(
   attempt: number,
-  retryAfter: string | null,
+  serverDelay: number | undefined,
   policy: RetryPolicy,
   random: number,
-  now: number,
 ): RetryDecision {
   if (attempt > policy.limit) return `gave up after ${policy.limit} ${policy.limit === 1 ? 'retry' : 'retries'}`;
-  const serverDelay = parseRetryAfter(retryAfter, now);
   if (serverDelay !== undefined) {
     if (serverDelay > policy.maxDelay) {
-      return `Retry-After ${Math.ceil(serverDelay / 1000)} s, over the ${policy.maxDelay / 1000} s cap`;
+      return `Retry-After over the ${policy.maxDelay / 1000} s cap`;
     }
     return serverDelay;
   }
@@ -49,13 +47,16 @@ export const MAX_WAIT = 86_400_000;
 
 /**
  * The failure that ends a message's automatic retries where its server asked for more than
- * MAX_WAIT: its own code (the server is away: `retryable`), saying when it may be sent again
- * (`at`, on the wall clock; a Retry-After too large for a date says never).
+ * MAX_WAIT: its own code (the server is away: `retryable`), with when it may be sent again in
+ * `retryAt` (left out where a Retry-After too large for a date says never).
  */
 export const tooFarOff = (error: ErrorEvent, at: number): ErrorEvent =>
-  Object.assign({}, error, {
-    message: `${error.message}; Retry-After over a day, until ${at < 8e15 ? new Date(at).toISOString() : 'never'}: not retried automatically`,
-  });
+  Object.assign(
+    {},
+    error,
+    { message: `${error.message}; Retry-After over a day: not retried automatically` },
+    at < 8.64e15 && { retryAt: at },
+  );
 
 /** The longest delay a timer takes (2^31−1 ms); a longer one fires at once. */
 export const TIMER_MAX = 2 ** 31 - 1;
