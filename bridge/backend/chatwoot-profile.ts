@@ -23,7 +23,7 @@
  */
 import { MIN_TOKEN_LENGTH } from '../options.js';
 import { isObject, parseJson } from '../protocol/safe-json.js';
-import { isRetryable, type FieldErrors } from '../protocol/errors.js';
+import type { FieldErrors } from '../protocol/errors.js';
 import { CHATWOOT_TYPES } from '../protocol/service-rules.js';
 import type { Profile } from './profile.js';
 import { httpError } from './http-errors.js';
@@ -105,17 +105,18 @@ export const CHATWOOT: Profile = {
   fileTypes: CHATWOOT_TYPES,
   error(request, response) {
     const { status } = response;
-    const error = httpError(request, Object.assign({}, response, { body: readable(response.body) }));
-    const event = error.event;
+    const body = readable(response.body);
     // A 404 reaches here from a token-scoped call only after the token was renewed and the call
     // made again (api.ts): the server does not know the contact. On the config call, the inbox.
-    if (status === 404 && request.path !== CONFIG.path) event.code = 'auth_failed';
-    // Counted over the last minute (message.rb `prevent_message_flooding`): it passes later.
-    if (status === 422 && /^Too many messages/.test(String(readable(response.body).message)))
-      event.code = 'rate_limited';
-    // errorEvent decided retryable by the status's code; the code may have changed since.
-    event.retryable = isRetryable(event.code);
-    return error;
+    // "Too many messages" is counted over the last minute (message.rb `prevent_message_flooding`):
+    // it passes later, as any rate limit.
+    const code =
+      status === 404 && request.path !== CONFIG.path
+        ? 'auth_failed'
+        : status === 422 && /^Too many messages/.test(String(body.message))
+          ? 'rate_limited'
+          : undefined;
+    return httpError(request, Object.assign({}, response, { body }), code);
   },
   widgetContact: true,
   findSent,

@@ -2,7 +2,7 @@
  * HTTP answers that are failures, turned into the one error event shape with the code of the
  * docs/reference.md's table and the server's own `message` where it gave one.
  */
-import { errorEvent, BridgeError, type ErrorCode, type ErrorEvent } from '../protocol/errors.js';
+import { errorEvent, BridgeError, type BridgeCode, type ErrorEvent } from '../protocol/errors.js';
 import { errorMessageOf, fieldErrorsOf } from './backend-bodies.js';
 import { TIMED_OUT } from './retry-policy.js';
 
@@ -13,7 +13,7 @@ import { TIMED_OUT } from './retry-policy.js';
  * there, conflicting with 413). The bridge checks those rules before sending and reports them
  * with their own codes; a 400 the server still gives is `bad_request`, its message kept.
  */
-const STATUSES: Record<number, [code: ErrorCode, text: string] | undefined> = {
+const STATUSES: Record<number, [code: BridgeCode, text: string] | undefined> = {
   400: ['bad_request', 'bad request'],
   401: ['auth_failed', 'unauthorized'],
   403: ['auth_failed', 'request failed'],
@@ -26,7 +26,7 @@ const STATUSES: Record<number, [code: ErrorCode, text: string] | undefined> = {
 };
 
 /** The code and the text of a status: any other 5xx is a `server_error`, any other status a `bad_request`. */
-const describeStatus = (status: number): [code: ErrorCode, text: string] =>
+const describeStatus = (status: number): [code: BridgeCode, text: string] =>
   STATUSES[status] || (status >= 500 ? ['server_error', 'server error'] : ['bad_request', 'request failed']);
 
 /** Where a request went: its route is all a failure's message says of it. */
@@ -49,11 +49,12 @@ export function route(request: Route): string {
   return `${request.method} ${request.path}`;
 }
 
-export function httpErrorEvent(request: Route, response: ApiResponse): ErrorEvent {
+/** @param code a profile's own code for this answer (chatwoot-profile.ts), else the status's */
+export function httpErrorEvent(request: Route, response: ApiResponse, code?: BridgeCode): ErrorEvent {
   const { status, body } = response;
-  const [code, text] = describeStatus(status);
+  const [byStatus, text] = describeStatus(status);
   return errorEvent(
-    code,
+    code || byStatus,
     `[${route(request)}] ${status}: ${errorMessageOf(body) || text}`,
     status,
     fieldErrorsOf(body),
@@ -61,10 +62,10 @@ export function httpErrorEvent(request: Route, response: ApiResponse): ErrorEven
 }
 
 /** Carries the server's `Retry-After`, which the outbox honours before its next attempt at a message it keeps. */
-export function httpError(request: Route, response: ApiResponse): BridgeError {
-  return Object.assign(new BridgeError(httpErrorEvent(request, response)), {
+export function httpError(request: Route, response: ApiResponse, code?: BridgeCode): BridgeError {
+  return Object.assign(new BridgeError(httpErrorEvent(request, response, code)), {
     retryAfter: response.headers.get('Retry-After'),
   });
 }
 
-export const codeForStatus = (status: number): ErrorCode => describeStatus(status)[0];
+export const codeForStatus = (status: number): BridgeCode => describeStatus(status)[0];
