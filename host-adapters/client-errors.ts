@@ -2,7 +2,7 @@
  * How a typed client's call fails: `ChatBridgeError`, carrying the bridge's error event or one the
  * client made itself (`closed`, `page_gone`, `timeout`, `not_kept`), and the reading of the bridge's error events.
  */
-import { errorEvent, type ErrorCode, type ErrorEvent } from '../bridge/protocol/errors.js';
+import { errorEvent, type BridgeCode, type ErrorCode, type ErrorEvent } from '../bridge/protocol/errors.js';
 
 /** Codes of failures the client sees itself; the bridge's codes are in `ErrorCode`. */
 export const ClientErrorCode = {
@@ -78,7 +78,7 @@ export const clientError = (code: ClientErrorCode, message: string) =>
  * A failure the client saw itself under one of the bridge's codes (a command it cannot send, an
  * answer it cannot read). Not the bridge's own `bridgeError`, which makes a `BridgeError` inside the bridge.
  */
-export const bridgeCodeError = (code: ErrorCode, message: string) => new ChatBridgeError(errorEvent(code, message));
+export const bridgeCodeError = (code: BridgeCode, message: string) => new ChatBridgeError(errorEvent(code, message));
 
 /**
  * The bridge's error event, or a `parse_error` saying it was missing or malformed. An event without

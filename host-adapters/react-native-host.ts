@@ -19,7 +19,7 @@
  * process gone) all read and set one closure's state, the client's hold, the load probe and
  * whether a restart is under way.
  */
-import { errorEvent, type ErrorEvent } from '../bridge/protocol/errors.js';
+import { errorEvent, hostErrorEvent, type ErrorEvent } from '../bridge/protocol/errors.js';
 import type { OutboundMessage } from '../bridge/protocol/messages.js';
 import type { BridgeOptions } from '../bridge/protocol/bridge-options.js';
 import { createClient, type ChatClient, type ClientOptions } from './client.js';
@@ -111,7 +111,7 @@ export function createReactNativeHost({
       if (view && view.reload) view.reload();
       deliver(
         onEvent,
-        errorEvent('webview_restarted', `[react-native] the WebView's ${platform} process ended; reloading`),
+        hostErrorEvent('webview_restarted', `[react-native] the WebView's ${platform} process ended; reloading`),
       );
     } catch (error) {
       report(error);

@@ -4,7 +4,7 @@
  * response, plus the error event for a failure).
  */
 import type * as z from 'zod/mini';
-import { errorEvent, toErrorEvent, type ErrorCode } from '../protocol/errors.js';
+import { errorEvent, toErrorEvent, type BridgeCode } from '../protocol/errors.js';
 import type { Timers } from '../environment.js';
 import type { Outcome } from '../protocol/messages.js';
 import { describeIssues } from '../inbound/describe-issues.js';
@@ -66,7 +66,7 @@ export function createCommandRunner(
   return {
     run(command) {
       const { id, method: name } = command;
-      const failure = (code: ErrorCode, text: string, where = name): Outcome => ({
+      const failure = (code: BridgeCode, text: string, where = name): Outcome => ({
         ok: false,
         error: errorEvent(code, `[${where}] ${text}`),
       });

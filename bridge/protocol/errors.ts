@@ -90,8 +90,18 @@ export const RETRYABLE_CODES = [
   'storage_error',
   'storage_wiped',
   'channel_error',
-  'webview_restarted',
 ] as const satisfies readonly ErrorCode[];
+
+/**
+ * The codes only a host's helper sends (host-adapters/react-native-host.ts, the native packages),
+ * never the bridge; retryable: the page is reloaded. Kept apart so that the bundle, which never
+ * sends them, carries neither them nor their list: `errorEvent` takes the bridge's codes only,
+ * `hostErrorEvent` these.
+ */
+export const HOST_CODES = ['webview_restarted'] as const satisfies readonly ErrorCode[];
+export type HostCode = (typeof HOST_CODES)[number];
+/** The codes the bridge itself sends. */
+export type BridgeCode = Exclude<ErrorCode, HostCode>;
 
 /** The codes after which something must change first (type-only: the bundle carries one list). */
 type NotRetryable =
@@ -114,13 +124,12 @@ type NotRetryable =
 
 /** Compiles only when every code is in exactly one of the two lists; the error names the one that is not. */
 type Decided<Undecided extends never> = Undecided;
-export type EveryCodeDecided = Decided<
-  | Exclude<ErrorCode, (typeof RETRYABLE_CODES)[number] | NotRetryable>
-  | Extract<(typeof RETRYABLE_CODES)[number], NotRetryable>
->;
+type Retryable = (typeof RETRYABLE_CODES)[number] | HostCode;
+export type EveryCodeDecided = Decided<Exclude<ErrorCode, Retryable | NotRetryable> | Extract<Retryable, NotRetryable>>;
 
-/** See RETRYABLE_CODES. */
-export const isRetryable = (code: ErrorCode): boolean => (RETRYABLE_CODES as readonly string[]).includes(code);
+/** See RETRYABLE_CODES and HOST_CODES. */
+export const isRetryable = (code: ErrorCode): boolean =>
+  (RETRYABLE_CODES as readonly string[]).includes(code) || (HOST_CODES as readonly string[]).includes(code);
 
 /** Field-level validation problems, in the service's ErrorResponse shape: `{email: ["is invalid"]}`. */
 export type FieldErrors = Record<string, string[]>;
@@ -160,7 +169,7 @@ export class BridgeError extends Error {
 
 /** An error event; `status`, field `errors` and `retryAt` where known (fields left out when undefined). */
 export function errorEvent(
-  code: ErrorCode,
+  code: BridgeCode,
   message: string,
   status?: number,
   errors?: FieldErrors,
@@ -168,12 +177,20 @@ export function errorEvent(
 ): ErrorEvent {
   // Object.assign skips `false`: a field is written only when it is known.
   return Object.assign(
-    { type: 'error' as const, code, message, retryable: isRetryable(code) },
+    { type: 'error' as const, code, message, retryable: (RETRYABLE_CODES as readonly string[]).includes(code) },
     status !== undefined && { status },
     errors && { errors },
     retryAt !== undefined && { retryAt },
   );
 }
+
+/** The error event a host's helper sends in the bridge's stream (HOST_CODES). */
+export const hostErrorEvent = (code: HostCode, message: string): ErrorEvent => ({
+  type: 'error',
+  code,
+  message,
+  retryable: isRetryable(code),
+});
 
 export function bridgeError(...args: Parameters<typeof errorEvent>): BridgeError {
   return new BridgeError(errorEvent(...args));
@@ -187,7 +204,7 @@ export function isBridgeError(value: unknown): value is BridgeError {
  * Turns anything thrown into an error event. Non-bridge errors are programming errors or
  * platform surprises; they still reach the host, as the code the caller names.
  */
-export function toErrorEvent(thrown: unknown, fallback: ErrorCode, where: string): ErrorEvent {
+export function toErrorEvent(thrown: unknown, fallback: BridgeCode, where: string): ErrorEvent {
   if (isBridgeError(thrown)) return thrown.event;
   const detail = thrown instanceof Error ? thrown.message : typeof thrown === 'string' ? thrown : 'unknown failure';
   return errorEvent(fallback, `${where} ${detail}`);

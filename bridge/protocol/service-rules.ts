@@ -5,7 +5,7 @@
  * have given, so a host learns the same thing whether or not the request was made. Envelope and
  * size caps are the inbound edge's (inbound/classify.ts), shapes the schemas' (schemas.ts).
  */
-import { BridgeError, bridgeError, errorEvent, type ErrorCode, type ErrorEvent, type FieldErrors } from './errors.js';
+import { BridgeError, bridgeError, errorEvent, type BridgeCode, type ErrorEvent, type FieldErrors } from './errors.js';
 import type { Attachment, Contact, SendMessageParams } from './schemas.js';
 
 /** The MIME types the service accepts. */
@@ -53,7 +53,7 @@ export function validateMessage(params: SendMessageParams, maxFileSize: number, 
 }
 
 /** A 400 the server would have given for the message. */
-const badRequest = (code: ErrorCode, detail: string) => bridgeError(code, `${WHERE} 400: ${detail}`, 400);
+const badRequest = (code: BridgeCode, detail: string) => bridgeError(code, `${WHERE} 400: ${detail}`, 400);
 
 /** Whether base64 text without whitespace is base64 in whole 4-character groups. */
 export const isBase64 = (text: string) => text.length % 4 === 0 && BASE64.test(text);

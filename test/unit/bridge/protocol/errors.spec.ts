@@ -6,6 +6,9 @@ import {
   errorEvent,
   isBridgeError,
   isRetryable,
+  HOST_CODES,
+  hostErrorEvent,
+  type BridgeCode,
   RETRYABLE_CODES,
   toErrorEvent,
 } from '../../../../bridge/protocol/errors.js';
@@ -45,10 +48,25 @@ describe('errorEvent', () => {
 });
 
 describe('retryable and retryAt', () => {
+  it("a host's own code (HOST_CODES) is retryable, and made only by hostErrorEvent", () => {
+    expect(HOST_CODES).toEqual(['webview_restarted']);
+    expect(hostErrorEvent('webview_restarted', 'reloading')).toEqual({
+      type: 'error',
+      code: 'webview_restarted',
+      message: 'reloading',
+      retryable: true,
+    });
+    expect(isRetryable('webview_restarted')).toBe(true);
+    // @ts-expect-error errorEvent takes the bridge's codes only: a host code would say retryable false
+    errorEvent('webview_restarted', 'x');
+  });
+
   it('says retryable from the code alone, true for exactly the codes of RETRYABLE_CODES', () => {
     for (const code of Object.values(ErrorCode)) {
-      expect(errorEvent(code, 'x').retryable, code).toBe((RETRYABLE_CODES as readonly string[]).includes(code));
-      expect(errorEvent(code, 'x', 500).retryable, `${code} with a status`).toBe(isRetryable(code));
+      if ((HOST_CODES as readonly string[]).includes(code)) continue;
+      const bridgeCode = code as BridgeCode;
+      expect(errorEvent(bridgeCode, 'x').retryable, code).toBe((RETRYABLE_CODES as readonly string[]).includes(code));
+      expect(errorEvent(bridgeCode, 'x', 500).retryable, `${code} with a status`).toBe(isRetryable(code));
     }
     expect((['network_error', 'rate_limited', 'server_error', 'storage_error'] as const).every(isRetryable)).toBe(true);
     expect(
