@@ -111,9 +111,15 @@ describe.skipIf(!requireChromium())(
         tab = await harness.open({ host: 'flutter', settings: CAPPED });
         harness.backend.setFault('rate-limited', true);
 
+        const asked = Date.now();
         const init = await tab.call('init');
         expect(init).toMatchObject({ ok: false, error: { code: 'rate_limited', status: 429 } });
-        if (!init.ok) expect(init.error.message).toContain('Retry-After 1 s, over the 0.5 s cap');
+        if (!init.ok) {
+          expect(init.error.message).toContain('Retry-After over the 0.5 s cap');
+          // Read, so it says when: the server's 1 s from its answer.
+          expect(init.error.retryAt).toBeGreaterThanOrEqual(asked + 1_000);
+          expect(init.error.retryAt).toBeLessThanOrEqual(Date.now() + 1_000);
+        }
         expect(logLines(harness.backend)).toEqual(['GET /config 429']);
       });
 

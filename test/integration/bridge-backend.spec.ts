@@ -408,10 +408,14 @@ describe('429 from the server', () => {
     const h = suite.bridge({ options: { retry: { limit: 2, baseDelay: 10, maxDelay: 500 } } });
     suite.backend.setFault('rate-limited', true);
 
+    const asked = Date.now();
     const error = failureOf(h, await h.send('init'));
 
-    expect(error).toMatchObject({ code: 'rate_limited', status: 429 });
-    expect(error.message).toContain('Retry-After 1 s');
+    expect(error).toMatchObject({ code: 'rate_limited', status: 429, retryable: true });
+    expect(error.message).toContain('Retry-After over the 0.5 s cap');
+    // When the server's Retry-After (1 s) said a retry would be welcome.
+    expect(error.retryAt).toBeGreaterThanOrEqual(asked + 1_000);
+    expect(error.retryAt).toBeLessThanOrEqual(Date.now() + 1_000);
     expect(routes()).toEqual(['GET /config 429']);
   });
 });
