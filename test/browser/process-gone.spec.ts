@@ -13,6 +13,7 @@ import { requireChromium } from '../helpers/chromium.js';
 import { NO_WEB_LOCKS_JS, useBrowserHarness, WEBSITE_TOKEN } from '../helpers/browser-harness.js';
 import { createReactNativeHost, type ReactNativeHost } from '../../host-adapters/react-native-host.js';
 import type { OutboundMessage } from '../../bridge/protocol/messages.js';
+import { RECORD_COUNT_JS, waitForRecordCount } from '../helpers/stored-records.js';
 
 /** react-native-webview's channel, handing each payload to the host in Node (before any other script). */
 const CHANNEL_JS = `window.ReactNativeWebView = { postMessage: function (data) { __toNative(String(data)); } };`;
@@ -38,7 +39,12 @@ describe.skipIf(!requireChromium()).each([
     harness.backend.reset();
   });
 
-  async function openHost(): Promise<{ host: ReactNativeHost; events: OutboundMessage[]; crash(): void }> {
+  async function openHost(): Promise<{
+    host: ReactNativeHost;
+    events: OutboundMessage[];
+    crash(): void;
+    stored(): Promise<number>;
+  }> {
     context = await harness.browser.newContext();
     const page = await context.newPage();
     const events: OutboundMessage[] = [];
@@ -64,11 +70,14 @@ describe.skipIf(!requireChromium()).each([
     // host=none: the harness's setup script installs no channel stand-in of its own.
     const query = new URLSearchParams({ host: 'none', settings: JSON.stringify(settings) });
     await cdp.send('Page.navigate', { url: `${harness.pageOrigin}/bridge.html?${query}` });
-    return { host, events, crash: () => void cdp.send('Page.crash').catch(() => undefined) };
+    const stored = async () =>
+      ((await cdp.send('Runtime.evaluate', { expression: RECORD_COUNT_JS, awaitPromise: true, returnByValue: true }))
+        .result.value as number) ?? -1;
+    return { host, events, crash: () => void cdp.send('Page.crash').catch(() => undefined), stored };
   }
 
   it('reloads the page, tells the app once, answers every call and sends what the dead page queued, once', async () => {
-    const { host, events, crash } = await openHost();
+    const { host, events, crash, stored: storedCount } = await openHost();
     await host.client.init();
     const readies = () => events.filter((event) => event.type === 'ready').length;
 
@@ -81,6 +90,9 @@ describe.skipIf(!requireChromium()).each([
         events.some((event) => event.type === 'message' && event.messageId === 'crash-2' && event.state === 'queued'),
       'crash-2 queued',
     );
+    // Queued is told before the record is written (it waits for the page's lock): the page dies
+    // once both are stored, as a page does that dies a moment later.
+    await waitForRecordCount(storedCount, 2);
     const readyBefore = readies();
 
     crash();
