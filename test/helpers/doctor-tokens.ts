@@ -6,6 +6,7 @@
  * The output must then hold none of them in any encoding a report could turn one into.
  */
 import { expect } from 'vitest';
+import { main } from '../../tools/cli/main.js';
 
 const TOKEN_PARAMS = ['website_token', 'cw_conversation'];
 const TOKEN_HEADERS = ['x-auth-token', 'authorization'];
@@ -56,4 +57,20 @@ export function expectNoToken(output: string, tokens: Set<string>): void {
   for (const token of tokens)
     for (const form of encodingsOf(token))
       expect(output, `a form of a token: ${form.slice(0, 6)}…`).not.toContain(form);
+}
+
+/**
+ * `chat-bridge doctor --backend chatwoot` run in the test's process, its stdout and stderr in one
+ * `out`, which must hold the website token and no token the run met, in any encoding.
+ */
+export async function chatwootDoctor(baseUrl: string, websiteToken: string, origin: string, extra: string[]) {
+  let out = '';
+  const args = ['doctor', '--backend', 'chatwoot', '--base-url', baseUrl, '--website-token', websiteToken];
+  const write = (text: string) => void (out += text);
+  const { result: code, tokens } = await withTokensRecorded(() =>
+    main([...args, '--origin', origin, ...extra], write, write),
+  );
+  expect(tokens).toContain(websiteToken);
+  expectNoToken(out, tokens);
+  return { code, out, tokens };
 }
