@@ -10,13 +10,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
 import { requireChromium } from '../helpers/chromium.js';
-import { NO_WEB_LOCKS_JS, useBrowserHarness, WEBSITE_TOKEN } from '../helpers/browser-harness.js';
-import { createReactNativeHost, type ReactNativeHost } from '../../host-adapters/react-native-host.js';
+import { NO_WEB_LOCKS_JS, useBrowserHarness } from '../helpers/browser-harness.js';
+import type { ReactNativeHost } from '../../host-adapters/react-native-host.js';
 import type { OutboundMessage } from '../../bridge/protocol/messages.js';
+import { openReactNativeWebView } from '../helpers/react-native-webview.js';
 import { RECORD_COUNT_JS, waitForRecordCount } from '../helpers/stored-records.js';
-
-/** react-native-webview's channel, handing each payload to the host in Node (before any other script). */
-const CHANNEL_JS = `window.ReactNativeWebView = { postMessage: function (data) { __toNative(String(data)); } };`;
 
 const until = async (check: () => boolean, what: string, timeoutMs = 20_000) => {
   const started = Date.now();
@@ -46,30 +44,9 @@ describe.skipIf(!requireChromium()).each([
     stored(): Promise<number>;
   }> {
     context = await harness.browser.newContext();
-    const page = await context.newPage();
-    const events: OutboundMessage[] = [];
-    // The WebView stand-in speaks CDP itself: Playwright gives up on a page once it crashed, and a
-    // WebView does not.
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Runtime.enable');
-    await cdp.send('Page.enable');
-    const webView = {
-      injectJavaScript: (script: string) =>
-        void cdp.send('Runtime.evaluate', { expression: script }).catch(() => undefined),
-      reload: () => void cdp.send('Page.reload').catch(() => undefined),
-    };
-    const host = createReactNativeHost({ onEvent: (event) => events.push(event), webView: () => webView });
-    await cdp.send('Runtime.addBinding', { name: '__toNative' });
-    cdp.on('Runtime.bindingCalled', (call) => {
-      if (call.name === '__toNative') host.onMessage({ nativeEvent: { data: call.payload } });
-    });
-    if (noWebLocks) await cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: NO_WEB_LOCKS_JS });
-    await cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: CHANNEL_JS });
+    const { host, events, cdp, load } = await openReactNativeWebView(context, noWebLocks ? [NO_WEB_LOCKS_JS] : []);
     cdp.on('Inspector.targetCrashed', () => host.onRenderProcessGone({ nativeEvent: { didCrash: true } }));
-    const settings = { baseUrl: harness.backend.url, websiteToken: WEBSITE_TOKEN, host: 'react-native' };
-    // host=none: the harness's setup script installs no channel stand-in of its own.
-    const query = new URLSearchParams({ host: 'none', settings: JSON.stringify(settings) });
-    await cdp.send('Page.navigate', { url: `${harness.pageOrigin}/bridge.html?${query}` });
+    await load(harness.pageOrigin, harness.backend.url);
     const stored = async () =>
       ((await cdp.send('Runtime.evaluate', { expression: RECORD_COUNT_JS, awaitPromise: true, returnByValue: true }))
         .result.value as number) ?? -1;

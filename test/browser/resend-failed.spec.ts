@@ -11,13 +11,11 @@ import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
 import { requireChromium } from '../helpers/chromium.js';
-import { useBrowserHarness, WEBSITE_TOKEN } from '../helpers/browser-harness.js';
-import { createReactNativeHost, type ReactNativeHost } from '../../host-adapters/react-native-host.js';
+import { useBrowserHarness } from '../helpers/browser-harness.js';
+import type { ReactNativeHost } from '../../host-adapters/react-native-host.js';
 import { ChatBridgeError } from '../../host-adapters/client.js';
 import type { OutboundMessage } from '../../bridge/protocol/messages.js';
-
-/** react-native-webview's channel, handing each payload to the host in Node (before any other script). */
-const CHANNEL_JS = `window.ReactNativeWebView = { postMessage: function (data) { __toNative(String(data)); } };`;
+import { openReactNativeWebView } from '../helpers/react-native-webview.js';
 
 /** 3 KiB of photo bytes, as an app reads them from its picker, in base64. */
 const PHOTO = Buffer.from(Array.from({ length: 3072 }, (_, i) => (i * 31) % 256));
@@ -43,25 +41,8 @@ describe.skipIf(!requireChromium())('re-sending a failed message under the React
 
   async function openHost(): Promise<{ host: ReactNativeHost; events: OutboundMessage[] }> {
     context = await harness.browser.newContext();
-    const page = await context.newPage();
-    const events: OutboundMessage[] = [];
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Runtime.enable');
-    await cdp.send('Page.enable');
-    const webView = {
-      injectJavaScript: (script: string) =>
-        void cdp.send('Runtime.evaluate', { expression: script }).catch(() => undefined),
-    };
-    const host = createReactNativeHost({ onEvent: (event) => events.push(event), webView: () => webView });
-    await cdp.send('Runtime.addBinding', { name: '__toNative' });
-    cdp.on('Runtime.bindingCalled', (call) => {
-      if (call.name === '__toNative') host.onMessage({ nativeEvent: { data: call.payload } });
-    });
-    await cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: CHANNEL_JS });
-    const settings = { baseUrl: harness.backend.url, websiteToken: WEBSITE_TOKEN, host: 'react-native' };
-    // host=none: the harness's setup script installs no channel stand-in of its own.
-    const query = new URLSearchParams({ host: 'none', settings: JSON.stringify(settings) });
-    await cdp.send('Page.navigate', { url: `${harness.pageOrigin}/bridge.html?${query}` });
+    const { host, events, load } = await openReactNativeWebView(context);
+    await load(harness.pageOrigin, harness.backend.url);
     await host.client.init();
     await host.client.createConversation();
     return { host, events };
