@@ -4,7 +4,7 @@
  * device's clock does meanwhile. WAIT_PROBE_JS runs before the bridge: it counts the page's timer
  * callbacks (wake-ups) and storage writes, and lets the test set the device's clock.
  */
-import { expect } from 'vitest';
+import { expect, it } from 'vitest';
 import type { ReferenceBackend } from './browser-harness.js';
 import { messageState as state, sendMessage as send, type DeliveryPage } from './delivery-steps.js';
 
@@ -145,4 +145,35 @@ export async function idleCostsNothing(pages: WaitPage[]) {
   await sleep(IDLE_MS);
   const counts = await Promise.all(pages.map(probe));
   expect(counts).toEqual(pages.map(() => ({ wakeups: 0, writes: 0, clock: 0 })));
+}
+
+/**
+ * The wait cases above as tests, in the calling `describe`, for one engine and lock path.
+ * `open(beside)`: a new WebView, of the same app as `beside` when given (its data store);
+ * `harness`: the engine's, read when the tests run.
+ */
+export function waitTests<Page extends WaitPage>(
+  open: (beside?: Page) => Promise<Page>,
+  harness: { backend: ReferenceBackend; storedMessages(): Promise<Array<{ content?: unknown }>> },
+): void {
+  const contents = async () => (await harness.storedMessages()).map((message) => message.content as string);
+
+  it.each(FAR_OFF)(
+    'ends the automatic retries of a message whose 503 asks for %s, without spinning, and sends the next',
+    async (_, header) => farOffRetryAfter(await open(), harness.backend, header()),
+  );
+
+  it.each([
+    ['back an hour', -3_600_000],
+    ['forward an hour', 3_600_000],
+  ])('holds a message for the Retry-After asked, no more and no less, with the clock set %s', async (_, offset) =>
+    clockMoved(await open(), harness.backend, contents, offset),
+  );
+
+  it.each([1, 3])('costs nothing idle: %i WebViews wake up 0 times and write nothing', async (count) => {
+    const first = await open();
+    const pages = [first];
+    while (pages.length < count) pages.push(await open(first));
+    await idleCostsNothing(pages);
+  });
 }

@@ -4,17 +4,10 @@
  * ends the message's automatic retries at once, without spinning, and a wait holds as long as the
  * server asked with the device's clock set back or forward meanwhile (test/helpers/wait-cases.ts).
  */
-import { afterEach, describe, it } from 'vitest';
+import { afterEach, describe } from 'vitest';
 import { requireWebKit } from '../helpers/webkit.js';
 import { useWebKitHarness, type WebKitPage } from '../helpers/webkit-harness.js';
-import {
-  clockMoved,
-  farOffRetryAfter,
-  FAR_OFF,
-  idleCostsNothing,
-  WAIT_PROBE_JS,
-  type WaitPage,
-} from '../helpers/wait-cases.js';
+import { WAIT_PROBE_JS, waitTests, type WaitPage } from '../helpers/wait-cases.js';
 
 describe.skipIf(!requireWebKit())('outbox waits in WebKit', () => {
   const harness = useWebKitHarness();
@@ -40,25 +33,6 @@ describe.skipIf(!requireWebKit())('outbox waits in WebKit', () => {
       views.push(view);
       return Object.assign(view, { inPage: view.evaluate });
     };
-    const contents = async () => (await harness.storedMessages()).map((message) => message.content as string);
-
-    it.each(FAR_OFF)(
-      'ends the automatic retries of a message whose 503 asks for %s, without spinning, and sends the next',
-      async (_, header) => farOffRetryAfter(await open(), harness.backend, header()),
-    );
-
-    it.each([
-      ['back an hour', -3_600_000],
-      ['forward an hour', 3_600_000],
-    ])('holds a message for the Retry-After asked, no more and no less, with the clock set %s', async (_, offset) =>
-      clockMoved(await open(), harness.backend, contents, offset),
-    );
-
-    it.each([1, 3])('costs nothing idle: %i WebViews wake up 0 times and write nothing', async (count) => {
-      const first = await open();
-      const pages = [first];
-      while (pages.length < count) pages.push(await open(first));
-      await idleCostsNothing(pages);
-    });
+    waitTests(open, harness);
   });
 });
