@@ -75,6 +75,35 @@ export async function readBody(req, limit, tooLargeMessage) {
 }
 
 /**
+ * Reads and discards what is left of a request body, up to `limit` bytes, so the answer goes
+ * out after the client (or a proxy in front) has sent it all. Answering first and closing makes
+ * nginx, which sends a buffered body to the upstream, meet a reset and answer 502 instead of
+ * ours. Past `limit`, or once the body has been read or given up, it returns at once.
+ * @param {import('node:http').IncomingMessage} req
+ * @param {number} limit
+ * @returns {Promise<void>}
+ */
+export function drainBody(req, limit) {
+  if (req.complete || req.readableEnded || req.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    let total = 0;
+    const done = () => {
+      req.off('data', count);
+      resolve();
+    };
+    /** @param {Buffer} chunk */
+    const count = (chunk) => {
+      total += chunk.length;
+      if (total > limit) done();
+    };
+    req.on('data', count);
+    req.once('end', done);
+    req.once('close', done);
+    req.resume();
+  });
+}
+
+/**
  * Parses a JSON object body; an empty body is `undefined`, so callers decide whether it is optional.
  * @param {Buffer} buffer
  * @returns {Record<string, unknown> | undefined}

@@ -12,13 +12,16 @@ import { ADMIN_PREFIX, createAdminRoutes } from './admin-routes.mjs';
 import { bearerToken, createApiRoutes } from './api-routes.mjs';
 import { corsHeaders } from './cors.mjs';
 import { createFaults } from './faults.mjs';
-import { HttpError, errorReply, send } from './http-io.mjs';
+import { HttpError, drainBody, errorReply, send } from './http-io.mjs';
 import { normalizeOptions } from './options.mjs';
 import { createRateLimiter } from './rate-limit.mjs';
 import { createLogEntry } from './request-log.mjs';
 import { createStore } from './store.mjs';
 import { pacedRequest } from './slow-upload.mjs';
 import { startChatwootBackend } from './chatwoot/server.mjs';
+
+/** The most of an unread request body read before answering; a larger one is answered at once. */
+const DRAIN_LIMIT = 64 * 1024 * 1024;
 
 /** @typedef {import('./options.mjs').ReferenceBackendOptions} ReferenceBackendOptions */
 /** @typedef {import('./request-log.mjs').RequestLogEntry} RequestLogEntry */
@@ -108,6 +111,9 @@ export async function startReferenceBackend(options = {}) {
     if (req.method !== 'OPTIONS' && faults.isOn('slow'))
       await new Promise((resolve) => setTimeout(resolve, Number(faults.detail('slow') ?? 1000)));
     entry.status = reply.status;
+    // A refusal before the body was read (a made-up token on an upload) still waits for all of it,
+    // as a server that parses its parameters first would (Puma, then Rails): see drainBody.
+    await drainBody(req, DRAIN_LIMIT);
     send(res, reply, apiCors());
   }
 
