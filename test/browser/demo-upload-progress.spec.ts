@@ -81,7 +81,8 @@ describe.skipIf(!requireChromium())('the demo page showing an upload', () => {
     }
     for (const { max, text } of readings) {
       expect(max).toBeGreaterThan(12 * 1024 * 1024);
-      expect(text).toMatch(/^\s*\d+% · [\d.]+ MB of 12\.0 MB$/);
+      // Under 1 MB the figure is in KB: the socket buffers usually take more than that at once, not always.
+      expect(text).toMatch(/^\s*\d+% · (\d+ KB|[\d.]+ MB) of 12\.0 MB$/);
     }
 
     // The whole body out, the answer not in yet (the server still reads what the socket buffers
