@@ -4,7 +4,6 @@
  */
 import { errorEvent, BridgeError, type BridgeCode, type ErrorEvent } from '../protocol/errors.js';
 import { errorMessageOf, fieldErrorsOf } from './backend-bodies.js';
-import { TIMED_OUT } from './retry-policy.js';
 
 /**
  * The statuses with a code or a text of their own (other 5xx are alike, below), and the text
@@ -18,8 +17,9 @@ const STATUSES: Record<number, [code: BridgeCode, text: string] | undefined> = {
   401: ['auth_failed', 'unauthorized'],
   403: ['auth_failed', 'request failed'],
   404: ['not_found', 'not found'],
-  // Retried like no answer in time (retry-policy.ts says why).
-  [TIMED_OUT]: ['network_error', 'request timeout'],
+  // The server's timeout, retried like no answer in time (retry-policy.ts says why). A literal key:
+  // the bundle keeps a computed one's brackets.
+  408: ['network_error', 'request timeout'],
   413: ['file_too_large', 'file too large'],
   422: ['validation_error', 'validation failed'],
   429: ['rate_limited', 'too many requests'],

@@ -2,18 +2,15 @@
  * Which failures the bridge retries, and when, in one place:
  * - a 429 is retried by the request itself (http.ts), within the host's `retry` option
  *   (`limit`, `baseDelay`, `maxDelay`; checked in options.ts), as `retryDelay` times it;
- * - a 408 is the server giving up waiting for the request: reported as `network_error`, no
- *   answer in time, and retried like one (a 4xx code would tell a chat UI the message itself was
- *   wrong);
+ * - a 408 is the server giving up waiting for the request: reported as `network_error`
+ *   (http-errors.ts), no answer in time, and retried like one (a 4xx code would tell a chat UI
+ *   the message itself was wrong);
  * - the outbox keeps a message through a transient failure (no answer at the network level, a
  *   408, a gateway's 502, 503 or 504) and tries again after a capped, jittered exponential
  *   backoff, or when the server's `Retry-After` says; every other failure is final.
  */
 import type { ErrorEvent } from '../protocol/errors.js';
 import { parseRetryAfter, retryDelay } from './retry-timing.js';
-
-/** The request timed out at the server: reported as `network_error` (http-errors.ts). */
-export const TIMED_OUT = 408;
 
 /** Gateways' answers that say the backend is away for now (a 408 comes as a `network_error`). */
 const TRANSIENT = [502, 503, 504];
