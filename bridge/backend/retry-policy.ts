@@ -6,14 +6,22 @@
  *   (http-errors.ts), no answer in time, and retried like one (a 4xx code would tell a chat UI
  *   the message itself was wrong);
  * - the outbox keeps a message through a transient failure (no answer at the network level, a
- *   408, a gateway's 502, 503 or 504) and tries again after a capped, jittered exponential
- *   backoff, or when the server's `Retry-After` says; every other failure is final.
+ *   408, a 429 its request's own retries did not outlast, a gateway's 502, 503 or 504) and tries
+ *   again after a capped, jittered exponential backoff, or when the server's `Retry-After` says;
+ *   every other failure is final.
  */
 import type { ErrorEvent } from '../protocol/errors.js';
 import { parseRetryAfter, retryDelay } from './retry-timing.js';
 
-/** Gateways' answers that say the backend is away for now (a 408 comes as a `network_error`). */
-const TRANSIENT = [502, 503, 504];
+/**
+ * Answers that say "not now" (a 408 comes as a `network_error`): a gateway's, the backend away for
+ * the moment; a 429, a rate limit, which passes (the contract's §7–8: "the client backs off and
+ * retries after a delay"). The request's own 429 retries (http.ts) end after about 15 s, and a
+ * limit's window can be longer: Chatwoot's rack-attack counts a minute and gives no Retry-After
+ * (config/initializers/rack_attack.rb). Failed there, the message would be lost unless the app
+ * sent it again; kept, it goes when the window has passed.
+ */
+const TRANSIENT = [429, 502, 503, 504];
 
 /**
  * Whether the outbox keeps a message after a failure reported as `error` (toErrorEvent: what is not
@@ -23,8 +31,9 @@ export const isTransient = (error: ErrorEvent) =>
   error.code === 'network_error' || TRANSIENT.includes(error.status as number);
 
 /**
- * The wait the server asked for before the next attempt (its `Retry-After`, RFC 9110 §10.2.3, as
- * on a 429), or undefined: the outbox keeps it even against a retry "at once".
+ * The wait the server asked for before the next attempt (its `Retry-After`, RFC 9110 §10.2.3, on
+ * a 502, 503 or 504; a 429's is in the error's `retryAt`, http.ts), or undefined: the outbox keeps
+ * it even against a retry "at once".
  */
 export const askedWait = (thrown: unknown, now: number) =>
   parseRetryAfter((thrown as { retryAfter?: string | null }).retryAfter, now);

@@ -152,7 +152,10 @@ export function createSender(
     } catch (thrown) {
       const error = toErrorEvent(thrown, 'server_error', '[POST /messages]');
       const now = s.now();
-      const asked = askedWait(thrown, now);
+      // The wait the server asked for: a 429 its request gave up on says when in `retryAt`
+      // (http.ts); another answer, in its Retry-After. A `retryAt` of 0 (the epoch: a replay's
+      // clock only) reads as none, so its backoff waits a little longer, never sooner.
+      const asked = error.retryAt ? error.retryAt - now : askedWait(thrown, now);
       // A transient failure keeps the message, unless the wait asked for is longer than anyone
       // waits (it would hold every message behind it) or its uploads are spent (upload-budget.ts).
       const final = !isTransient(error)

@@ -910,3 +910,98 @@ describe('Retry-After on 503 (RFC 9110 §10.2.3)', () => {
     expect(next - p.clock.now()).toBeLessThanOrEqual(2_000);
   });
 });
+
+describe('a 429 its request gave up on (issue 33: the outbox keeps it)', () => {
+  const NOW = 1_700_000_000_000;
+  const DAY = 86_400_000;
+  /** As http.ts throws it after its own retries: `retryAt` where the server gave a Retry-After. */
+  const rateLimited = (retryAt?: number) =>
+    bridgeError(
+      'rate_limited',
+      `[POST /messages] 429: too many requests; ${retryAt === undefined ? 'gave up after 4 retries' : 'Retry-After over the 10 s cap'}`,
+      429,
+      undefined,
+      retryAt,
+    );
+
+  it('keeps the message on its backoff, tells the host once with rate_limited, and sends it once the limit has passed', async () => {
+    const p = page({ answer: async (r, n) => (n < 4 ? Promise.reject(rateLimited()) : { id: r.messageId }) });
+    let settled = false;
+    const outcome = p.send(1).finally(() => (settled = true));
+    await flush();
+    const queued = p.states('msg-1').at(-1) as MessageStateMessage;
+    expect(queued).toMatchObject({ state: 'queued', attempt: 1 });
+    expect((queued.nextAttemptAt as number) - NOW).toBeGreaterThan(0);
+    expect((queued.nextAttemptAt as number) - NOW).toBeLessThanOrEqual(2_000);
+    expect(p.errors()).toEqual([
+      {
+        type: 'error',
+        code: 'rate_limited',
+        message: '[POST /messages] 429: too many requests; gave up after 4 retries; 1 queued',
+        retryable: true,
+        status: 429,
+        retryAt: queued.nextAttemptAt,
+      },
+    ]);
+    expect(settled).toBe(false);
+    expect((await p.outbox.list()).map((m) => m.messageId)).toEqual(['msg-1']);
+    for (let i = 0; i < 3; i++) {
+      p.clock.advance(((p.states('msg-1').at(-1) as MessageStateMessage).nextAttemptAt as number) - p.clock.now());
+      await flush();
+    }
+    await expect(outcome).resolves.toEqual({ id: 'msg-1' });
+    expect(p.sent).toEqual(['msg-1', 'msg-1', 'msg-1', 'msg-1']);
+    // One error event for the burst, not one per attempt; the message never failed.
+    expect(p.errors()).toHaveLength(1);
+    expect(p.states('msg-1').some((s) => s.state === 'failed')).toBe(false);
+    expect(p.map.size).toBe(0);
+  });
+
+  it("waits as long as the server's Retry-After said (the error's retryAt), even when a new message asks for a retry at once", async () => {
+    let limited = true;
+    const p = page({
+      answer: async (r) => (limited ? Promise.reject(rateLimited(NOW + 60_000)) : { id: r.messageId }),
+    });
+    const first = p.send(1);
+    await flush();
+    expect(p.states('msg-1').at(-1)).toMatchObject({ state: 'queued', nextAttemptAt: NOW + 60_000 });
+    expect(p.errors()).toMatchObject([{ code: 'rate_limited', retryable: true, retryAt: NOW + 60_000 }]);
+    limited = false;
+    const second = p.send(2);
+    p.clock.advance(59_999);
+    await flush();
+    expect(p.sent).toEqual(['msg-1']);
+    p.clock.advance(1);
+    await flush();
+    await expect(first).resolves.toEqual({ id: 'msg-1' });
+    await expect(second).resolves.toEqual({ id: 'msg-2' });
+    expect(p.sent).toEqual(['msg-1', 'msg-1', 'msg-2']);
+  });
+
+  it('ends the automatic retries where its Retry-After is over a day: failed with rate_limited and when, the next message sent', async () => {
+    const until = NOW + DAY + 1_000;
+    const p = page({
+      answer: async (r) => (r.messageId === 'msg-1' ? Promise.reject(rateLimited(until)) : { id: r.messageId }),
+    });
+    const first = p.send(1);
+    const second = p.send(2);
+    await flush();
+    const error = await first.then(
+      () => undefined,
+      (thrown: { event: ErrorEvent }) => thrown.event,
+    );
+    expect(error).toEqual({
+      type: 'error',
+      code: 'rate_limited',
+      message:
+        '[POST /messages] 429: too many requests; Retry-After over the 10 s cap; Retry-After over a day: not retried automatically',
+      retryable: true,
+      status: 429,
+      retryAt: until,
+    });
+    await expect(second).resolves.toEqual({ id: 'msg-2' });
+    expect(p.sent).toEqual(['msg-1', 'msg-2']);
+    expect(p.states('msg-1').at(-1)).toMatchObject({ state: 'failed' });
+    expect(p.states('msg-1').some((s) => s.state === 'queued' && 'nextAttemptAt' in s)).toBe(false);
+  });
+});
