@@ -5,6 +5,7 @@
  * bridge send, and what the host receives back.
  */
 import { describe, expect, it } from 'vitest';
+import type { MessageStateMessage } from '../../dist/types/bridge/index.js';
 import {
   WEBSITE_TOKEN,
   base64Bytes,
@@ -414,7 +415,8 @@ describe('429 from the server', () => {
 
     const asked = Date.now();
     h.bridge.receive({ id: 'send-1', method: 'sendMessage', params: { content: 'in a second', messageId: 'm-1' } });
-    const told = () => h.outbound.filter((m) => m.type === 'message' && m.messageId === 'm-1');
+    const told = () =>
+      h.outbound.filter((m): m is MessageStateMessage => m.type === 'message' && m.messageId === 'm-1');
     await h.waitFor(() => told().some((m) => m.state === 'queued' && m.attempt === 1), 'm-1 kept');
 
     const kept = told().at(-1) as { nextAttemptAt: number };

@@ -7,6 +7,7 @@
  * Authorization header, no token but website_token in a URL, none to the host).
  */
 import { describe, expect, it } from 'vitest';
+import type { MessageStateMessage } from '../../dist/types/bridge/index.js';
 import { WEBSITE_TOKEN, base64Bytes, useReferenceBackend, type BridgeHarness } from '../helpers/bridge-harness.js';
 
 const suite = useReferenceBackend({ backend: 'chatwoot' });
@@ -212,7 +213,8 @@ describe("rack-attack's 429 (text/plain, no Retry-After), with the default retry
     loaded(h, token);
     suite.backend.setFault('rate-limited', true);
     h.bridge.receive({ id: 'send-429', method: 'sendMessage', params: { content: 'throttled', messageId: 'm-429' } });
-    const told = () => h.outbound.filter((m) => m.type === 'message' && m.messageId === 'm-429');
+    const told = () =>
+      h.outbound.filter((m): m is MessageStateMessage => m.type === 'message' && m.messageId === 'm-429');
     await h.waitFor(() => told().some((m) => m.state === 'queued' && m.attempt === 1), 'm-429 kept', 20_000);
 
     const posts = () => suite.log().filter((entry) => entry.method === 'POST' && entry.path === `${API}/messages`);
