@@ -60,6 +60,8 @@ export function createApi(
   /** Messages whose last attempt got no answer, with when it began; and the server's ids of those found stored. */
   const unanswered = new Map<string, number>();
   const claimed = new Set<unknown>();
+  /** The contact's fields last set on a backend with a `contactPath`, as JSON. */
+  let contactSet = '';
   /** The server's clock less the device's, from the last answer's `Date` (0 where it cannot be read). */
   let skew = 0;
   /** The website token on the config call, or on every call (the profile says). */
@@ -127,8 +129,26 @@ export function createApi(
   // The contact was checked against the service's rules by the host command (protocol/service-rules.ts),
   // once: a 404 recovery that creates the conversation does not check it again.
   async function createConversation(contact: Contact, signal?: AbortSignal): Promise<unknown> {
+    // Chatwoot makes a conversation only with its first message (conversations_controller.rb
+    // `create` fails without one): the fields are set, and the contact's latest conversation is
+    // the answer (`{}` while it has none; the first message makes it).
+    if (profile.contactPath) {
+      await setContact(contact, signal);
+      return call({ method: 'GET', path: profile.conversationsPath, signal });
+    }
     // Absent fields are undefined and JSON leaves them out.
     return call({ method: 'POST', path: profile.conversationsPath, json: { contact }, signal });
+  }
+
+  /**
+   * The contact's fields, on a backend that keeps them apart (`contactPath`), when some are given
+   * and they differ from those last set: a message without any leaves the contact as it is.
+   */
+  async function setContact(contact: Contact, signal?: AbortSignal): Promise<void> {
+    const fields = JSON.stringify(contact);
+    if (fields === contactSet || fields === '{}') return;
+    await call({ method: 'PATCH', path: profile.contactPath as string, json: contact, signal });
+    contactSet = fields;
   }
 
   async function getConversation(contact: Contact, signal?: AbortSignal): Promise<unknown> {
@@ -154,8 +174,11 @@ export function createApi(
     const contact = message.contact || {};
     const stored = await storedAlready(message);
     if (stored) return stored;
-    // Chatwoot makes the conversation with the first message (no 404 for a missing one).
-    if (request.form && !conversationKnown && profile.stale === 401) await lookUpConversation(contact);
+    // Chatwoot makes the conversation with the first message (no 404 for a missing one); the
+    // contact's fields go before it, as the contract's go with the conversation it creates. A
+    // refusal of them (a 422 on a malformed e-mail) fails the message, as on the contract.
+    if (profile.contactPath) await setContact(contact);
+    else if (request.form && !conversationKnown) await lookUpConversation(contact);
     const id = message.messageId;
     const started = now();
     let lost = false;

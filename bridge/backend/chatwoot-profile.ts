@@ -83,6 +83,10 @@ export const CHATWOOT: Profile = {
   config: CONFIG,
   conversationsPath: `${WIDGET}/conversations`,
   messagesPath: `${WIDGET}/messages`,
+  // contacts_controller.rb `update`: ContactIdentifyAction with the top-level identifier, email
+  // and name (permitted_params), as the widget SDK's setUser; conversations_controller.rb `create`
+  // takes contact fields too, but only with a first message, and not the identifier.
+  contactPath: `${WIDGET}/contact`,
   tokenName: 'auth_token',
   tokenEverywhere: true,
   stale: 404,

@@ -46,6 +46,12 @@ export interface Profile {
   fileTypes: RegExp;
   /** An HTTP answer that is a failure, as the error the host gets. */
   error(request: { method: string; path: string }, response: ApiResponse): BridgeError;
+  /**
+   * Where the contact's fields go, on a backend that makes a conversation only with its first
+   * message (Chatwoot's `PATCH …/contact`): set before a message that carries new ones, and by
+   * createConversation. Without it they go with `POST` conversations (the contract).
+   */
+  contactPath?: string;
   /** The token of the widget's contact (its `loaded` event, the page's `cw_conversation`) is used. */
   widgetContact?: boolean;
   /**

@@ -142,6 +142,36 @@ export function createWidgetRoutes({ store, tokens, faults, maxFileSize, origin 
     };
   }
 
+  /**
+   * @type {Handler} contacts_controller.rb `update` (PATCH /api/v1/widget/contact, the widget SDK's
+   * setUser): ContactIdentifyAction (app/actions/contact_identify_action.rb) with the top-level
+   * `identifier`, `email` and `name` of `permitted_params`; a blank value changes nothing
+   * (`update_contact` rejects blanks), and `update!` validates the e-mail against Devise's
+   * email_regexp with the message "Invalid email" (app/models/contact.rb): a RecordInvalid 422.
+   * Rendered as the contact (`render json:`), here its fields the bridge could read. Ours: no
+   * merge with another contact that has the identifier or e-mail (ContactMergeAction), and no
+   * identifier_hash (process_hmac).
+   */
+  async function patchContact(req, url) {
+    const found = contactOf(req, url);
+    if (!found.session) return found.reply;
+    const body = parseJsonObject(await readBody(req, 1024 * 1024, 'Request body exceeds 1 MB')) ?? {};
+    const contact = found.session.contact;
+    /** @type {(name: string) => string | undefined} */
+    const given = (name) => (typeof body[name] === 'string' && body[name].trim() !== '' ? body[name] : undefined);
+    const email = given('email');
+    // Devise.email_regexp, the default of config/initializers/devise.rb.
+    if (email !== undefined && !/^[^@\s]+@[^@\s]+$/.test(email))
+      throw new RecordInvalid([['email', 'Email Invalid email']]);
+    contact.name = given('name') ?? contact.name;
+    contact.email = email?.toLowerCase() ?? contact.email; // contact.rb before_validation :downcase_email
+    contact.identifier = given('identifier') ?? contact.identifier;
+    return {
+      status: 200,
+      body: { id: contact.id, name: contact.name, email: contact.email, identifier: contact.identifier },
+    };
+  }
+
   /** @type {Handler} conversations_controller.rb `index` + conversations/index.json.jbuilder (`{}` when none) */
   async function getConversation(req, url) {
     const found = contactOf(req, url);
@@ -236,6 +266,7 @@ export function createWidgetRoutes({ store, tokens, faults, maxFileSize, origin 
 
   return {
     [`${API}/config`]: { POST: postConfig },
+    [`${API}/contact`]: { PATCH: patchContact },
     [`${API}/conversations`]: { GET: getConversation, POST: postConversation },
     [`${API}/messages`]: { GET: getMessages, POST: postMessage },
   };

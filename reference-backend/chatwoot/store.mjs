@@ -19,7 +19,7 @@ const MINUTE = 60_000;
  * @typedef {{id: number, file_type: string, extension: string, file_size: number, name: string, contentType: string, sha256: string}} StoredAttachment
  * @typedef {{id: number, content: string | null, createdAt: number, conversation: Conversation, sender: Contact, attachments: StoredAttachment[]}} StoredMessage
  * @typedef {{displayId: number, inboxId: number, status: 'open', contactLastSeenAt: number, messages: StoredMessage[], contactInbox: ContactInbox}} Conversation
- * @typedef {{id: number, name: string, email: string | null}} Contact
+ * @typedef {{id: number, name: string, email: string | null, identifier: string | null}} Contact
  * @typedef {{sourceId: string, inboxId: number, contact: Contact, pubsubToken: string, conversations: Conversation[]}} ContactInbox
  * @typedef {{id: number, websiteToken: string, name: string}} Inbox
  * @typedef {{content: string | null, attachments: Omit<StoredAttachment, 'id'>[]}} MessageInput
@@ -67,7 +67,7 @@ export function createChatwootStore({ websiteTokens, messagesPerMinute, now }) {
       const session = {
         sourceId: randomUUID(),
         inboxId: inbox.id,
-        contact: { id, name: `visitor-${id}`, email: null },
+        contact: { id, name: `visitor-${id}`, email: null, identifier: null },
         pubsubToken: randomUUID().replaceAll('-', ''),
         conversations: [],
       };
@@ -136,6 +136,7 @@ export function createChatwootStore({ websiteTokens, messagesPerMinute, now }) {
         session.conversations.map((conversation) => ({
           id: conversation.displayId,
           contactId: session.contact.id,
+          contact: { name: session.contact.name, email: session.contact.email, identifier: session.contact.identifier },
           messages: conversation.messages.map((message) => ({
             id: message.id,
             content: message.content,

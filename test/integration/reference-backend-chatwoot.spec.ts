@@ -62,6 +62,36 @@ async function conversations(on: Backend = backend) {
 }
 
 describe('contacts and tokens (configs_controller.rb, website_token_helper.rb)', () => {
+  it("PATCH contact sets the contact's identifier, email and name (contacts_controller.rb update, ContactIdentifyAction); blanks change nothing; a bad e-mail is the model's 422", async () => {
+    const token = await newContact();
+    const patch = (body: unknown, as = token) =>
+      fetch(`${backend.url}${API}/contact${Q}`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json', 'x-auth-token': as },
+        body: JSON.stringify(body),
+      });
+    const res = await patch({ name: 'Ada', email: 'Ada@Example.com', identifier: 'user-7' });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ name: 'Ada', email: 'ada@example.com', identifier: 'user-7' });
+    expect(await (await patch({ name: '  ', email: '' })).json()).toMatchObject({
+      name: 'Ada',
+      email: 'ada@example.com',
+    });
+    const bad = await patch({ email: 'not an address' });
+    expect(bad.status).toBe(422);
+    expect(await bad.json()).toEqual({ message: 'Email Invalid email', attributes: ['email'] });
+    expect((await patch({ name: 'Bo' }, 'eyJ.not.known')).status).toBe(404);
+    // The first message's conversation shows the contact as set.
+    await fetch(`${backend.url}${API}/messages${Q}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-auth-token': token },
+      body: JSON.stringify({ message: { content: 'hello' } }),
+    });
+    expect((await conversations())[0]).toMatchObject({
+      contact: { name: 'Ada', email: 'ada@example.com', identifier: 'user-7' },
+    });
+  });
+
   it('POST config makes a contact and returns its token as auth_token, with the jbuilder view around it', async () => {
     const res = await fetch(`${backend.url}${API}/config${Q}`, { method: 'POST' });
     const body = (await res.json()) as Record<string, unknown>;
