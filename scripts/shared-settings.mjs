@@ -84,7 +84,7 @@ export const INTERNAL_PROPERTIES = new RegExp(
     ...['androidChannel', 'iosHandler', 'flutterChannel', 'browserEvent', 'backend', 'fileTypes'],
     // The backend profiles' fields (backend/profile.ts) and the API's `adopt`: the bundle's own objects.
     ...['conversationsPath', 'messagesPath', 'tokenName', 'tokenEverywhere', 'stale', 'sign', 'session'],
-    ...['fileField', 'widgetContact', 'findSent', 'adopt'],
+    ...['fileField', 'widgetContact', 'findSent', 'adopt', 'contactPath', 'rateLimitPasses', 'keepRateLimited'],
   ].join('|')})$`,
 );
 

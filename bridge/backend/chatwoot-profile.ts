@@ -107,6 +107,8 @@ export const CHATWOOT: Profile = {
   },
   fileField: 'message[attachments][]',
   fileTypes: CHATWOOT_TYPES,
+  // rack-attack's 429 has no Retry-After and a one-minute window (config/initializers/rack_attack.rb).
+  rateLimitPasses: true,
   error(request, response) {
     const { status } = response;
     const body = readable(response.body);

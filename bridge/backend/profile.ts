@@ -44,6 +44,8 @@ export interface Profile {
   fileField: string;
   /** The MIME types the backend accepts: checked before sending, and on records read back. */
   fileTypes: RegExp;
+  /** Its rate limits pass on their own: the outbox keeps a message through a 429 (retry-policy.ts). */
+  rateLimitPasses?: boolean;
   /** An HTTP answer that is a failure, as the error the host gets. */
   error(request: { method: string; path: string }, response: ApiResponse): BridgeError;
   /**

@@ -6,29 +6,29 @@
  *   (http-errors.ts), no answer in time, and retried like one (a 4xx code would tell a chat UI
  *   the message itself was wrong);
  * - the outbox keeps a message through a transient failure (no answer at the network level, a
- *   408, a 429 its request's own retries did not outlast, a gateway's 502, 503 or 504) and tries
- *   again after a capped, jittered exponential backoff, or when the server's `Retry-After` says;
- *   every other failure is final.
+ *   408, a gateway's 502, 503 or 504, and on a backend whose limits pass on their own, Chatwoot's,
+ *   a 429 its request's own retries did not outlast) and tries again after a capped, jittered
+ *   exponential backoff, or when the server's `Retry-After` says; every other failure is final.
  */
 import type { ErrorEvent } from '../protocol/errors.js';
 import { parseRetryAfter, retryDelay } from './retry-timing.js';
 
-/**
- * Answers that say "not now" (a 408 comes as a `network_error`): a gateway's, the backend away for
- * the moment; a 429, a rate limit, which passes (the contract's §7–8: "the client backs off and
- * retries after a delay"). The request's own 429 retries (http.ts) end after about 15 s, and a
- * limit's window can be longer: Chatwoot's rack-attack counts a minute and gives no Retry-After
- * (config/initializers/rack_attack.rb). Failed there, the message would be lost unless the app
- * sent it again; kept, it goes when the window has passed.
- */
-const TRANSIENT = [429, 502, 503, 504];
+/** Gateways' answers that say the backend is away for now (a 408 comes as a `network_error`). */
+const TRANSIENT = [502, 503, 504];
 
 /**
  * Whether the outbox keeps a message after a failure reported as `error` (toErrorEvent: what is not
  * a bridge error, a programming error, is a `server_error` without a status, never kept).
+ * `keepRateLimited`: a 429 too (the profile's `rateLimitPasses`). Chatwoot's rack-attack counts a
+ * minute and gives no Retry-After (config/initializers/rack_attack.rb), which the request's own
+ * 429 retries (about 15 s, http.ts) do not outlast: failed there, the message would be lost unless
+ * the app sent it again; kept, it goes when the window has passed. The contract's 429 stays final
+ * after those retries (its behaviour before Chatwoot's profile, kept as it was).
  */
-export const isTransient = (error: ErrorEvent) =>
-  error.code === 'network_error' || TRANSIENT.includes(error.status as number);
+export const isTransient = (error: ErrorEvent, keepRateLimited?: boolean) =>
+  error.code === 'network_error' ||
+  TRANSIENT.includes(error.status as number) ||
+  (!!keepRateLimited && error.status === 429);
 
 /**
  * The wait the server asked for before the next attempt (its `Retry-After`, RFC 9110 §10.2.3, on

@@ -5,7 +5,6 @@
  * bridge send, and what the host receives back.
  */
 import { describe, expect, it } from 'vitest';
-import type { MessageStateMessage } from '../../dist/types/bridge/index.js';
 import {
   WEBSITE_TOKEN,
   base64Bytes,
@@ -403,50 +402,6 @@ describe('429 from the server', () => {
     expect(routes().join()).toMatch(/^(GET \/config 429,){1,2}GET \/config 200$/);
     // Retry-After: 1 was honoured (10 ms baseDelay would have retried at once); a lower bound only.
     expect((suite.log().at(-1)?.at ?? 0) - limitedAt).toBeGreaterThanOrEqual(900);
-  });
-
-  it("keeps a message whose 429 outlasts its request, for as long as the server's Retry-After asks, then sends it once (issue 33)", async () => {
-    // maxDelay 500: the fault's Retry-After: 1 is over the cap, so the request gives up at once;
-    // random 0: the outbox's own backoff would be 0.5 s, so a wait of 1 s is the server's.
-    const h = suite.bridge({ options: { retry: { limit: 2, baseDelay: 10, maxDelay: 500 } }, random: () => 0 });
-    await h.send('createConversation');
-    suite.backend.setFault('rate-limited', true);
-    suite.clearRequests();
-
-    const asked = Date.now();
-    h.bridge.receive({ id: 'send-1', method: 'sendMessage', params: { content: 'in a second', messageId: 'm-1' } });
-    const told = () =>
-      h.outbound.filter((m): m is MessageStateMessage => m.type === 'message' && m.messageId === 'm-1');
-    await h.waitFor(() => told().some((m) => m.state === 'queued' && m.attempt === 1), 'm-1 kept');
-
-    const kept = told().at(-1) as { nextAttemptAt: number };
-    expect(kept).toMatchObject({ state: 'queued', attempt: 1, nextAttemptAt: expect.any(Number) });
-    expect(kept.nextAttemptAt).toBeGreaterThanOrEqual(asked + 1_000);
-    expect(kept.nextAttemptAt).toBeLessThanOrEqual(Date.now() + 1_000);
-    expect(h.errors()).toEqual([
-      {
-        type: 'error',
-        code: 'rate_limited',
-        message: '[POST /messages] 429: Too many requests: retry later; Retry-After over the 0.5 s cap; 1 queued',
-        retryable: true,
-        status: 429,
-        retryAt: kept.nextAttemptAt,
-      },
-    ]);
-    expect(routes()).toEqual(['POST /messages 429']);
-    suite.backend.setFault('rate-limited', false);
-    // A new message asks for a retry at once; the server's wait still holds, and order with it.
-    h.bridge.receive({ id: 'send-2', method: 'sendMessage', params: { content: 'and this', messageId: 'm-2' } });
-
-    expect(await h.response('send-1')).toMatchObject({ ok: true, result: { content: 'in a second' } });
-    expect(await h.response('send-2')).toMatchObject({ ok: true, result: { content: 'and this' } });
-    expect(routes()).toEqual(['POST /messages 429', 'POST /messages 200', 'POST /messages 200']);
-    expect(suite.log()[1]!.at).toBeGreaterThanOrEqual(kept.nextAttemptAt);
-    expect(h.errors()).toHaveLength(1);
-    expect(await suite.storedMessages()).toMatchObject([
-      { content: 'in a second', echo_id: 'm-1' },
-      { content: 'and this', echo_id: 'm-2' },
-    ]);
   });
 
   it('gives up at once with rate_limited when Retry-After is over the maxDelay cap', async () => {

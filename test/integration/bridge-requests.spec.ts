@@ -189,33 +189,19 @@ describe('one echo_id per message', () => {
     expect(await suite.storedMessages()).toMatchObject([{ content: 'patience', echo_id: echoIds[0] }]);
   });
 
-  it('keeps one echo_id through every attempt of a message a 429 outlasts: kept by the outbox, stored once when the limit lifts (issue 33)', async () => {
-    // random 0: the outbox's first backoff is its least, 0.5 s, time enough to lift the limit.
-    const h = suite.bridge({ options: { retry: { limit: 2, baseDelay: 10, maxDelay: 2000 } }, random: () => 0 });
+  it('keeps one echo_id through every attempt of a message that is finally rate_limited', async () => {
+    const h = suite.bridge({ options: { retry: { limit: 2, baseDelay: 10, maxDelay: 2000 } } });
     await h.send('createConversation');
     suite.backend.setFault('rate-limited-no-retry-after', true);
     suite.clearRequests();
 
-    h.bridge.receive({ id: 'send-limited', method: 'sendMessage', params: { content: 'lands later' } });
-    const kept = () => h.outbound.some((m) => m.type === 'message' && m.state === 'queued' && m.attempt === 1);
-    await h.waitFor(kept, 'the message kept after its request gave up');
+    const response = await h.send('sendMessage', { content: 'never lands' });
 
-    // The request's own retries spent (1 + 2), the message waits in the outbox, told once.
-    expect(routes()).toEqual(['POST /messages 429', 'POST /messages 429', 'POST /messages 429']);
-    expect(h.errors()).toMatchObject([
-      { code: 'rate_limited', status: 429, retryable: true, retryAt: expect.any(Number) },
-    ]);
-    expect(h.responses().some((r) => r.id === 'send-limited')).toBe(false);
+    expect(response).toMatchObject({ ok: false, error: { code: 'rate_limited', status: 429 } });
+    expect(posts(h)).toHaveLength(3);
+    expect(new Set(posts(h).map((request) => request.echoId)).size).toBe(1);
     suite.backend.setFault('rate-limited-no-retry-after', false);
-    const response = await h.response('send-limited');
-
-    expect(response).toMatchObject({ ok: true, result: { content: 'lands later' } });
-    expect(routes()).toEqual(['POST /messages 429', 'POST /messages 429', 'POST /messages 429', 'POST /messages 200']);
-    const echoIds = posts(h).map((request) => request.echoId);
-    expect(echoIds[0]).toEqual(expect.any(String));
-    expect(new Set(echoIds).size).toBe(1);
-    expect(h.errors()).toHaveLength(1);
-    expect(await suite.storedMessages()).toMatchObject([{ content: 'lands later', echo_id: echoIds[0] }]);
+    expect(await suite.storedMessages()).toEqual([]);
   });
 
   it('gives each message its own echo_id, and uses a host-given messageId as the echo_id', async () => {

@@ -31,6 +31,7 @@ function page(
     clock?: ReturnType<typeof createFakeClock>;
     id?: string;
     locks?: Locks;
+    keepRateLimited?: boolean;
   } = {},
 ) {
   const map = options.map ?? new Map<string, unknown>();
@@ -49,6 +50,7 @@ function page(
     prefix: PREFIX,
     page: options.id ?? 'pageA',
     maxFileSize: 1024,
+    keepRateLimited: options.keepRateLimited,
     // The device's clock, which the user may set (`setWallClock`); waits run on the virtual clock.
     now: () => clock.now() + wallOffset,
     elapsed: clock.now,
@@ -911,7 +913,7 @@ describe('Retry-After on 503 (RFC 9110 §10.2.3)', () => {
   });
 });
 
-describe('a 429 its request gave up on (issue 33: the outbox keeps it)', () => {
+describe("a 429 its request gave up on, where the profile's rate limits pass (issue 33, Chatwoot: the outbox keeps it)", () => {
   const NOW = 1_700_000_000_000;
   const DAY = 86_400_000;
   /** As http.ts throws it after its own retries: `retryAt` where the server gave a Retry-After. */
@@ -925,7 +927,10 @@ describe('a 429 its request gave up on (issue 33: the outbox keeps it)', () => {
     );
 
   it('keeps the message on its backoff, tells the host once with rate_limited, and sends it once the limit has passed', async () => {
-    const p = page({ answer: async (r, n) => (n < 4 ? Promise.reject(rateLimited()) : { id: r.messageId }) });
+    const p = page({
+      keepRateLimited: true,
+      answer: async (r, n) => (n < 4 ? Promise.reject(rateLimited()) : { id: r.messageId }),
+    });
     let settled = false;
     const outcome = p.send(1).finally(() => (settled = true));
     await flush();
@@ -960,6 +965,7 @@ describe('a 429 its request gave up on (issue 33: the outbox keeps it)', () => {
   it("waits as long as the server's Retry-After said (the error's retryAt), even when a new message asks for a retry at once", async () => {
     let limited = true;
     const p = page({
+      keepRateLimited: true,
       answer: async (r) => (limited ? Promise.reject(rateLimited(NOW + 60_000)) : { id: r.messageId }),
     });
     const first = p.send(1);
@@ -981,6 +987,7 @@ describe('a 429 its request gave up on (issue 33: the outbox keeps it)', () => {
   it('ends the automatic retries where its Retry-After is over a day: failed with rate_limited and when, the next message sent', async () => {
     const until = NOW + DAY + 1_000;
     const p = page({
+      keepRateLimited: true,
       answer: async (r) => (r.messageId === 'msg-1' ? Promise.reject(rateLimited(until)) : { id: r.messageId }),
     });
     const first = p.send(1);
@@ -1003,5 +1010,18 @@ describe('a 429 its request gave up on (issue 33: the outbox keeps it)', () => {
     expect(p.sent).toEqual(['msg-1', 'msg-2']);
     expect(p.states('msg-1').at(-1)).toMatchObject({ state: 'failed' });
     expect(p.states('msg-1').some((s) => s.state === 'queued' && 'nextAttemptAt' in s)).toBe(false);
+  });
+
+  it("fails it on the contract's profile, whose 429 stays final after the request's retries", async () => {
+    const p = page({
+      answer: async (r) => (r.messageId === 'msg-1' ? Promise.reject(rateLimited()) : { id: r.messageId }),
+    });
+    const first = p.send(1);
+    const second = p.send(2);
+    await flush();
+    await expect(first).rejects.toMatchObject({ event: { code: 'rate_limited', status: 429 } });
+    await expect(second).resolves.toEqual({ id: 'msg-2' });
+    expect(p.sent).toEqual(['msg-1', 'msg-2']);
+    expect(p.states('msg-1').at(-1)).toMatchObject({ state: 'failed' });
   });
 });
