@@ -34,8 +34,8 @@ export { LINGER } from './outbox/inbox-lock.js';
 export interface Outbox {
   /** Queues a message; resolves with the backend's answer once sent, rejects with its final failure. */
   enqueue(record: Omit<OutboxRecord, 'v'>): Promise<unknown>;
-  /** Sends what waits; `now` skips the backoff wait (online, visible again, a new message). */
-  drain(now?: boolean): void;
+  /** Sends what waits; `atOnce` skips the backoff wait (online, visible again, a new message). */
+  drain(atOnce?: boolean): void;
   list(): Promise<OutboxListing[]>;
   /** Removes a waiting message that is not being sent this moment; false when there is none. */
   cancel(messageId: string): Promise<boolean>;

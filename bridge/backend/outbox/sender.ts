@@ -24,13 +24,13 @@ import { storageError, waitClock, type Entries, type Entry, type stateSetter } f
 import type { OutboxSettings } from './settings.js';
 
 /**
- * - `drain`: sends what waits; `now` skips the backoff wait (online, visible again, a new
- *   message), `adopt` looks for what pages that are gone left first.
+ * - `drain`: sends what waits; `atOnce` skips the backoff wait (online, visible again, a new
+ *   message), `adoptFirst` takes in what pages that are gone left first (`adopt`, orphans.ts).
  * - `finish`: takes a message out with its outcome; resolves once its record is removed (or stays).
  * - `stop`: no more passes or timers.
  */
 export type Sender = [
-  drain: (now?: boolean, adopt?: boolean) => void,
+  drain: (atOnce?: boolean, adoptFirst?: boolean) => void,
   finish: (entry: Entry, outcome: Outcome) => Promise<unknown>,
   stop: () => void,
 ];
@@ -197,10 +197,10 @@ export function createSender(
     timer = s.setTimeout(() => drain(), Math.min(ms, TIMER_MAX));
   }
 
-  function drain(now = false, adopt = true): void {
+  function drain(atOnce = false, adoptFirst = true): void {
     if (stopped) return;
-    skipWait ||= now;
-    adoptDue ||= adopt;
+    skipWait ||= atOnce;
+    adoptDue ||= adoptFirst;
     if (running) {
       again = true;
       return;
