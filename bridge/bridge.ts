@@ -144,7 +144,7 @@ export function createBridge(
       profile,
       env.now,
     );
-    if (contactToken) api.adopt(contactToken);
+    if (contactToken) api.useContactToken(contactToken);
     const outbox = createOutbox(
       Object.assign({}, timed, {
         isOnline: () => !offline && env.isOnline(),
@@ -177,7 +177,7 @@ export function createBridge(
     if (!token) return;
     if (profile.widgetContact) {
       contactToken = token;
-      if (built) built.api.adopt(token);
+      if (built) built.api.useContactToken(token);
     }
     if (options.forwardConversationToken) emitter.deliver({ type: 'conversationToken', token });
   };

@@ -82,9 +82,10 @@ export const INTERNAL_PROPERTIES = new RegExp(
     ...['websiteToken', 'forwardConversationToken', 'baseUrl', 'allowedOrigins', 'maxFileSize', 'widgetPrefix'],
     ...['maxMessageLength', 'requestTimeout', 'commandTimeout', 'limit', 'baseDelay', 'maxDelay'],
     ...['androidChannel', 'iosHandler', 'flutterChannel', 'browserEvent', 'backend', 'fileTypes'],
-    // The backend profiles' fields (backend/profile.ts) and the API's `adopt`: the bundle's own objects.
+    // The backend profiles' fields (backend/profile.ts) and the API's `useContactToken`: the bundle's own objects.
     ...['conversationsPath', 'messagesPath', 'tokenName', 'tokenEverywhere', 'stale', 'sign', 'session'],
-    ...['fileField', 'widgetContact', 'findSent', 'adopt', 'contactPath', 'rateLimitPasses', 'keepRateLimited'],
+    ...['fileField', 'widgetContact', 'findSent', 'useContactToken', 'contactPath', 'rateLimitPasses'],
+    ...['keepRateLimited'],
   ].join('|')})$`,
 );
 

@@ -39,7 +39,7 @@ export interface BridgeApi extends Api {
    * The token of the contact the widget page shows (Chatwoot: its `loaded` event, the page's
    * `cw_conversation`): used from now on, where the profile has the widget's contact.
    */
-  adopt(token: string): void;
+  useContactToken(token: string): void;
 }
 
 /**
@@ -227,7 +227,7 @@ export function createApi(
     createConversation,
     sendMessage,
     reachable,
-    adopt(token) {
+    useContactToken(token) {
       if (profile.widgetContact) authToken = token;
     },
   };

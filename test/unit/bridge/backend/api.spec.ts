@@ -312,7 +312,7 @@ describe("on Chatwoot's profile (chatwoot-profile.ts)", () => {
 
   it("sends as the widget's contact, with website_token on every call, without a config call", async () => {
     const { client, requests, sent } = chatwoot([{ status: 200, body: { id: 1, content: 'hi' } }]);
-    client.adopt('eyJ.widget.contact');
+    client.useContactToken('eyJ.widget.contact');
     expect(await client.sendMessage(record('hi'))).toEqual({ id: 1, content: 'hi' });
     expect(requests).toEqual(['POST /api/v1/widget/messages?website_token=wt_chatwoot eyJ.widget.contact']);
     expect(sent[0]?.json).toEqual({ message: { content: 'hi', echo_id: 'm-1' } });
@@ -330,14 +330,14 @@ describe("on Chatwoot's profile (chatwoot-profile.ts)", () => {
 
   it("keeps the widget's contact on init: its token goes with the config call", async () => {
     const { client, requests } = chatwoot([CW_CONFIG]);
-    client.adopt('eyJ.widget.contact');
+    client.useContactToken('eyJ.widget.contact');
     expect(await client.init()).toEqual({ website_channel_config: {}, contact: {} });
     expect(requests).toEqual(['POST /api/v1/widget/config?website_token=wt_chatwoot eyJ.widget.contact']);
   });
 
   it('recovers a token the server no longer knows (404) once, as the widget does: a new contact, then the call again', async () => {
     const { client, requests } = chatwoot([NOT_FOUND, CW_CONFIG, { status: 200, body: { id: 2 } }]);
-    client.adopt('eyJ.stale.contact');
+    client.useContactToken('eyJ.stale.contact');
     expect(await client.sendMessage(record('hi'))).toEqual({ id: 2 });
     expect(requests).toEqual([
       'POST /api/v1/widget/messages?website_token=wt_chatwoot eyJ.stale.contact',
@@ -348,7 +348,7 @@ describe("on Chatwoot's profile (chatwoot-profile.ts)", () => {
 
   it("answers auth_failed with the server's words after a second 404, and not_found for an unknown website token", async () => {
     const stale = chatwoot([NOT_FOUND, CW_CONFIG, NOT_FOUND]);
-    stale.client.adopt('eyJ.stale.contact');
+    stale.client.useContactToken('eyJ.stale.contact');
     expect(await failure(stale.client.getConversation({}))).toMatchObject({
       code: 'auth_failed',
       status: 404,
@@ -361,7 +361,7 @@ describe("on Chatwoot's profile (chatwoot-profile.ts)", () => {
 
   it('does not create a conversation on a 404 (Chatwoot makes it with the first message)', async () => {
     const { client, requests } = chatwoot([NOT_FOUND, CW_CONFIG, { status: 200, body: {} }]);
-    client.adopt('eyJ.stale.contact');
+    client.useContactToken('eyJ.stale.contact');
     expect(await client.getConversation({ name: 'Ada' })).toEqual({});
     expect(requests.every((request) => !request.startsWith('POST /api/v1/widget/conversations'))).toBe(true);
   });
@@ -369,7 +369,7 @@ describe("on Chatwoot's profile (chatwoot-profile.ts)", () => {
   it('settles a message whose last attempt got no answer as sent when the conversation has it, without sending it again', async () => {
     const stored = { id: 31, content: 'hello', message_type: 0, created_at: 1_700_000_001 };
     const { client, requests, tick } = chatwoot([LOST, { status: 200, body: [stored] }]);
-    client.adopt('eyJ.widget.contact');
+    client.useContactToken('eyJ.widget.contact');
     expect((await failure(client.sendMessage(record('hello')))).code).toBe('network_error');
     tick(30_000);
     expect(await client.sendMessage(record('hello'))).toEqual(stored);
@@ -394,7 +394,7 @@ describe("on Chatwoot's profile (chatwoot-profile.ts)", () => {
       ],
       date,
     );
-    client.adopt('eyJ.widget.contact');
+    client.useContactToken('eyJ.widget.contact');
     await client.getConversation({});
     await failure(client.sendMessage(record('hello')));
     await failure(client.sendMessage(record('hello')));
@@ -413,7 +413,7 @@ describe("on Chatwoot's profile (chatwoot-profile.ts)", () => {
       { status: 422, body: { message: 'Too many messages', attributes: ['base'] } },
       { status: 200, body: { id: 3 } },
     ]);
-    client.adopt('eyJ.widget.contact');
+    client.useContactToken('eyJ.widget.contact');
     expect((await failure(client.sendMessage(record('a')))).code).toBe('rate_limited');
     await client.sendMessage(record('a'));
     expect(requests.map((request) => request.split(' ')[0])).toEqual(['POST', 'POST']);
@@ -421,7 +421,7 @@ describe("on Chatwoot's profile (chatwoot-profile.ts)", () => {
 
   it('sends attachments as message[attachments][] without a conversation look-up first', async () => {
     const { client, sent } = chatwoot([{ status: 200, body: { id: 4 } }]);
-    client.adopt('eyJ.widget.contact');
+    client.useContactToken('eyJ.widget.contact');
     await client.sendMessage({
       ...record(''),
       files: [{ name: 'p.jpg', type: 'image/jpeg', data: new ArrayBuffer(3) }],
@@ -436,9 +436,9 @@ describe("on Chatwoot's profile (chatwoot-profile.ts)", () => {
 });
 
 describe("the contract's profile and the widget's contact", () => {
-  it("never adopts the widget's token: the contract's token comes from its config", async () => {
+  it("never uses the widget's token: the contract's token comes from its config", async () => {
     const { api: client, requests } = api([CONFIG, CONVERSATION]);
-    client.adopt('widget_token_1');
+    client.useContactToken('widget_token_1');
     await client.getConversation({});
     expect(requests[1]).toMatchObject({ authToken: 'at_token_1' });
   });
