@@ -207,12 +207,12 @@ export function createApi(
     const since = unanswered.get(message.messageId);
     if (since === undefined || !profile.findSent) return undefined;
     const list = await call({ method: 'GET', path: profile.messagesPath });
-    const found = profile.findSent(list, message, since + skew, claimed);
-    if (found) {
+    const storedCopy = profile.findSent(list, message, since + skew, claimed);
+    if (storedCopy) {
       unanswered.delete(message.messageId);
-      claimed.add((found as { id?: unknown }).id);
+      claimed.add((storedCopy as { id?: unknown }).id);
     }
-    return found;
+    return storedCopy;
   }
 
   const reachable = () =>

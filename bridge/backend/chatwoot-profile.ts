@@ -96,13 +96,13 @@ export const CHATWOOT: Profile = {
     // (at the top in develop, inside website_channel_config in some versions: the first found);
     // contact.pubsub_token (ActionCable's) is a credential too. Every field named as one is taken
     // out of what the host gets.
-    const found: Array<[string, string]> = [];
-    const parsed = parseJson(text, found);
-    const token = (found.find(([name]) => name === 'auth_token') || [])[1];
+    const secrets: Array<[string, string]> = [];
+    const parsed = parseJson(text, secrets);
+    const token = (secrets.find(([name]) => name === 'auth_token') || [])[1];
     return {
       token: token && token.length >= MIN_TOKEN_LENGTH ? token : undefined,
       config: parsed.ok && isObject(parsed.value) ? parsed.value : {},
-      secrets: found.map((secret) => secret[1]),
+      secrets: secrets.map((secret) => secret[1]),
     };
   },
   fileField: 'message[attachments][]',

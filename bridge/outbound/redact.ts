@@ -58,14 +58,14 @@ export function createRedactor(now: () => number = Date.now): Redactor {
   const scrubString = (text: string): string => {
     const searched = upperHex(text);
     const hidden = new Uint8Array(text.length);
-    let found = false;
+    let anyHidden = false;
     for (const form of forms) {
       for (let at = searched.indexOf(form); at >= 0; at = searched.indexOf(form, at + 1)) {
         hidden.fill(1, at, at + form.length);
-        found = true;
+        anyHidden = true;
       }
     }
-    return found
+    return anyHidden
       ? text.replace(/[^]/g, (char, at: number) => (hidden[at] ? (hidden[at - 1] ? '' : REDACTED) : char))
       : text;
   };

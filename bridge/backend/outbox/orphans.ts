@@ -37,15 +37,15 @@ export type Orphans = [
 ];
 
 /**
- * `foreign`: a key of another page's record not in memory here; `found`: told when a look on a
- * timer took something in.
+ * `foreign`: a key of another page's record not in memory here; `onAdopted`: told when a look on
+ * a timer took something in.
  */
 export function orphanRecovery(
   s: OutboxSettings,
   records: RecordStore | undefined,
   entries: Entries,
   foreign: (key: string) => boolean,
-  found: () => void,
+  onAdopted: () => void,
 ): Orphans {
   const { locks } = s;
   let stopped = false;
@@ -65,7 +65,7 @@ export function orphanRecovery(
     s.isOnline() &&
     (watching ||= s.setTimeout(() => {
       watching = undefined;
-      if (s.isOnline()) adopt().then((adopted) => adopted && found(), noop);
+      if (s.isOnline()) adopt().then((adopted) => adopted && onAdopted(), noop);
     }, ORPHAN_CHECK));
   const unwatch = locks && locks.onChange ? locks.onChange(watch) : noop;
   /**
@@ -82,11 +82,13 @@ export function orphanRecovery(
     const alive = new Set(locks && (await locks.held()));
     let adopted = 0;
     const gone = (key: string) => foreign(key) && !alive.has(PAGE_LOCK + pageOf(key));
-    const found = early && (await early);
+    const earlyRecords = early && (await early);
     early = undefined;
     // Read again only where a record that is to be taken in was written after that first read.
     const read =
-      found && keys.every((key) => found.has(key) || !gone(key)) ? found : await readAll(records, s.prefix, keys, gone);
+      earlyRecords && keys.every((key) => earlyRecords.has(key) || !gone(key))
+        ? earlyRecords
+        : await readAll(records, s.prefix, keys, gone);
     const breathe = slices(s);
     for (const key of keys) {
       await breathe();

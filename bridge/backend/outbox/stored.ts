@@ -40,7 +40,7 @@ export async function readEvery(records: RecordStore | undefined, prefix: string
     reads.set(
       prefix,
       (read = records.all(prefix).then(
-        ([found, values]) => new Map(found.map((key, i) => [key, values[i]])),
+        ([keys, values]) => new Map(keys.map((key, i) => [key, values[i]])),
         () => new Map(),
       )),
     );
