@@ -25,7 +25,7 @@ import { stateSetter, storageError, wallTime, type Entries, type Entry } from '.
 import type { OutboxSettings } from './outbox/settings.js';
 import { orphanRecovery } from './outbox/orphans.js';
 import { createSender } from './outbox/sender.js';
-import { readAll, readKeys, slices } from './outbox/stored.js';
+import { breather, readAll, readKeys } from './outbox/stored.js';
 
 export type { OutboxSettings };
 export { ORPHAN_CHECK } from './outbox/orphans.js';
@@ -124,7 +124,7 @@ export function createOutbox(s: OutboxSettings): Outbox {
       const keys = await readKeys(records, prefix);
       // From memory where it can: only other pages' records not taken in here are read, all at once.
       const read = await readAll(records, prefix, keys, foreign);
-      const breathe = slices(s);
+      const breathe = breather(s);
       const listing: OutboxListing[] = [];
       for (const key of inQueueOrder(new Set([...keys, ...entries.keys()]), s.page)) {
         await breathe();

@@ -11,7 +11,7 @@ import { noop, type RecordStore } from '../../environment.js';
 import { isOutboxRecord, pageOf } from '../outbox-record.js';
 import { storageError, type Entries } from './queue.js';
 import type { OutboxSettings } from './settings.js';
-import { readAll, readEvery, readKeys, slices } from './stored.js';
+import { breather, readAll, readEvery, readKeys } from './stored.js';
 
 const PAGE_LOCK = 'chat-bridge:page:';
 /** How often a live page looks for what pages that are gone left (a closed WebView sends no event). */
@@ -89,7 +89,7 @@ export function orphanRecovery(
       earlyRecords && keys.every((key) => earlyRecords.has(key) || !gone(key))
         ? earlyRecords
         : await readAll(records, s.prefix, keys, gone);
-    const breathe = slices(s);
+    const breathe = breather(s);
     for (const key of keys) {
       await breathe();
       const record = read.get(key);

@@ -13,7 +13,7 @@
 import type { RecordStore, Timers } from '../../environment.js';
 
 /** How long a loop over stored records runs before other tasks get their turn (a long task is 50 ms). */
-const SLICE = 10;
+const BREATHE_AFTER = 10;
 
 /** The read of everything under way, by store and prefix (a store may hold several inboxes). */
 const reading = new WeakMap<RecordStore, Map<string, Promise<Map<string, unknown>>>>();
@@ -62,16 +62,17 @@ export const readAll = async (
 
 /**
  * A loop over thousands of records lets other tasks run (the host's commands, the page's input)
- * every SLICE ms: `breathe()` in each round waits for a new task once it is time.
+ * every BREATHE_AFTER ms: the `breathe()` this returns, called in each round, waits for a new task
+ * once it is time.
  */
-export function slices(timers: Timers & { now(): number }) {
+export function breather(timers: Timers & { now(): number }) {
   let start = timers.now();
   return () =>
-    timers.now() - start > SLICE &&
-    new Promise<void>((next) =>
+    timers.now() - start > BREATHE_AFTER &&
+    new Promise<void>((resume) =>
       timers.setTimeout(() => {
         start = timers.now();
-        next();
+        resume();
       }, 0),
     );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readAll, readEvery, readKeys, slices } from '../../../../../bridge/backend/outbox/stored.js';
+import { breather, readAll, readEvery, readKeys } from '../../../../../bridge/backend/outbox/stored.js';
 import type { RecordStore } from '../../../../../bridge/environment.js';
 import { mapRecords } from '../../../../../tools/testing/in-memory-environment.js';
 
@@ -88,11 +88,11 @@ describe('reading the stored records', () => {
   });
 });
 
-describe('slices of a long loop', () => {
-  it('waits for a new task only once a slice has run its time, then starts a new slice', async () => {
+describe('the breather of a long loop', () => {
+  it('waits for a new task only once the loop has run its time, then counts that time afresh', async () => {
     let now = 0;
     const waits: number[] = [];
-    const breathe = slices({
+    const breathe = breather({
       now: () => now,
       setTimeout: (callback, ms) => (waits.push(ms), setTimeout(callback, 0)),
       clearTimeout: () => undefined,
