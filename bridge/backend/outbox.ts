@@ -88,15 +88,15 @@ export function createOutbox(s: OutboxSettings): Outbox {
     entries.set(key, entry);
     setState(entry, 'queued');
     drain(true, false);
-    const held = holdPage();
+    const pageHeld = holdPage();
     // Chained after the drain, so a text message's request starts before this write's
     // IndexedDB transaction is opened (a cost to Chromium's main thread; the bench shows it):
     // both are under way at once either way.
     // A message with files is the other way round: WebKit's main thread stalls on a put of
     // Blobs issued while their upload runs, so its first request waits until a task after
     // the put was asked for (by then issued: the store's layers take microtasks only).
-    if (record.files) entry.issued = held.then(() => new Promise<void>((done) => s.setTimeout(done, 0)));
-    entry.written = held
+    if (record.files) entry.issued = pageHeld.then(() => new Promise<void>((done) => s.setTimeout(done, 0)));
+    entry.written = pageHeld
       .then(() => (records as RecordStore).put(key, record))
       .then(
         () => true,

@@ -26,7 +26,11 @@ export interface InboxLock {
   keep(): void;
   /** Whether another WebView waits for the lock (false where that cannot be known). */
   wanted(): Promise<unknown>;
-  /** Whether this page holds the lock now (then no other page is sending). */
+  /**
+   * Whether this page holds the lock now (then no other page is sending). Unlike `Locks.held()`
+   * (the names of every lock held), a boolean: named apart, it cost the bundle 2 B gzipped (a
+   * minified property name of its own).
+   */
   held(): boolean;
   destroy(): void;
 }

@@ -108,7 +108,7 @@ export function orphanRecovery(
     return adopted;
   }
 
-  const holdPage = () =>
+  const requestPageLock = () =>
     locks &&
     new Promise<void>((granted) => {
       pageGone = locks
@@ -117,7 +117,7 @@ export function orphanRecovery(
     });
 
   return [
-    () => (pageHeld ||= pageGone.then(holdPage)),
+    () => (pageHeld ||= pageGone.then(requestPageLock)),
     adopt,
     async (key) => {
       // Its key alone is read: an attachment's bytes are not.
