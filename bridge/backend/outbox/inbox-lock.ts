@@ -37,7 +37,8 @@ export interface InboxLock {
 
 export function inboxLock(locks: Locks | undefined, timers: Timers, name: string): InboxLock {
   let busy = false;
-  let keep = false;
+  /** `keep()` was called during this pass. */
+  let keepAsked = false;
   /** The linger ran out, another page asked, or destroy was called, during a pass: the lock goes as it ends. */
   let expired = false;
   /** Lets the lock go: set while this page holds it. */
@@ -58,12 +59,12 @@ export function inboxLock(locks: Locks | undefined, timers: Timers, name: string
     const result = turn.then(async () => {
       release ||= await hold(locks, name);
       busy = true;
-      keep = false;
+      keepAsked = false;
       try {
         return await work();
       } finally {
         busy = false;
-        if (!keep || expired) letGo();
+        if (!keepAsked || expired) letGo();
         else {
           timer ||= timers.setTimeout(end, LINGER);
           void wanted().then((asked) => asked && end());
@@ -75,7 +76,7 @@ export function inboxLock(locks: Locks | undefined, timers: Timers, name: string
   };
   return {
     run,
-    keep: () => void (keep = true),
+    keep: () => void (keepAsked = true),
     wanted,
     held: () => !!release,
     destroy() {

@@ -121,12 +121,12 @@ export function orphanRecovery(
     adopt,
     async (key) => {
       // Its key alone is read: an attachment's bytes are not.
-      const kept = await (records as RecordStore).keys(key).then(
+      const stillStored = await (records as RecordStore).keys(key).then(
         (keys) => keys.includes(key),
         () => true,
       );
-      if (!kept) entries.delete(key);
-      return kept;
+      if (!stillStored) entries.delete(key);
+      return stillStored;
     },
     () => {
       stopped = true;

@@ -59,6 +59,6 @@ export const waitClock = (s: Clocks) => (s.elapsed ? s.elapsed() : s.now());
  * not a move: listOutbox then says exactly what the message event said.
  */
 export const wallTime = (s: Clocks, at: number, told?: number) => {
-  const now = Math.round(s.now() + at - waitClock(s));
-  return Math.abs(now - (told as number)) < 2 ? told : now;
+  const ends = Math.round(s.now() + at - waitClock(s));
+  return Math.abs(ends - (told as number)) < 2 ? told : ends;
 };

@@ -115,7 +115,7 @@ export function createSender(
       // A wait the server asked for (Retry-After) is kept even by a retry "at once".
       if (wait > 0 && (!skip || entry.firm)) return schedule(wait);
       skip = false;
-      const sending = attempt(entry);
+      const sending = makeAttempt(entry);
       // Asked once the send started (asking costs the request's start a browser call): another
       // WebView waiting gets its turn after this one send.
       const wanted = lock.wanted();
@@ -134,7 +134,7 @@ export function createSender(
   }
 
   /** One attempt; false when the message stays (a transient failure), so nothing behind it may go. */
-  async function attempt(entry: Entry): Promise<boolean> {
+  async function makeAttempt(entry: Entry): Promise<boolean> {
     entry.attempt++;
     entry.next = undefined;
     setState(entry, 'sending');

@@ -23,9 +23,9 @@ const valuesOf = new WeakMap<string[], Map<string, unknown>>();
 
 /** The keys of the inbox's records, in order. */
 export async function readKeys(records: RecordStore | undefined, prefix: string): Promise<string[]> {
-  const shared = records && readsOf(records).get(prefix);
-  if (!shared) return records ? records.keys(prefix).catch(() => []) : [];
-  const read = await shared;
+  const underWay = records && readsOf(records).get(prefix);
+  if (!underWay) return records ? records.keys(prefix).catch(() => []) : [];
+  const read = await underWay;
   const keys = [...read.keys()];
   valuesOf.set(keys, read);
   return keys;
@@ -35,18 +35,18 @@ export async function readKeys(records: RecordStore | undefined, prefix: string)
 export async function readEvery(records: RecordStore | undefined, prefix: string): Promise<Map<string, unknown>> {
   if (!records) return new Map();
   const reads = readsOf(records);
-  let read = reads.get(prefix);
-  if (!read) {
+  let underWay = reads.get(prefix);
+  if (!underWay) {
     reads.set(
       prefix,
-      (read = records.all(prefix).then(
+      (underWay = records.all(prefix).then(
         ([keys, values]) => new Map(keys.map((key, i) => [key, values[i]])),
         () => new Map(),
       )),
     );
-    void read.then(() => reads.delete(prefix));
+    void underWay.then(() => reads.delete(prefix));
   }
-  return read;
+  return underWay;
 }
 
 /**
