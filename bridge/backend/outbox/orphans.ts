@@ -52,7 +52,7 @@ export function orphanRecovery(
   let release = noop;
   let pageHeld: Promise<unknown> | undefined;
   /** The last hold of this page's lock, settled once that lock is gone: the next waits for it. */
-  let pageGone: Promise<unknown> = Promise.resolve();
+  let pageLockGone: Promise<unknown> = Promise.resolve();
   let watching: unknown;
   /**
    * A closed page sends no event: while another live page has records stored, and this one is
@@ -111,13 +111,13 @@ export function orphanRecovery(
   const requestPageLock = () =>
     locks &&
     new Promise<void>((granted) => {
-      pageGone = locks
+      pageLockGone = locks
         .request(PAGE_LOCK + s.page, () => new Promise<void>((resolve) => granted(void (release = resolve))), true)
         .catch(granted);
     });
 
   return [
-    () => (pageHeld ||= pageGone.then(requestPageLock)),
+    () => (pageHeld ||= pageLockGone.then(requestPageLock)),
     adopt,
     async (key) => {
       // Its key alone is read: an attachment's bytes are not.
