@@ -67,7 +67,7 @@ export function inboxLock(locks: Locks | undefined, timers: Timers, name: string
         if (!keepAsked || expired) letGo();
         else {
           timer ||= timers.setTimeout(end, LINGER);
-          void wanted().then((asked) => asked && end());
+          void wanted().then((otherWaits) => otherWaits && end());
         }
       }
     });
