@@ -101,11 +101,12 @@ export function createSender(
       adoptDue = false;
       await adopt();
     }
-    let sent = '';
+    /** The key of the message this pass sent last ('' until one is sent). */
+    let lastSent = '';
     for (const key of inQueueOrder(entries.keys(), s.page)) {
       // The message before, sent in this pass, is off the disk before the next one goes. Only
       // then awaited: a pass's first request starts in its first microtask.
-      if (sent) await removing;
+      if (lastSent) await removing;
       if (stopped) return;
       if (pageOf(key) !== s.page && !(await isStored(key))) continue;
       // Read after the await: a cancel may have taken it out meanwhile.
@@ -120,17 +121,17 @@ export function createSender(
       // WebView waiting gets its turn after this one send.
       const wanted = lock.wanted();
       if (!(await sending)) return;
-      sent = key;
+      lastSent = key;
       if (await wanted) {
         again = true;
         return void (await removing);
       }
     }
-    if (!sent) return;
+    if (!lastSent) return;
     // Everything went: the conversation is likely to go on, so the lock is kept a moment. Another
     // page may have taken in the record sent last; it is off the disk before the lock can go.
     lock.keep();
-    if (pageOf(sent) !== s.page) await removing;
+    if (pageOf(lastSent) !== s.page) await removing;
   }
 
   /** One attempt; false when the message stays (a transient failure), so nothing behind it may go. */
