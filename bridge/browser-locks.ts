@@ -76,16 +76,16 @@ function leaseLocks(win: Window, storage: Storage | undefined, random: () => num
   if (!storage) return;
   const me = random().toString(36).slice(2);
   /** What `key` holds: its owner and when its lease ends. */
-  const read = (key: string) => (storage.getItem(key) || '').split(' ');
+  const leaseOf = (key: string) => (storage.getItem(key) || '').split(' ');
   /** `key`'s owner while its time has not run out (and is no further ahead than a lease). */
   const valid = (key: string) => {
-    const [owner, until] = read(key);
+    const [owner, until] = leaseOf(key);
     const left = Number(until) - Date.now();
     return left > 0 && left <= TTL ? owner : undefined;
   };
   const claim = (key: string) => storage.setItem(key, `${me} ${Date.now() + TTL}`);
   /** Removes `key` if it is this WebView's lease. */
-  const drop = (key: string) => read(key)[0] === me && storage.removeItem(key);
+  const drop = (key: string) => leaseOf(key)[0] === me && storage.removeItem(key);
   win.addEventListener('pagehide', () => Object.keys(storage).forEach(drop));
   return {
     async request(name, work, only) {

@@ -87,7 +87,7 @@ export function browserRecords(win: Window): RecordStore {
         values.map((record, i) =>
           joined(
             record,
-            slices.filter((_, s) => sliceKeys[s]![0] === keys[i]),
+            slices.filter((_, j) => sliceKeys[j]![0] === keys[i]),
           ),
         ),
       ]),

@@ -150,7 +150,7 @@ export function createOutbox(s: OutboxSettings): Outbox {
     },
     cancel(messageId) {
       const find = () => [...entries.values()].find((candidate) => candidate.record.messageId === messageId);
-      const take = async (entry: Entry | false | undefined) => {
+      const takeOut = async (entry: Entry | false | undefined) => {
         if (!entry || entry.state === 'sending') return false;
         await finish(entry, {
           ok: false,
@@ -163,11 +163,11 @@ export function createOutbox(s: OutboxSettings): Outbox {
       // taken out at once, without waiting for the lock, which a pass holds while it sends
       // everything queued before it (a cancel must not wait for those, nor lose the race).
       const own = find();
-      if (own && (pageOf(own.key) === s.page || lock.held())) return take(own);
+      if (own && (pageOf(own.key) === s.page || lock.held())) return takeOut(own);
       return lock.run(async () => {
         await adopt();
         const entry = find();
-        return take(entry && (await isStored(entry.key)) && entry);
+        return takeOut(entry && (await isStored(entry.key)) && entry);
       });
     },
     get size() {
