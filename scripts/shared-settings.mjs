@@ -70,7 +70,7 @@ export const INTERNAL_PROPERTIES = new RegExp(
     ...['onVisible', 'onConnectivityChange', 'onMessage', 'isOnline', 'pageOrigin', 'scope', 'apiOrigin'],
     ...['maxCommandLength', 'form', 'json', 'onProgress', 'delay', 'stop', 'list', 'cancel', 'clearAll'],
     ...['rawOptions', 'recorder', 'hosts', 'firm', 'wanted', 'keep', 'onWiped', 'onChange', 'record'],
-    ...['held', 'waiting', 'pending', 'retryAfter', 'issued'],
+    ...['held', 'holding', 'waiting', 'pending', 'retryAfter', 'issued'],
     // The outbox's clocks and upload budget (environment.ts `elapsed`, upload-budget.ts's tallies, the API's `reachable`).
     ...['elapsed', 'reachable', 'uploads', 'refusals', 'told'],
     // The uploads' and command specs' fields (dispatch/), and the adapters' field beside `encode`:

@@ -163,7 +163,7 @@ export function createOutbox(s: OutboxSettings): Outbox {
       // taken out at once, without waiting for the lock, which a pass holds while it sends
       // everything queued before it (a cancel must not wait for those, nor lose the race).
       const own = find();
-      if (own && (pageOf(own.key) === s.page || lock.held())) return takeOut(own);
+      if (own && (pageOf(own.key) === s.page || lock.holding())) return takeOut(own);
       return lock.run(async () => {
         await adopt();
         const entry = find();

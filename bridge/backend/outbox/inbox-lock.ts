@@ -26,12 +26,8 @@ export interface InboxLock {
   keep(): void;
   /** Whether another WebView waits for the lock (false where that cannot be known). */
   wanted(): Promise<unknown>;
-  /**
-   * Whether this page holds the lock now (then no other page is sending). Unlike `Locks.held()`
-   * (the names of every lock held), a boolean: named apart, it cost the bundle 2 B gzipped (a
-   * minified property name of its own).
-   */
-  held(): boolean;
+  /** Whether this page holds the lock now (then no other page is sending); `Locks.held()` is the names of every lock held. */
+  holding(): boolean;
   destroy(): void;
 }
 
@@ -78,7 +74,7 @@ export function inboxLock(locks: Locks | undefined, timers: Timers, name: string
     run,
     keep: () => void (keepAsked = true),
     wanted,
-    held: () => !!release,
+    holding: () => !!release,
     destroy() {
       letGo();
       // A pass under way lets it go again as it ends, rather than keep it.

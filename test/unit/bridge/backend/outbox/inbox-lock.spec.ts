@@ -49,16 +49,16 @@ describe('one holder at a time', () => {
     const ran = [a.run(first.work), b.run(second.work)];
     await flush();
     expect(log).toEqual(['a start']);
-    expect(a.held()).toBe(true);
-    expect(b.held()).toBe(false);
+    expect(a.holding()).toBe(true);
+    expect(b.holding()).toBe(false);
     first.finish();
     await flush();
     expect(log).toEqual(['a start', 'a end', 'b start']);
-    expect(a.held()).toBe(false);
-    expect(b.held()).toBe(true);
+    expect(a.holding()).toBe(false);
+    expect(b.holding()).toBe(true);
     second.finish();
     expect(await Promise.all(ran)).toEqual(['a', 'b']);
-    expect(b.held()).toBe(false);
+    expect(b.holding()).toBe(false);
   });
 
   it("runs one page's works in turn, in the order asked", async () => {
@@ -82,7 +82,7 @@ describe('one holder at a time', () => {
     const { a, b, locks } = twoPages();
     const failed = a.run(async () => Promise.reject(new Error('send failed')));
     await expect(failed).rejects.toThrow('send failed');
-    expect(a.held()).toBe(false);
+    expect(a.holding()).toBe(false);
     expect(await heldNames(locks)).toEqual([]);
     await expect(a.run(async () => 'next')).resolves.toBe('next');
     await expect(b.run(async () => 'other page')).resolves.toBe('other page');
@@ -110,7 +110,7 @@ describe('the linger', () => {
   it('keeps the lock LINGER ms after a pass that called keep(), for the next pass to run without asking, then lets it go', async () => {
     const { a, b, clock, locks } = twoPages();
     await a.run(async () => a.keep());
-    expect(a.held()).toBe(true);
+    expect(a.holding()).toBe(true);
     expect(await heldNames(locks)).toEqual([NAME]);
     let other = false;
     void b.run(async () => (other = true));
@@ -124,14 +124,14 @@ describe('the linger', () => {
     clock.advance(1);
     await flush();
     expect(other).toBe(true);
-    expect(a.held()).toBe(false);
+    expect(a.holding()).toBe(false);
   });
 
   it('lets the lock go at once after a pass that did not call keep()', async () => {
     const { a, clock, locks } = twoPages();
     await a.run(async () => a.keep());
     await a.run(async () => 'no keep');
-    expect(a.held()).toBe(false);
+    expect(a.holding()).toBe(false);
     expect(await heldNames(locks)).toEqual([]);
     expect(clock.pending).toBe(0);
   });
@@ -143,7 +143,7 @@ describe('the linger', () => {
     await a.run(async () => a.keep());
     clock.advance(100);
     await flush();
-    expect(a.held()).toBe(false);
+    expect(a.holding()).toBe(false);
     expect(await heldNames(locks)).toEqual([]);
     expect(clock.pending).toBe(0);
   });
@@ -161,10 +161,10 @@ describe('the linger', () => {
     clock.advance(LINGER);
     await flush();
     // Never taken from a pass under way.
-    expect(a.held()).toBe(true);
+    expect(a.holding()).toBe(true);
     pass.finish();
     await ran;
-    expect(a.held()).toBe(false);
+    expect(a.holding()).toBe(false);
     expect(await heldNames(locks)).toEqual([]);
   });
 
@@ -184,7 +184,7 @@ describe('the linger', () => {
     await ran;
     await flush();
     expect(other).toBe(true);
-    expect(a.held()).toBe(false);
+    expect(a.holding()).toBe(false);
     expect(clock.pending).toBe(0);
   });
 });
@@ -228,7 +228,7 @@ describe('destroy', () => {
     expect(clock.pending).toBe(1);
     a.destroy();
     a.destroy();
-    expect(a.held()).toBe(false);
+    expect(a.holding()).toBe(false);
     expect(clock.pending).toBe(0);
     await flush();
     expect(await heldNames(locks)).toEqual([]);
@@ -247,7 +247,7 @@ describe('destroy', () => {
     a.destroy();
     pass.finish();
     await expect(ran).resolves.toBe('a');
-    expect(a.held()).toBe(false);
+    expect(a.holding()).toBe(false);
     expect(clock.pending).toBe(0);
     expect(await heldNames(locks)).toEqual([]);
   });
@@ -264,7 +264,7 @@ describe('without locks (nothing to share them with)', () => {
     await flush();
     // No other WebView to keep out, so nothing to wait for: both are under way.
     expect(log).toEqual(['1 start', '2 start']);
-    expect(lock.held()).toBe(false);
+    expect(lock.holding()).toBe(false);
     lock.keep();
     expect(await lock.wanted()).toBeFalsy();
     one.finish();
