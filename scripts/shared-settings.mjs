@@ -56,8 +56,9 @@ export const TERSER_OPTIONS = /** @type {const} */ ({
  * those boundaries has it: terser renames it everywhere, and a mistake breaks the bundle only
  * (the ES modules and the debug bundle keep every name; test/unit/scripts/build.spec.ts runs the bundle).
  * `key` stays out: the lease reads `StorageEvent.key`, and with `builtins: true` terser would rename
- * that read too. `held`, `waiting` and `pending` (the outbox's locks, the channel's and the command
- * runner's counts) are in: Web Locks' `query()` result, the one web object with such fields here,
+ * that read too. `held`, `holding`, `waiting` and `pending` (the outbox's locks and the inbox lock,
+ * the channel's and the command runner's counts) are in: Web Locks' `query()` result, the one web
+ * object with such fields here,
  * is read with the field's name passed as a string (browser-locks.ts `names`), which terser leaves.
  */
 export const INTERNAL_PROPERTIES = new RegExp(
