@@ -18,7 +18,8 @@
  * (at least once); strict, its flush would hold up the next message's write.
  *
  * indexedDbRecords runs past 80 lines on purpose: one closure over the one connection, its open
- * under way and the wiped mark, which the open, the reopen and each call read and reset.
+ * under way and the wiped mark, which the open, the reopen and each call read and reset. The
+ * batch of strict writes being gathered is withBatchedWrites' own, over it.
  */
 import { noop } from './environment.js';
 
@@ -79,11 +80,6 @@ export function indexedDbRecords(win: Window): IndexedDbRecords {
    */
   let lost = false;
   let wiped = noop;
-  /** The strict writes that join the next transaction, until it is created, and its outcome. */
-  let batch: Op[] | undefined;
-  let batched: Promise<unknown>;
-  /** The last write of a failed batch made again alone: the next waits for it. */
-  let oneByOne: Promise<unknown> = Promise.resolve();
 
   /**
    * Rejects after `ms` unless `promise` settled. Its timer is cleared as it settles: left to run
@@ -93,17 +89,6 @@ export function indexedDbRecords(win: Window): IndexedDbRecords {
     new Promise<T>((resolve, reject) => {
       const timer = win.setTimeout(() => reject(timeout()), ms);
       promise.then(resolve, reject).then(() => win.clearTimeout(timer));
-    });
-
-  const transact = (database: IDBDatabase, writes: Writes, op: Op) =>
-    new Promise<unknown>((resolve, reject) => {
-      // Engines without `durability` ignore the option; an undefined mode is `readonly`.
-      const transaction = database.transaction(STORE, writes && 'readwrite', writes && { durability: writes });
-      const request = op(transaction.objectStore(STORE));
-      transaction.oncomplete = () =>
-        resolve(Array.isArray(request) ? request.map((each) => each.result) : request.result);
-      // A failed request aborts its transaction; so does a connection closed under it.
-      transaction.onabort = () => reject(transaction.error);
     });
 
   function open(): Promise<IDBDatabase> {
@@ -180,17 +165,36 @@ export function indexedDbRecords(win: Window): IndexedDbRecords {
       return attempt(writes, op);
     });
 
+  return withBatchedWrites(twice, (listener) => (wiped = listener));
+}
+
+/**
+ * The records over `call` (one operation in one transaction, on the one connection), with
+ * `onWiped` as the connection has it: a strict write, unless `alone`, joins the strict writes
+ * asked for until their transaction is created, and shares its flush to disk.
+ */
+function withBatchedWrites(
+  call: (writes: Writes, op: Op) => Promise<unknown>,
+  onWiped: IndexedDbRecords['onWiped'],
+): IndexedDbRecords {
+  /** The strict writes that join the next transaction, until it is created, and its outcome. */
+  let batch: Op[] | undefined;
+  let batched: Promise<unknown>;
+  /** The last write of a failed batch made again alone: the next waits for it. */
+  let oneByOne: Promise<unknown> = Promise.resolve();
+
   return {
+    onWiped,
     run(writes, op, alone) {
       // A relaxed write (a removal) has no flush to share: it goes alone.
-      if (writes != 'strict' || alone) return twice(writes, op);
+      if (writes != 'strict' || alone) return call(writes, op);
       if (!batch) {
         const ops: Op[] = (batch = []);
         // Writes asked for from then on go in the next transaction (a retry's closing a later
         // batch early does no harm: its writes are in it, the next ones start another).
         const close = () => void (batch = undefined);
         // Closed as it settles too (not with `finally`: ES2018).
-        (batched = twice(writes, (store) => (close(), ops.map((each) => each(store)) as IDBRequest[]))).then(
+        (batched = call(writes, (store) => (close(), ops.map((each) => each(store)) as IDBRequest[]))).then(
           close,
           close,
         );
@@ -204,9 +208,21 @@ export function indexedDbRecords(win: Window): IndexedDbRecords {
       // kept records write it again.
       return batched.catch((error) => {
         if (ops.length < 2 || error === timedOut) throw error;
-        return (oneByOne = oneByOne.catch(noop).then(() => twice(writes, op)));
+        return (oneByOne = oneByOne.catch(noop).then(() => call(writes, op)));
       });
     },
-    onWiped: (listener) => (wiped = listener),
   };
+}
+
+/** Runs `op` in a transaction of its own: its request's result, or its requests' results in order. */
+function transact(database: IDBDatabase, writes: Writes, op: Op): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    // Engines without `durability` ignore the option; an undefined mode is `readonly`.
+    const transaction = database.transaction(STORE, writes && 'readwrite', writes && { durability: writes });
+    const request = op(transaction.objectStore(STORE));
+    transaction.oncomplete = () =>
+      resolve(Array.isArray(request) ? request.map((each) => each.result) : request.result);
+    // A failed request aborts its transaction; so does a connection closed under it.
+    transaction.onabort = () => reject(transaction.error);
+  });
 }
