@@ -152,7 +152,7 @@ export function createBridge(
         page,
         maxFileSize: options.maxFileSize,
         fileTypes: profile.fileTypes,
-        keepRateLimited: profile.rateLimitPasses,
+        rateLimitPasses: profile.rateLimitPasses,
         send: api.sendMessage,
         reachable: api.reachable,
         emit,

@@ -86,7 +86,6 @@ export const INTERNAL_PROPERTIES = new RegExp(
     // The backend profiles' fields (backend/profile.ts) and the API's `useContactToken`: the bundle's own objects.
     ...['conversationsPath', 'messagesPath', 'tokenName', 'tokenEverywhere', 'stale', 'sign', 'session'],
     ...['fileField', 'widgetContact', 'findSent', 'useContactToken', 'contactPath', 'rateLimitPasses'],
-    ...['keepRateLimited'],
   ].join('|')})$`,
 );
 

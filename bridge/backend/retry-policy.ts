@@ -19,16 +19,16 @@ const TRANSIENT = [502, 503, 504];
 /**
  * Whether the outbox keeps a message after a failure reported as `error` (toErrorEvent: what is not
  * a bridge error, a programming error, is a `server_error` without a status, never kept).
- * `keepRateLimited`: a 429 too (the profile's `rateLimitPasses`). Chatwoot's rack-attack counts a
+ * `rateLimitPasses` (the profile's): a 429 too. Chatwoot's rack-attack counts a
  * minute and gives no Retry-After (config/initializers/rack_attack.rb), which the request's own
  * 429 retries (about 15 s, http.ts) do not outlast: failed there, the message would be lost unless
  * the app sent it again; kept, it goes when the window has passed. The contract's 429 stays final
  * after those retries (its behaviour before Chatwoot's profile, kept as it was).
  */
-export const isTransient = (error: ErrorEvent, keepRateLimited?: boolean) =>
+export const isTransient = (error: ErrorEvent, rateLimitPasses?: boolean) =>
   error.code === 'network_error' ||
   TRANSIENT.includes(error.status as number) ||
-  (!!keepRateLimited && error.status === 429);
+  (!!rateLimitPasses && error.status === 429);
 
 /**
  * The wait the server asked for before the next attempt (its `Retry-After`, RFC 9110 §10.2.3, on

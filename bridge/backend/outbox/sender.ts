@@ -159,7 +159,7 @@ export function createSender(
       const asked = error.retryAt ? error.retryAt - now : askedWait(thrown, now);
       // A transient failure keeps the message, unless the wait asked for is longer than anyone
       // waits (it would hold every message behind it) or its uploads are spent (upload-budget.ts).
-      const final = !isTransient(error, s.keepRateLimited)
+      const final = !isTransient(error, s.rateLimitPasses)
         ? error
         : (asked as number) > MAX_WAIT
           ? tooFarOff(error, now + (asked as number))

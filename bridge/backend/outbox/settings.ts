@@ -14,8 +14,8 @@ export interface OutboxSettings extends Timers {
   maxFileSize: number;
   /** The MIME types the backend accepts, for records read back (the service's when absent). */
   fileTypes?: RegExp | undefined;
-  /** A 429 its request gave up on keeps the message, as a transient failure (the profile's `rateLimitPasses`). */
-  keepRateLimited?: boolean | undefined;
+  /** The backend's rate limits pass on their own: a 429 its request gave up on keeps the message (the profile's, profile.ts). */
+  rateLimitPasses?: boolean | undefined;
   /** The wall clock: what the host is told (`nextAttemptAt`), the order of stored records. */
   now(): number;
   /** The clock waits are measured on (environment.ts): the wall clock set back or forward moves no wait. */
