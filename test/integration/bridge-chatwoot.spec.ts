@@ -48,6 +48,14 @@ function loaded(h: BridgeHarness, token: string): void {
   h.te.post(`chatwoot-widget:${JSON.stringify(message)}`, suite.backend.url);
 }
 
+/** A Chatwoot bridge given a new widget contact's token by the page's `loaded` event. */
+async function widgetBridge(options: Record<string, unknown> = {}): Promise<BridgeHarness> {
+  const token = await widgetToken();
+  const h = chatwootBridge(options);
+  loaded(h, token);
+  return h;
+}
+
 /** Nothing but website_token in a URL, never an Authorization header, X-Auth-Token on every token-scoped call. */
 function expectCredentialsAsChatwoot(h: BridgeHarness): void {
   expect(h.sent.length).toBeGreaterThan(0);
@@ -149,9 +157,7 @@ describe('a token the server no longer knows', () => {
 
 describe('the conversation commands: on Chatwoot a conversation starts with its first message', () => {
   it('getConversation answers {} for a contact without one, and creates none', async () => {
-    const token = await widgetToken();
-    const h = chatwootBridge();
-    loaded(h, token);
+    const h = await widgetBridge();
     expect(await h.send('getConversation', { name: 'Ada' })).toEqual({
       type: 'response',
       id: expect.any(String),
@@ -186,9 +192,7 @@ describe('the conversation commands: on Chatwoot a conversation starts with its 
   });
 
   it('createConversation for a contact without a conversation answers {} and makes none', async () => {
-    const token = await widgetToken();
-    const h = chatwootBridge();
-    loaded(h, token);
+    const h = await widgetBridge();
     expect(await h.send('createConversation', { name: 'Ada' })).toMatchObject({ ok: true, result: {} });
     expect(await conversations()).toEqual([]);
     // The fields are set: the first message then starts the conversation without setting them again.
@@ -202,9 +206,7 @@ describe('the conversation commands: on Chatwoot a conversation starts with its 
   });
 
   it("sendMessage sets the contact's fields before the message when they are new or changed, and not again", async () => {
-    const token = await widgetToken();
-    const h = chatwootBridge();
-    loaded(h, token);
+    const h = await widgetBridge();
     await h.send('sendMessage', { content: 'one', name: 'Ada', email: 'ada@example.com' });
     await h.send('sendMessage', { content: 'two', name: 'Ada', email: 'ada@example.com' });
     await h.send('sendMessage', { content: 'three' });
@@ -226,9 +228,7 @@ describe('the conversation commands: on Chatwoot a conversation starts with its 
   });
 
   it('sendMessage starts the conversation, which getConversation then answers', async () => {
-    const token = await widgetToken();
-    const h = chatwootBridge();
-    loaded(h, token);
+    const h = await widgetBridge();
     const sent = await h.send('sendMessage', { content: 'the first one' });
     expect(sent).toMatchObject({ ok: true, result: { content: 'the first one' } });
     const id = (sent as { result: { conversation_id: number } }).result.conversation_id;
@@ -351,18 +351,14 @@ describe("Chatwoot's failures in the bridge's codes", () => {
   });
 
   it("gives a 422's attributes as errors: content over Chatwoot's 150,000 characters", async () => {
-    const token = await widgetToken();
-    const h = chatwootBridge();
-    loaded(h, token);
+    const h = await widgetBridge();
     const response = await h.send('sendMessage', { content: 'x'.repeat(150_001) });
     expect(response).toMatchObject({ ok: false, error: { code: 'validation_error', status: 422 } });
     expect(response.ok === false && response.error.errors).toEqual({ content: [expect.stringMatching(/too long/)] });
   });
 
   it("checks Chatwoot's types and 40 MiB before sending: a zip goes, an .exe and 40 MiB + 1 do not", async () => {
-    const token = await widgetToken();
-    const h = chatwootBridge();
-    loaded(h, token);
+    const h = await widgetBridge();
     const zip = { name: 'logs.zip', type: 'application/zip', data: base64Bytes(100) };
     expect(await h.send('sendMessage', { attachments: [zip] })).toMatchObject({ ok: true });
     const exe = { name: 'setup.exe', type: 'application/x-msdownload', data: base64Bytes(10) };

@@ -5,9 +5,9 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { connect } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startReferenceBackend } from '../../reference-backend/server.mjs';
+import { sendInHalves } from '../helpers/half-body.js';
 
 type Backend = Awaited<ReturnType<typeof startReferenceBackend>>;
 type Options = NonNullable<Parameters<typeof startReferenceBackend>[0]>;
@@ -386,23 +386,16 @@ describe("errors in Chatwoot's shapes (request_exception_handler.rb, message.rb,
     const head =
       '--b0undary\r\nContent-Disposition: form-data; name="message[attachments][]"; filename="a.exe"\r\n\r\n';
     const body = Buffer.concat([Buffer.from(head), Buffer.alloc(64 * 1024), Buffer.from('\r\n--b0undary--\r\n')]);
-    const { port } = new URL(backend.url);
-    const socket = connect(Number(port), '127.0.0.1');
-    await new Promise((resolve) => socket.once('connect', resolve));
-    let answer = '';
-    socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
-    socket.write(
+    const { before, after } = await sendInHalves(
+      backend.url,
       `POST ${API}/messages${Q} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Auth-Token: not-a-contact\r\n` +
-        `Content-Type: multipart/form-data; boundary=b0undary\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+        `Content-Type: multipart/form-data; boundary=b0undary\r\nConnection: close\r\n`,
+      body,
     );
-    socket.write(body.subarray(0, body.length / 2));
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(answer).toBe('');
-    socket.end(body.subarray(body.length / 2));
-    await new Promise((resolve) => socket.once('close', resolve));
+    expect(before).toBe('');
     // An .exe would be a 422 on a known contact; an unknown one is refused first, as set_contact runs before the save.
-    expect(answer).toMatch(/^HTTP\/1\.1 404 /);
-    expect(answer).toContain('{"error":"Resource could not be found"}');
+    expect(after).toMatch(/^HTTP\/1\.1 404 /);
+    expect(after).toContain('{"error":"Resource could not be found"}');
   });
 
   it('message-flood fault: 422 "Too many messages" without storing', async () => {

@@ -1,8 +1,8 @@
 // @vitest-environment node
 import { describe, it, expect, beforeAll, afterAll, beforeEach } from 'vitest';
 import { createHash } from 'node:crypto';
-import { connect } from 'node:net';
 import { startReferenceBackend } from '../../reference-backend/server.mjs';
+import { sendInHalves } from '../helpers/half-body.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -216,22 +216,14 @@ describe('POST /messages', () => {
   it('reads the whole body before refusing a made-up token, so a proxy that sends the body gets our 401', async () => {
     // Half a body, then a pause: no answer may come before the rest. Answering at once and closing
     // made nginx meet a reset while it sent the buffered body, and answer 502 instead of the 401.
-    const body = Buffer.alloc(256 * 1024, 1);
-    const { port } = new URL(backend.url);
-    const socket = connect(Number(port), '127.0.0.1');
-    await new Promise((resolve) => socket.once('connect', resolve));
-    let answer = '';
-    socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
-    socket.write(
+    const { before, after } = await sendInHalves(
+      backend.url,
       `POST /messages HTTP/1.0\r\nHost: 127.0.0.1\r\nAuthorization: Bearer made-up\r\n` +
-        `Content-Type: multipart/form-data; boundary=b0undary\r\nContent-Length: ${body.length}\r\n\r\n`,
+        `Content-Type: multipart/form-data; boundary=b0undary\r\n`,
+      Buffer.alloc(256 * 1024, 1),
     );
-    socket.write(body.subarray(0, body.length / 2));
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(answer).toBe('');
-    socket.end(body.subarray(body.length / 2));
-    await new Promise((resolve) => socket.once('close', resolve));
-    expect(answer).toMatch(/^HTTP\/1\.1 401 /);
+    expect(before).toBe('');
+    expect(after).toMatch(/^HTTP\/1\.1 401 /);
   });
 
   it('answers 404 when the contact has no conversation', async () => {

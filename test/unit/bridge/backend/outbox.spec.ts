@@ -31,7 +31,7 @@ function page(
     clock?: ReturnType<typeof createFakeClock>;
     id?: string;
     locks?: Locks;
-    keepRateLimited?: boolean;
+    rateLimitPasses?: boolean;
   } = {},
 ) {
   const map = options.map ?? new Map<string, unknown>();
@@ -50,7 +50,7 @@ function page(
     prefix: PREFIX,
     page: options.id ?? 'pageA',
     maxFileSize: 1024,
-    keepRateLimited: options.keepRateLimited,
+    rateLimitPasses: options.rateLimitPasses,
     // The device's clock, which the user may set (`setWallClock`); waits run on the virtual clock.
     now: () => clock.now() + wallOffset,
     elapsed: clock.now,
@@ -113,6 +113,18 @@ function loggedRecords(map: Map<string, unknown>, order: string[], logged: Array
       return stored.remove(key);
     },
   };
+}
+
+/** Sends msg-1 and msg-2 where msg-1 fails for good: its error event, and msg-2's outcome. */
+async function sendTwoFirstFailing(p: ReturnType<typeof page>) {
+  const first = p.send(1);
+  const second = p.send(2);
+  await flush();
+  const error = await first.then(
+    () => undefined,
+    (thrown: { event: ErrorEvent }) => thrown.event,
+  );
+  return { error, second };
 }
 
 describe('one way through a send', () => {
@@ -829,13 +841,7 @@ describe('Retry-After on 503 (RFC 9110 §10.2.3)', () => {
       const p = page({
         answer: async (r) => (r.messageId === 'msg-1' ? Promise.reject(unavailable(header)) : { id: r.messageId }),
       });
-      const first = p.send(1);
-      const second = p.send(2);
-      await flush();
-      const error = await first.then(
-        () => undefined,
-        (thrown: { event: ErrorEvent }) => thrown.event,
-      );
+      const { error, second } = await sendTwoFirstFailing(p);
       // The server's own failure (retryable: the server is away), not a wait: nothing spins on a timer.
       expect(error).toMatchObject({ code: 'server_error', status: 503 });
       expect(error?.message).toContain('Retry-After over a day: not retried automatically');
@@ -928,7 +934,7 @@ describe("a 429 its request gave up on, where the profile's rate limits pass (is
 
   it('keeps the message on its backoff, tells the host once with rate_limited, and sends it once the limit has passed', async () => {
     const p = page({
-      keepRateLimited: true,
+      rateLimitPasses: true,
       answer: async (r, n) => (n < 4 ? Promise.reject(rateLimited()) : { id: r.messageId }),
     });
     let settled = false;
@@ -965,7 +971,7 @@ describe("a 429 its request gave up on, where the profile's rate limits pass (is
   it("waits as long as the server's Retry-After said (the error's retryAt), even when a new message asks for a retry at once", async () => {
     let limited = true;
     const p = page({
-      keepRateLimited: true,
+      rateLimitPasses: true,
       answer: async (r) => (limited ? Promise.reject(rateLimited(NOW + 60_000)) : { id: r.messageId }),
     });
     const first = p.send(1);
@@ -987,16 +993,10 @@ describe("a 429 its request gave up on, where the profile's rate limits pass (is
   it('ends the automatic retries where its Retry-After is over a day: failed with rate_limited and when, the next message sent', async () => {
     const until = NOW + DAY + 1_000;
     const p = page({
-      keepRateLimited: true,
+      rateLimitPasses: true,
       answer: async (r) => (r.messageId === 'msg-1' ? Promise.reject(rateLimited(until)) : { id: r.messageId }),
     });
-    const first = p.send(1);
-    const second = p.send(2);
-    await flush();
-    const error = await first.then(
-      () => undefined,
-      (thrown: { event: ErrorEvent }) => thrown.event,
-    );
+    const { error, second } = await sendTwoFirstFailing(p);
     expect(error).toEqual({
       type: 'error',
       code: 'rate_limited',
