@@ -4,7 +4,11 @@
  * local names and never properties, and makes no assumption from types: it is the level Closure
  * documents as safe for any script that does not reach its own locals by name (no `eval`, no
  * `with`; bridge/ has neither). Input and output are both ES2017, so it lowers nothing, and it is
- * told to add nothing of its own runtime (`$jscomp` polyfills).
+ * told to add nothing of its own runtime (`$jscomp` polyfills). It reads its input as strict-mode
+ * code (its default) but, unless told to (`emit_use_strict`), prints no "use strict": the bundle
+ * and the starter then ran as sloppy scripts (a function's `this` the window, a write to a
+ * read-only property ignored instead of thrown), not as the modules they were written as. The
+ * directive costs 8 B gzipped of the bundle and 6 B of the starter.
  *
  * Closure is Java; its npm package ships a native image per platform (optional dependencies),
  * used where present; elsewhere the jar runs on the `java` on PATH.
@@ -31,6 +35,7 @@ export async function closureSimple(code) {
       language_out: 'ECMASCRIPT_2017',
       rewrite_polyfills: 'false',
       inject_libraries: 'false',
+      emit_use_strict: 'true',
       warning_level: 'QUIET',
     });
     const native = getNativeImagePath();

@@ -115,7 +115,7 @@ describe('dist/chat-bridge.js', () => {
   });
 
   it('is one strict-mode IIFE', () => {
-    expect(source.trim()).toMatch(/^(?:"use strict";)?\(\(\)=>\{[\s\S]*\}\)\(\);$/);
+    expect(source.trim()).toMatch(/^"use strict";\(\(\)=>\{[\s\S]*\}\)\(\);$/);
   });
 
   it('loads, installs from injected settings and handles commands with string code generation disabled (a CSP without unsafe-eval)', async () => {
@@ -271,7 +271,7 @@ describe('dist/chat-bridge.js', () => {
 
 describe('dist/chat-bridge.debug.js (the bundle with the recorder)', () => {
   it('is one strict-mode IIFE without eval, new Function or syntax newer than ES2017', () => {
-    expect(debugSource.trim()).toMatch(/^(?:"use strict";)?\(\(\)=>\{[\s\S]*\}\)\(\);$/);
+    expect(debugSource.trim()).toMatch(/^"use strict";\(\(\)=>\{[\s\S]*\}\)\(\);$/);
     expect(debugSource).not.toMatch(/\beval\s*\(|\bnew\s+Function\b|\bFunction\s*\(/);
     const asEsnext = transformSync(debugSource, { loader: 'js', target: 'esnext' }).code;
     expect(transformSync(debugSource, { loader: 'js', target: 'es2017' }).code === asEsnext).toBe(true);
@@ -305,7 +305,7 @@ describe('dist/chat-bridge.debug.js (the bundle with the recorder)', () => {
 
 describe('dist/chat-bridge.start.js (the starter, bridge/startup/starter.ts)', () => {
   it(`is one strict-mode IIFE without eval, gzipped to at most ${STARTER_BUDGET} bytes, with none of the bridge in it`, () => {
-    expect(starterSource.trim()).toMatch(/^(?:"use strict";)?\(\(\)=>\{[\s\S]*\}\)\(\);$/);
+    expect(starterSource.trim()).toMatch(/^"use strict";\(\(\)=>\{[\s\S]*\}\)\(\);$/);
     expect(starterSource).not.toMatch(/\beval\s*\(|\bnew\s+Function\b|\bFunction\s*\(/);
     const gzipped = gzipSync(starterSource, { level: 9 }).length;
     console.log(`dist/chat-bridge.start.js: ${starterSource.length} bytes, ${gzipped} bytes gzipped`);

@@ -27,6 +27,16 @@ describe('closureSimple', () => {
     await expect(result.twice(21)).resolves.toBe(42);
   }, 60_000);
 
+  it('keeps a strict-mode script strict (its output says "use strict" too)', async () => {
+    const out = await closureSimple(
+      `"use strict";(() => { function probe() { return this === undefined; } globalThis.strictResult = probe(); })();`,
+    );
+    // new Function's body is sloppy unless the code says otherwise: only the directive makes `this` undefined.
+    const scope = { strictResult: undefined as unknown };
+    new Function('globalThis', out)(scope);
+    expect(scope.strictResult).toBe(true);
+  }, 60_000);
+
   it('fails with its own message on a script it cannot parse', async () => {
     await expect(closureSimple('const = ;')).rejects.toThrow(/Closure Compiler failed/);
   }, 60_000);
