@@ -7,7 +7,8 @@
  * the disk). The reference backend runs on another 127.0.0.1 port, so every request is a real
  * cross-origin request with the same preflights. Timed in the page with performance.now(), the
  * four interleaved, rotating which goes first; medians. The goal holds in each of ROUNDS
- * consecutive rounds in the same page (one warm-up, then SAMPLES of each).
+ * consecutive rounds in the same page (one warm-up, then SAMPLES of each). Each send starts on an
+ * idle page (IDLE_MS, then no IndexedDB work of an earlier send under way), as a user's do.
  *
  * The page is the same in Chromium and in WebKit (webkit.mjs); only the prelude differs, which
  * hands the bridge's messages to the timing code: the browser host's 'chatbridge' event in
@@ -38,6 +39,21 @@ export const SAMPLES = 480;
  */
 export const WARMUP = SAMPLES;
 export const ROUNDS = 5;
+/**
+ * The page idles this long before each send, and then until no IndexedDB transaction of an earlier
+ * send is under way: a user's messages come seconds apart. Back to back, the bridge's storage
+ * work after its answer (its record's write still going to disk, then its removal) ran in the next
+ * send's time, and the hand-written put that followed waited behind it: the baseline paid for the
+ * bridge (bench/README.md, "Two measures of the WebKit round trip").
+ */
+export const IDLE_MS = 2;
+/**
+ * @typedef {{ rounds: number, samples: number, warmup: number, idleMs: number, settled?: boolean }} Plan
+ *   idleMs: the page idles this long before each send (0: back to back); settled: and then until
+ *   no IndexedDB transaction of the page is under way
+ */
+/** @type {Plan} */
+export const BENCH_PLAN = { rounds: ROUNDS, samples: SAMPLES, warmup: WARMUP, idleMs: IDLE_MS, settled: true };
 export const KINDS = /** @type {const} */ (['bridge', 'bare', 'durable', 'strict']);
 /** Cross-origin isolated, for performance.now() at 5 µs instead of 100 µs; CORS requests are unaffected. */
 export const ISOLATED = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
@@ -130,6 +146,32 @@ window.__bench = (function () {
     }
     span = undefined;
   }
+  // Diagnostic (settled): every IndexedDB transaction of the page, the bridge's and the
+  // hand-written one's, counted until complete, so that a send can wait until no earlier send's
+  // storage work is under way, without idling any longer than that.
+  var transactions = 0;
+  var quiet = [];
+  function trackTransactions() {
+    if (IDBDatabase.prototype.__tracked) return;
+    var transaction = IDBDatabase.prototype.transaction;
+    IDBDatabase.prototype.__tracked = true;
+    IDBDatabase.prototype.transaction = function () {
+      var made = transaction.apply(this, arguments);
+      transactions++;
+      var done = function () { if (--transactions === 0) quiet.splice(0).forEach(function (resolve) { resolve(); }); };
+      made.addEventListener('complete', done);
+      made.addEventListener('abort', done);
+      return made;
+    };
+  }
+  // A task first (a removal is asked for in the microtasks after a write completes), then again
+  // while any transaction is under way.
+  function transactionsDone() {
+    return new Promise(function (resolve) { setTimeout(resolve, 0); }).then(function () {
+      if (transactions === 0) return undefined;
+      return new Promise(function (resolve) { quiet.push(resolve); }).then(transactionsDone);
+    });
+  }
   var kinds = { bridge: bridgeOnce, bare: fetchOnce, durable: durableOnce(undefined), strict: durableOnce('strict') };
   function emptied() {
     var transaction = db.transaction('outbox', 'readwrite');
@@ -163,9 +205,14 @@ window.__bench = (function () {
      * emptied first: a real outbox removes what it sent, and puts into a store grown by every
      * earlier round's records would make each round's durable sends slower than the one before.
      */
-    run: function (names, warmup, samples) {
+    run: function (names, warmup, samples, idleMs, settled) {
       var times = {};
       names.forEach(function (name) { times[name] = []; });
+      if (settled) trackTransactions();
+      var idle = function () {
+        var slept = idleMs > 0 ? new Promise(function (resolve) { setTimeout(resolve, idleMs); }) : Promise.resolve();
+        return settled ? slept.then(transactionsDone) : slept;
+      };
       var step = function (i) {
         if (i >= warmup + samples) return Promise.resolve(times);
         var order = names.slice(i % names.length).concat(names.slice(0, i % names.length));
@@ -173,7 +220,7 @@ window.__bench = (function () {
           if (k >= order.length) return step(i + 1);
           // Named for a stalled run's error message.
           window.__benchAt = order[k] + ' #' + i;
-          return kinds[order[k]]().then(function (elapsed) {
+          return idle().then(function () { return kinds[order[k]](); }).then(function (elapsed) {
             if (i >= warmup) times[order[k]].push(elapsed);
             if (i >= warmup && span) spans(times, order[k]);
             span = undefined;
@@ -237,16 +284,17 @@ export async function startRoundTripServers(
  * Runs the rounds through `run(warmup)`, which resolves with one round's times by kind.
  * @param {(warmup: number) => Promise<Record<string, number[]>>} run
  * @param {boolean} isolated
+ * @param {Plan} plan
  * @returns {Promise<RoundTrip>}
  */
-export async function collectRounds(run, isolated) {
+export async function collectRounds(run, isolated, plan = BENCH_PLAN) {
   /** @type {Round[]} */
   const rounds = [];
   /** @type {Record<string, number[]>} */
   const all = { bridge: [], bare: [], durable: [], strict: [] };
-  for (let round = 0; round < ROUNDS; round++) {
-    const times = await run(round === 0 ? WARMUP : 0);
-    const [bridgeMs, bareMs, durableMs, strictMs] = KINDS.map((kind) => median(times[kind] ?? []));
+  for (let round = 0; round < plan.rounds; round++) {
+    const times = await run(round === 0 ? plan.warmup : 0);
+    const [bridgeMs, bareMs, durableMs, strictMs] = KINDS.map((kind) => median(times[kind] ?? [NaN]));
     /** @type {Round} */
     const result = {
       bridgeMs,
@@ -264,7 +312,7 @@ export async function collectRounds(run, isolated) {
     rounds.push(result);
     for (const [kind, values] of Object.entries(times)) (all[kind] ??= []).push(...values);
   }
-  return { rounds, samples: SAMPLES, all, isolated };
+  return { rounds, samples: plan.samples, all, isolated };
 }
 
 /**
@@ -288,8 +336,15 @@ export async function measureRoundTrip() {
     const result = await collectRounds(
       (warmup) =>
         tab.evaluate(
-          ([names, w, samples]) => /** @type {any} */ (window).__bench.run(names, w, samples),
-          [[...KINDS], warmup, SAMPLES],
+          ([names, w, samples, idleMs, settled]) =>
+            /** @type {any} */ (window).__bench.run(names, w, samples, idleMs, settled),
+          /** @type {[string[], number, number, number, boolean]} */ ([
+            [...KINDS],
+            warmup,
+            BENCH_PLAN.samples,
+            BENCH_PLAN.idleMs,
+            BENCH_PLAN.settled === true,
+          ]),
         ),
       isolated,
     );

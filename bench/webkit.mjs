@@ -18,7 +18,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startStaticServer } from '../demo-page/static-server.mjs';
-import { BROWSER_PRELUDE, ISOLATED, KINDS, SAMPLES, collectRounds, startRoundTripServers } from './round-trip.mjs';
+import { BENCH_PLAN, BROWSER_PRELUDE, ISOLATED, KINDS, collectRounds, startRoundTripServers } from './round-trip.mjs';
 import { evaluateInPage, sampleStartup } from './startup.mjs';
 import { PHOTO_BYTES, fiveChunksMs, sampleAttachments, startAttachmentsServers } from './attachments.mjs';
 import { GAP_TICKER, startWebKitHost, webKitMissing } from './webkit-host.mjs';
@@ -83,26 +83,37 @@ async function withWebKit(run) {
 
 /**
  * The round trip in one WebView, with the native crossings counted, and as a fifth kind in the
- * same rounds without them (a diagnostic: iOS pays for every crossing).
+ * same rounds without them (a diagnostic: iOS pays for every crossing). `plan` and `bodies` (how
+ * the handler takes each message, test/webkit/host.js) are the row's unless round-trip-check.mjs
+ * changes one of them.
  * @returns {Promise<{ version: string, roundTrip: import('./round-trip.mjs').RoundTrip, crossingsPerMessage: number }>}
  */
-export async function measureWebKitRoundTrip() {
+export async function measureWebKitRoundTrip(plan = BENCH_PLAN, bodies = /** @type {'json' | 'type'} */ ('json')) {
   const servers = await startRoundTripServers({ host: 'ios', iosHandler: HANDLER }, IOS_RELAY + BROWSER_PRELUDE);
   try {
     return await withWebKit(async (host, dataDir) => {
-      await host.open('rt', { url: servers.url, handlers: [HANDLER], dataDir: dataDir(), bodies: 'json' });
+      await host.open('rt', { url: servers.url, handlers: [HANDLER], dataDir: dataDir(), bodies });
       const isolated = await host.evaluate('rt', `${QUIET_KIND}\nreturn await window.__bench.setup();`);
       const names = JSON.stringify([...KINDS, 'quiet']);
       let crossings = 0;
       let sends = 0;
-      const counted = await collectRounds(async (warmup) => {
-        const before = await host.evaluate('rt', 'return window.__crossings;');
-        const times = await host.evaluate('rt', `return await window.__bench.run(${names}, ${warmup}, ${SAMPLES});`);
-        // Every crossing of the round belongs to one of its counted bridge sends.
-        crossings += (await host.evaluate('rt', 'return window.__crossings;')) - before;
-        sends += warmup + SAMPLES;
-        return times;
-      }, isolated);
+      const counted = await collectRounds(
+        async (warmup) => {
+          const before = await host.evaluate('rt', 'return window.__crossings;');
+          const times = await host.evaluate(
+            'rt',
+            `return await window.__bench.run(${names}, ${warmup}, ${plan.samples}, ${plan.idleMs}, ${plan.settled === true});`,
+            // A round of 480 of five kinds, each after its idle gap: minutes on a loaded machine.
+            600_000,
+          );
+          // Every crossing of the round belongs to one of its counted bridge sends.
+          crossings += (await host.evaluate('rt', 'return window.__crossings;')) - before;
+          sends += warmup + plan.samples;
+          return times;
+        },
+        isolated,
+        plan,
+      );
       return { version: host.version, roundTrip: counted, crossingsPerMessage: crossings / sends };
     });
   } finally {

@@ -157,7 +157,7 @@ export async function launchWebKit({ startTimeoutMs, requestTimeoutMs }) {
  *   userScripts?: Array<string | { source: string, at: 'end' }>,
  *   shareWith?: string,
  *   dataDir?: string,
- *   bodies?: 'json',
+ *   bodies?: 'json' | 'type',
  * }} OpenViewOptions
  * - `handlers`: script message handler names (WKUserContentController.add(_:name:)).
  * - `userScripts`: injected into the main frame, in order: a string at document start
@@ -165,7 +165,8 @@ export async function launchWebKit({ startTimeoutMs, requestTimeoutMs }) {
  * - `shareWith`: an open view whose data store (storage, caches) this one shares, as two WebViews
  *   of one app. `dataDir`: storage on disk instead of an ephemeral store (the bench).
  * - `bodies: 'json'`: each body converted by JSC's JSON in one native call (no `undefinedAt`), as
- *   the bench's host does.
+ *   the bench's host does; `'type'`: each message's `type` read and nothing reported (a diagnostic
+ *   of the bench, bench/round-trip-check.mjs).
  *
  * @typedef {{
  *   version: string,
