@@ -11,6 +11,8 @@
  *   and the host is told (`storage_error`).
  * - Every attempt carries the message's one `echo_id`, so a backend that drops repeated echo_ids
  *   shows each message once (delivery is at least once).
+ * - What the outbox decides (the order, the waits, when a failure is final, turns, orphans,
+ *   cancels, the clocks) is in outbox/decisions.ts, as functions of plain state.
  *
  * createOutbox runs past 80 lines on purpose: it ties the parts together over the one map of
  * entries, and each public call is a few lines.
@@ -18,10 +20,11 @@
 import type { RecordStore } from '../environment.js';
 import { BridgeError, errorEvent } from '../protocol/errors.js';
 import type { OutboxListing, Outcome } from '../protocol/messages.js';
-import { fileSize, isOutboxRecord, pageOf, inQueueOrder, recordKey, type OutboxRecord } from './outbox-record.js';
+import { fileSize, isOutboxRecord, inQueueOrder, recordKey, type OutboxRecord } from './outbox-record.js';
 import { inboxLock } from './outbox/inbox-lock.js';
 import { keptRecords } from './kept-records.js';
-import { stateSetter, storageError, wallTime, type Entries, type Entry } from './outbox/queue.js';
+import { cancelsAtOnce, mayCancel, othersKey, toldTime } from './outbox/decisions.js';
+import { stateSetter, storageError, waitClock, type Entries, type Entry } from './outbox/queue.js';
 import type { OutboxSettings } from './outbox/settings.js';
 import { orphanRecovery } from './outbox/orphans.js';
 import { createSender } from './outbox/sender.js';
@@ -55,7 +58,7 @@ export function createOutbox(s: OutboxSettings): Outbox {
   /** Answered here and not (yet) off the disk: neither taken in again nor listed. */
   const answered = new Set<string>();
   /** Stored, and neither this page's nor in memory here: another page's record, to be read. */
-  const foreign = (key: string) => pageOf(key) !== s.page && !entries.has(key) && !answered.has(key);
+  const foreign = (key: string) => othersKey(key, s.page) && !entries.has(key) && !answered.has(key);
   const setState = stateSetter(s.emit);
   const lock = inboxLock(s.locks, s, prefix);
   let counter = 0;
@@ -140,7 +143,9 @@ export function createOutbox(s: OutboxSettings): Outbox {
             // says by leaving the time out; the failed attempt's retry time would soon be past.
             // Kept on the wait clock: told on the wall clock as it reads now.
             nextAttemptAt:
-              entry && entry.next !== undefined && s.isOnline() ? wallTime(s, entry.next, entry.told) : undefined,
+              entry && entry.next !== undefined && s.isOnline()
+                ? toldTime(s.now(), waitClock(s), entry.next, entry.told)
+                : undefined,
             content: record.content,
             files:
               record.files && record.files.map((file) => ({ name: file.name, type: file.type, size: fileSize(file) })),
@@ -151,7 +156,7 @@ export function createOutbox(s: OutboxSettings): Outbox {
     cancel(messageId) {
       const find = () => [...entries.values()].find((candidate) => candidate.record.messageId === messageId);
       const takeOut = async (entry: Entry | false | undefined) => {
-        if (!entry || entry.state === 'sending') return false;
+        if (!entry || !mayCancel(entry.state)) return false;
         await finish(entry, {
           ok: false,
           error: errorEvent('cancelled', `[cancelMessage] ${messageId} cancelled`),
@@ -162,8 +167,8 @@ export function createOutbox(s: OutboxSettings): Outbox {
       // holds the inbox lock; one is marked `sending` before its request starts. Such a message is
       // taken out at once, without waiting for the lock, which a pass holds while it sends
       // everything queued before it (a cancel must not wait for those, nor lose the race).
-      const own = find();
-      if (own && (pageOf(own.key) === s.page || lock.holding())) return takeOut(own);
+      const found = find();
+      if (found && cancelsAtOnce(lock.holding(), found.key, s.page)) return takeOut(found);
       return lock.run(async () => {
         await adopt();
         const entry = find();

@@ -2,18 +2,19 @@
  * Orphan recovery: what a page that is gone left (a reload, a closed or crashed WebView) is taken
  * in by a live page within a few seconds and sent once, in its order. Each page holds a lock of
  * its own while it has records stored (a lease is renewed while held: an idle page holds none);
- * other pages leave its records to it.
+ * other pages leave its records to it. Which stored keys are orphans, and which keep this page
+ * watching, is decided in decisions.ts (`isOrphan`, `isWatched`).
  *
  * orphanRecovery runs a few lines past 80: the page's own lock, the periodic look and the adoption
  * share the one timer and the one lock release.
  */
 import { noop, type RecordStore } from '../../environment.js';
-import { isOutboxRecord, pageOf } from '../outbox-record.js';
+import { isOutboxRecord } from '../outbox-record.js';
+import { isOrphan, isWatched, PAGE_LOCK } from './decisions.js';
 import { storageError, type Entries } from './queue.js';
 import type { OutboxSettings } from './settings.js';
 import { breather, readAll, readEvery, readKeys } from './stored.js';
 
-const PAGE_LOCK = 'chat-bridge:page:';
 /** How often a live page looks for what pages that are gone left (a closed WebView sends no event). */
 export const ORPHAN_CHECK = 2_000;
 
@@ -79,9 +80,9 @@ export function orphanRecovery(
     // The keys first: a page holds its lock before it writes a record and until its last is
     // removed, so a page found gone here left every key read.
     const keys = await readKeys(records, s.prefix);
-    const alive = new Set(locks && (await locks.held()));
+    const held = new Set(locks && (await locks.held()));
     let adopted = 0;
-    const gone = (key: string) => foreign(key) && !alive.has(PAGE_LOCK + pageOf(key));
+    const gone = (key: string) => isOrphan(key, foreign(key), held);
     const earlyRecords = early && (await early);
     early = undefined;
     // Read again only where a record that is to be taken in was written after that first read.
@@ -103,7 +104,7 @@ export function orphanRecovery(
       }
     }
     // Where the locks cannot tell live pages from gone ones, only this page's drains look.
-    if (!stopped && keys.some((key) => foreign(key) && alive.has(PAGE_LOCK + pageOf(key)))) watch();
+    if (!stopped && keys.some((key) => isWatched(key, foreign(key), held))) watch();
     if (adopted && s.restored) s.restored(adopted);
     return adopted;
   }

@@ -52,13 +52,3 @@ export const storageError = (what: string) => errorEvent('storage_error', `[outb
  * so nothing on it crosses a reload.
  */
 export const waitClock = (s: Clocks) => (s.elapsed ? s.elapsed() : s.now());
-
-/**
- * When, on the wall clock, a wait on `waitClock` ends (for the host): `told`, what the host was told,
- * unless the wall clock moved since. The two clocks tick apart by a truncated millisecond, which is
- * not a move: listOutbox then says exactly what the message event said.
- */
-export const wallTime = (s: Clocks, at: number, told?: number) => {
-  const ends = Math.round(s.now() + at - waitClock(s));
-  return Math.abs(ends - (told as number)) < 2 ? told : ends;
-};

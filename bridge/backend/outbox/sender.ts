@@ -4,7 +4,8 @@
  * transient failure keeps it, and nothing behind it goes, until its next attempt (a timer while
  * online; at once on `online`, when the page is visible again and on the next message). One error
  * event tells the host a failure burst began. A message leaves (`finish`: sent, failed for good,
- * cancelled) told first, its record removed after.
+ * cancelled) told first, its record removed after. What to do at each step is decided in
+ * decisions.ts, as functions of plain state; here it is done.
  *
  * createSender runs past 80 lines on purpose: the pass, the attempt, the retry timer and the drain
  * loop all read and set the one sender's state (running, again, the burst, the removal under way);
@@ -13,13 +14,24 @@
 import type { RecordStore } from '../../environment.js';
 import { toErrorEvent } from '../../protocol/errors.js';
 import type { Outcome } from '../../protocol/messages.js';
-import { pageOf, inQueueOrder } from '../outbox-record.js';
-import { askedWait, backoff, isTransient } from '../retry-policy.js';
-import { MAX_WAIT, TIMER_MAX, tooFarOff } from '../retry-timing.js';
+import { askedWait } from '../retry-policy.js';
+import { TIMER_MAX } from '../retry-timing.js';
 import { uploadBudget } from '../upload-budget.js';
 import { throttledProgress } from '../upload-progress.js';
 import type { InboxLock } from './inbox-lock.js';
 import type { Orphans } from './orphans.js';
+import {
+  burstError,
+  finalFailure,
+  inQueueOrder,
+  mustWait,
+  othersKey,
+  queuedFields,
+  retryWait,
+  waitLeft,
+  waitsForNetwork,
+  yieldsTurn,
+} from './decisions.js';
 import { storageError, waitClock, type Entries, type Entry, type stateSetter } from './queue.js';
 import type { OutboxSettings } from './settings.js';
 
@@ -90,13 +102,13 @@ export function createSender(
 
   /** Its last record gone, this page has nothing for other pages to leave alone: its lock goes. */
   function lastGone(): void {
-    if ([...entries.keys(), ...answered].every((key) => pageOf(key) !== s.page)) letPageGo();
+    if ([...entries.keys(), ...answered].every((key) => othersKey(key, s.page))) letPageGo();
   }
 
   async function pass(): Promise<void> {
     let skip = skipWait;
     skipWait = false;
-    if (burst && !s.isOnline()) return;
+    if (waitsForNetwork(burst, s.isOnline())) return;
     if (adoptDue) {
       adoptDue = false;
       await adopt();
@@ -108,13 +120,12 @@ export function createSender(
       // then awaited: a pass's first request starts in its first microtask.
       if (lastSent) await removing;
       if (stopped) return;
-      if (pageOf(key) !== s.page && !(await isStored(key))) continue;
+      if (othersKey(key, s.page) && !(await isStored(key))) continue;
       // Read after the await: a cancel may have taken it out meanwhile.
       const entry = entries.get(key);
       if (!entry) continue;
-      const wait = (entry.next || 0) - waitClock(s);
-      // A wait the server asked for (Retry-After) is kept even by a retry "at once".
-      if (wait > 0 && (!skip || entry.firm)) return schedule(wait);
+      const wait = waitLeft(entry.next, waitClock(s));
+      if (mustWait(wait, entry.firm, skip)) return schedule(wait);
       skip = false;
       const sending = makeAttempt(entry);
       // Asked once the send started (asking costs the request's start a browser call): another
@@ -122,7 +133,7 @@ export function createSender(
       const wanted = lock.wanted();
       if (!(await sending)) return;
       lastSent = key;
-      if (await wanted) {
+      if (yieldsTurn(await wanted)) {
         again = true;
         return void (await removing);
       }
@@ -131,7 +142,7 @@ export function createSender(
     // Everything went: the conversation is likely to go on, so the lock is kept a moment. Another
     // page may have taken in the record sent last; it is off the disk before the lock can go.
     lock.keep();
-    if (pageOf(lastSent) !== s.page) await removing;
+    if (othersKey(lastSent, s.page)) await removing;
   }
 
   /** One attempt; false when the message stays (a transient failure), so nothing behind it may go. */
@@ -157,32 +168,19 @@ export function createSender(
       // (http.ts); another answer, in its Retry-After. A `retryAt` of 0 (the epoch: a replay's
       // clock only) reads as none, so its backoff waits a little longer, never sooner.
       const asked = error.retryAt ? error.retryAt - now : askedWait(thrown, now);
-      // A transient failure keeps the message, unless the wait asked for is longer than anyone
-      // waits (it would hold every message behind it) or its uploads are spent (upload-budget.ts).
-      const final = !isTransient(error, s.rateLimitPasses)
-        ? error
-        : (asked as number) > MAX_WAIT
-          ? tooFarOff(error, now + (asked as number))
-          : await spent(entry.record, error);
+      // Its upload budget (upload-budget.ts) is asked only where nothing else fails it for good.
+      const final = finalFailure(error, asked, now, s.rateLimitPasses) || (await spent(entry.record, error));
       if (final) outcome = { ok: false, error: final };
       else {
         if (stopped) return false;
         entry.firm = asked !== undefined;
-        const delay = entry.firm ? (asked as number) : backoff(entry.attempt, s.random());
+        const delay = retryWait(asked, entry, s.random);
         const online = s.isOnline();
         entry.next = waitClock(s) + delay;
         entry.told = now + delay;
-        setState(entry, 'queued', online ? { nextAttemptAt: entry.told } : {});
-        // The burst's error says when the next attempt is due (none while offline: it waits for the network).
-        if (!burst)
-          s.emit(
-            Object.assign(
-              {},
-              error,
-              { message: `${error.message}; ${entries.size} queued` },
-              online && { retryAt: entry.told },
-            ),
-          );
+        setState(entry, 'queued', queuedFields(entry.told, online));
+        // One error event a burst, at its first failure.
+        if (!burst) s.emit(burstError(error, entries.size, entry.told, online));
         burst = true;
         if (online) schedule(delay);
         return false;

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  stateSetter,
-  storageError,
-  waitClock,
-  wallTime,
-  type Entry,
-} from '../../../../../bridge/backend/outbox/queue.js';
+import { stateSetter, storageError, waitClock, type Entry } from '../../../../../bridge/backend/outbox/queue.js';
+import { toldTime } from '../../../../../bridge/backend/outbox/decisions.js';
 import type { MessageStateMessage } from '../../../../../bridge/protocol/messages.js';
 
 const entry = (): Entry => ({ key: 'k', record: { v: 1, messageId: 'm-1' }, attempt: 2, state: 'queued' });
@@ -31,6 +26,10 @@ describe('the events that tell the host about waiting messages', () => {
     });
   });
 });
+
+/** A wait on the wait clock, as the listing tells it on the wall clock (outbox.ts `list`). */
+const wallTime = (clocks: { now(): number; elapsed?(): number }, at: number, told?: number) =>
+  toldTime(clocks.now(), waitClock(clocks), at, told);
 
 describe('the clock waits are measured on', () => {
   it('is the monotonic clock where there is one, and tells a wait on it as a wall-clock time', () => {
