@@ -14,9 +14,18 @@ export interface Entry {
   record: OutboxRecord;
   attempt: number;
   state: MessageState;
-  /** When its next attempt is due, on `waitClock`. */
+  /**
+   * When its next attempt is due, on `waitClock`: the one the sender waits on (a wall clock set
+   * back or forward moves no wait).
+   */
   next?: number | undefined;
-  /** That time on the wall clock as the host was told it (`nextAttemptAt`). */
+  /**
+   * The same deadline on the wall clock, as the host was told it (`nextAttemptAt`, and the burst's
+   * `retryAt`). Both are kept: `next` alone cannot give it back exactly (the two clocks tick apart
+   * by a truncated millisecond, so listOutbox would say a millisecond off what the event said),
+   * and `told` alone would move with the wall clock. listOutbox tells `told` unless the wall clock
+   * moved since (decisions.ts `toldTime`).
+   */
   told?: number | undefined;
   /** `next` is the server's (Retry-After), not to be cut short. */
   firm?: boolean;
