@@ -38,7 +38,8 @@ const string = (min, max, message = \`must be \${min} to \${max} characters\`) =
     if (value.length < min || value.length > max) issues.push({ code: 'custom', path, message });
     return value;
   });
-const number = type('number', (value) => typeof value === 'number' && isFinite(value));
+// Number.isFinite is false for anything not a number, so it is zod's check (finite numbers) whole.
+const number = type('number', Number.isFinite);
 const optional = (inner) => (value, issues, path) => (value === undefined ? value : inner(value, issues, path));
 const own = Object.prototype.hasOwnProperty;
 const object = (shape, loose) =>
