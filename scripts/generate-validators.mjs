@@ -26,9 +26,9 @@ export const SCHEMAS_PATH = fileURLToPath(new URL('../bridge/protocol/schemas.ts
  * array per field checked: a command has a handful).
  */
 const RUNTIME = `// A value of the wrong type gives zod's invalid_type issue and goes on as it came; one of the
-// right type goes on to \`then\`, which checks what is inside it.
-const type = (expected, is, then) => (value, issues, path) => {
-  if (is(value)) return then ? then(value, issues, path) : value;
+// right type goes on to \`then\`, which checks what is inside it (nothing, by default).
+const type = (expected, is, then = (value) => value) => (value, issues, path) => {
+  if (is(value)) return then(value, issues, path);
   issues.push({ expected, code: 'invalid_type', path });
   return value;
 };
