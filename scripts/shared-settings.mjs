@@ -90,6 +90,8 @@ export const INTERNAL_PROPERTIES = new RegExp(
     // The backend profiles' fields (backend/profile.ts) and the API's `useContactToken`: the bundle's own objects.
     ...['conversationsPath', 'messagesPath', 'tokenName', 'tokenEverywhere', 'stale', 'sign', 'session'],
     ...['fileField', 'widgetContact', 'findSent', 'useContactToken', 'contactPath', 'rateLimitPasses'],
+    // The lost answers' calls (backend/lost-answers.ts): the API's own object.
+    ...['storedCopy', 'attempted'],
   ].join('|')})$`,
 );
 
