@@ -146,7 +146,7 @@ window.__bench = (function () {
     }
     span = undefined;
   }
-  // Diagnostic (settled): every IndexedDB transaction of the page, the bridge's and the
+  // With settled (the row's plan, BENCH_PLAN): every IndexedDB transaction of the page, the bridge's and the
   // hand-written one's, counted until complete, so that a send can wait until no earlier send's
   // storage work is under way, without idling any longer than that.
   var transactions = 0;

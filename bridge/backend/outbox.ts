@@ -20,10 +20,10 @@
 import type { RecordStore } from '../environment.js';
 import { BridgeError, errorEvent } from '../protocol/errors.js';
 import type { OutboxListing, Outcome } from '../protocol/messages.js';
-import { fileSize, isOutboxRecord, inQueueOrder, recordKey, type OutboxRecord } from './outbox-record.js';
+import { fileSize, isOutboxRecord, recordKey, type OutboxRecord } from './outbox-record.js';
 import { inboxLock } from './outbox/inbox-lock.js';
 import { keptRecords } from './kept-records.js';
-import { cancelsAtOnce, mayCancel, othersKey, toldTime } from './outbox/decisions.js';
+import { cancelsAtOnce, inQueueOrder, mayCancel, othersKey, toldTime } from './outbox/decisions.js';
 import { stateSetter, storageError, waitClock, type Entries, type Entry } from './outbox/queue.js';
 import type { OutboxSettings } from './outbox/settings.js';
 import { orphanRecovery } from './outbox/orphans.js';
