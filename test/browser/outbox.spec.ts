@@ -236,6 +236,37 @@ describe.skipIf(!requireChromium()).each(LOCK_MODES)(
       expect(await harness.storedMessages(OTHER_WEBSITE_TOKEN)).toEqual([]);
     });
 
+    it('sends a message queued in the same moment the bridge is installed for another inbox, once back on its own', async () => {
+      // The message's page lock is asked for as it is queued and granted a moment later; the
+      // bridge replaced in between must still let it go, or no later bridge of this WebView would
+      // ever take the record in (CI caught it in the test above once, under load).
+      const tab = await open({ host: 'browser' });
+      expect(await tab.call('getConversation')).toMatchObject({ ok: true });
+      await tab.context.setOffline(true);
+      await tab.page.evaluate(
+        ([command, other]) => {
+          const bridge = (window as unknown as { ChatBridge: { receive(t: string): void; install(o: object): void } })
+            .ChatBridge;
+          bridge.receive(command);
+          bridge.install(other);
+        },
+        [
+          JSON.stringify({ id: 'racing', method: 'sendMessage', params: { content: 'raced', messageId: 'raced' } }),
+          { baseUrl: harness.backend.url, websiteToken: OTHER_WEBSITE_TOKEN },
+        ] as const,
+      );
+      expect(await tab.waitFor({ type: 'response', id: 'racing' })).toMatchObject({
+        ok: false,
+        error: { code: 'inbox_switched' },
+      });
+      await tab.context.setOffline(false);
+      await expect.poll(async () => ((await tab.call('init')) as { ok?: boolean }).ok, { timeout: 10_000 }).toBe(true);
+      await tab.install({ baseUrl: harness.backend.url, websiteToken: WEBSITE_TOKEN });
+      await state(tab, 'raced', 'sent');
+      expect((await harness.storedMessages()).map((message) => message.content)).toEqual(['raced']);
+      expect(await harness.storedMessages(OTHER_WEBSITE_TOKEN)).toEqual([]);
+    });
+
     it.each([
       ['drop-connection', 'a dropped connection'],
       ['no-cors', "a gateway's answer without CORS headers"],

@@ -27,6 +27,7 @@ import {
   BUNDLE_PATH,
   NO_WEB_LOCKS_JS,
   STARTER_PATH,
+  OTHER_WEBSITE_TOKEN,
   WEBSITE_TOKEN,
   decodePayloads,
   type BridgeStats,
@@ -122,7 +123,7 @@ export async function startWebKitHarness(): Promise<WebKitHarness> {
   if (!existsSync(BUNDLE_PATH)) throw new Error(`${BUNDLE_PATH} is missing: run "node scripts/build.mjs" first`);
   const bundle = await readFile(BUNDLE_PATH, 'utf8');
   const starter = await readFile(STARTER_PATH, 'utf8');
-  const servers = await startPageServers({ websiteTokens: [WEBSITE_TOKEN], pages: PAGES });
+  const servers = await startPageServers({ websiteTokens: [WEBSITE_TOKEN, OTHER_WEBSITE_TOKEN], pages: PAGES });
   const { backend, csp, pageOrigin, strictOrigin } = servers;
   let webkit: WebKitHost;
   try {

@@ -11,6 +11,7 @@ import { requireWebKit } from '../helpers/webkit.js';
 import { useWebKitHarness, type WebKitPage } from '../helpers/webkit-harness.js';
 import { errorCodes, sendMessage as send, messageState as state } from '../helpers/delivery-steps.js';
 import { RECORD_IDS_JS } from '../helpers/stored-records.js';
+import { OTHER_WEBSITE_TOKEN, WEBSITE_TOKEN } from '../helpers/browser-harness.js';
 
 /** The message ids whose records are in the view's IndexedDB now. */
 const IN_STORAGE = `return await ${RECORD_IDS_JS};`;
@@ -72,6 +73,31 @@ describe.skipIf(!requireWebKit())('outbox delivery cases in WebKit', () => {
       await state(live, 'closed2', 'sent', 15_000);
       expect(Date.now() - started).toBeLessThan(10_000);
       expect(await storedContents()).toEqual(['closed1', 'closed2']);
+    });
+
+    it('sends a message queued in the same moment the bridge is installed for another inbox, once back on its own', async () => {
+      // The page lock asked for as the message is queued is granted after the bridge is replaced:
+      // it must still go, or no later bridge of this view would take the record in.
+      const view = await open();
+      expect(await view.call('getConversation')).toMatchObject({ ok: true });
+      const command = JSON.stringify({
+        id: 'racing',
+        method: 'sendMessage',
+        params: { content: 'raced', messageId: 'raced' },
+      });
+      const other = { baseUrl: harness.backend.url, websiteToken: OTHER_WEBSITE_TOKEN };
+      await view.evaluate(
+        `ChatBridge.receive(${JSON.stringify(command)}); ChatBridge.install(${JSON.stringify(other)});`,
+      );
+      expect(await view.waitFor({ type: 'response', id: 'racing' })).toMatchObject({
+        ok: false,
+        error: { code: 'inbox_switched' },
+      });
+      await stored(view, 1);
+      await view.install({ baseUrl: harness.backend.url, websiteToken: WEBSITE_TOKEN });
+      await state(view, 'raced', 'sent');
+      expect(await storedContents()).toEqual(['raced']);
+      expect(await harness.storedMessages(OTHER_WEBSITE_TOKEN)).toEqual([]);
     });
 
     it('where IndexedDB is refused, sends from memory, says so once, and keeps no record in localStorage', async () => {

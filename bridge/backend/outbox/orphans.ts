@@ -113,7 +113,13 @@ export function orphanRecovery(
     locks &&
     new Promise<void>((granted) => {
       pageLockGone = locks
-        .request(PAGE_LOCK + s.page, () => new Promise<void>((resolve) => granted(void (release = resolve))), true)
+        .request(
+          PAGE_LOCK + s.page,
+          // Granted after `stop` (a message queued as the bridge was replaced): no one would let it
+          // go, and no later bridge would ever take this page's records in. It goes at once.
+          () => new Promise<void>((resolve) => granted(void (stopped ? resolve() : (release = resolve)))),
+          true,
+        )
         .catch(granted);
     });
 

@@ -122,4 +122,13 @@ describe('orphan recovery', () => {
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(await o.locks.held()).not.toContain('chat-bridge:page:me');
   });
+
+  it("lets this page's lock go when it is granted after stop (a message queued as the bridge is replaced)", async () => {
+    const o = setup(new Map());
+    const held = o.holdPage();
+    o.stop();
+    await held;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(await o.locks.held()).not.toContain('chat-bridge:page:me');
+  });
 });
