@@ -144,6 +144,29 @@ describe.skipIf(!requireChromium())('delivery cases (real bundle in Chromium, re
       expect(await contents()).toEqual(['closed1', 'closed2']);
     });
 
+    it("sends a closed WebView's message from a live one within seconds when it sent others before it, then was idle", async () => {
+      // The page lock is kept while a page lives (Web Locks): its next record after an idle spell
+      // must still tell the live WebView to watch for the page to go.
+      const b = await open();
+      const a = await open({ context: b.context });
+      expect(await b.call('getConversation')).toMatchObject({ ok: true });
+      await send(a, 'earlier');
+      await state(a, 'earlier', 'sent');
+      await expect.poll(async () => (await inStorage(a)).length, { timeout: 10_000 }).toBe(0);
+      // B's look prompted by A's first record has ended by now (it found nothing left to watch).
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      harness.backend.setFault('service-unavailable', true);
+      await send(a, 'later');
+      await state(a, 'later', 'sending');
+      await expect.poll(async () => (await inStorage(a)).length, { timeout: 10_000 }).toBe(1);
+      await a.close();
+      harness.backend.setFault('service-unavailable', false);
+      const started = Date.now();
+      await state(b, 'later', 'sent', 12_000);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(await contents()).toEqual(['earlier', 'later']);
+    });
+
     it("serves a quiet WebView's message between a busy WebView's sends, not after its burst", async () => {
       const a = await open();
       const b = await open({ context: a.context });

@@ -100,6 +100,29 @@ describe.skipIf(!requireWebKit())('outbox delivery cases in WebKit', () => {
       expect(await harness.storedMessages(OTHER_WEBSITE_TOKEN)).toEqual([]);
     });
 
+    it("sends a closed WebView's message from a live one within seconds when it sent others before it, then was idle", async () => {
+      // The page lock is kept while a page lives (Web Locks): its next record after an idle spell
+      // must still tell the live view to watch for the page to go.
+      const live = await open();
+      const closing = await open(live);
+      expect(await live.call('getConversation')).toMatchObject({ ok: true });
+      await send(closing, 'earlier');
+      await state(closing, 'earlier', 'sent');
+      await stored(closing, 0);
+      // The live view's look prompted by the first record has ended by now.
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      harness.backend.setFault('service-unavailable', true);
+      await send(closing, 'later');
+      await state(closing, 'later', 'sending');
+      await stored(closing, 1);
+      await closing.close();
+      harness.backend.setFault('service-unavailable', false);
+      const started = Date.now();
+      await state(live, 'later', 'sent', 15_000);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(await storedContents()).toEqual(['earlier', 'later']);
+    });
+
     it('where IndexedDB is refused, sends from memory, says so once, and keeps no record in localStorage', async () => {
       const view = await harness.open({ host: 'ios', noWebLocks, noIndexedDb: true });
       views.push(view);
