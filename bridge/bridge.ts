@@ -73,6 +73,8 @@ export interface CreateBridgeSettings {
   recorder?: RecorderFactory;
   /** Events and commands a starter dropped over its limits (startup/starter.ts): told after `ready`. */
   dropped?: number;
+  /** Installed over another bridge of this window, which may still write a message it was queuing (orphans.ts). */
+  replaces?: boolean;
 }
 
 /**
@@ -157,6 +159,7 @@ export function createBridge(
         reachable: api.reachable,
         emit,
         restored: recorder ? (count: number) => recorder.restored(count) : noop,
+        replaces: settings.replaces,
       }),
     );
     const runner = createCommandRunner(

@@ -92,6 +92,8 @@ export const INTERNAL_PROPERTIES = new RegExp(
     ...['fileField', 'widgetContact', 'findSent', 'useContactToken', 'contactPath', 'rateLimitPasses'],
     // The lost answers' calls (backend/lost-answers.ts): the API's own object.
     ...['storedCopy', 'attempted'],
+    // A bridge installed over another (startup/install.ts), told to the outbox: the bundle's own objects.
+    ...['replaces'],
   ].join('|')})$`,
 );
 

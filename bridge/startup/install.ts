@@ -67,7 +67,7 @@ export function createGlobal(
     version: VERSION,
     install(options = {}) {
       const { merged, resolved } = installOptions(win, options);
-      const settings = Object.assign({ rawOptions: merged, dropped: starterDropped }, plugins);
+      const settings = Object.assign({ rawOptions: merged, dropped: starterDropped, replaces: !!current }, plugins);
       starterDropped = 0;
       checkRecorder(resolved, settings); // before the running bridge is replaced, as for other bad options
       const next = inboxPrefix(resolved.baseUrl, resolved.websiteToken);

@@ -267,6 +267,77 @@ describe.skipIf(!requireChromium()).each(LOCK_MODES)(
       expect(await harness.storedMessages(OTHER_WEBSITE_TOKEN)).toEqual([]);
     });
 
+    it('sends by itself a message queued in the same moment the bridge is installed again, with no other event', async () => {
+      // Its command is the replaced bridge's; the new one sends the record that bridge wrote.
+      const tab = await open({ host: 'browser' });
+      expect(await tab.call('getConversation')).toMatchObject({ ok: true });
+      await tab.page.evaluate(
+        ([command, same]) => {
+          const bridge = (window as unknown as { ChatBridge: { receive(t: string): void; install(o: object): void } })
+            .ChatBridge;
+          bridge.receive(command);
+          bridge.install(same);
+        },
+        [
+          JSON.stringify({ id: 'racing', method: 'sendMessage', params: { content: 'again', messageId: 'again' } }),
+          { baseUrl: harness.backend.url, websiteToken: WEBSITE_TOKEN },
+        ] as const,
+      );
+      await state(tab, 'again', 'sent');
+      expect((await harness.storedMessages()).map((message) => message.content)).toEqual(['again']);
+    });
+
+    it.each([1, 2, 3])(
+      'loses no message and sends none twice when sends and installs for two inboxes interleave (seed %i)',
+      async (seed) => {
+        // Each step in the page, in one task or a few milliseconds apart: a message queued as its
+        // bridge is replaced, a request under way as it goes, records of pages that are gone.
+        let state = seed;
+        const random = () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+        const inboxes = { A: WEBSITE_TOKEN, B: OTHER_WEBSITE_TOKEN } as const;
+        const expected: Record<'A' | 'B', string[]> = { A: [], B: [] };
+        let current: 'A' | 'B' = 'A';
+        const steps: Array<{ wait: number; install?: string; send?: string }> = [];
+        for (let i = 0; i < 16; i++) {
+          const wait = random() < 0.5 ? 0 : Math.floor(random() * 8);
+          if (random() < 0.4) {
+            current = random() < 0.5 ? 'A' : 'B';
+            steps.push({ wait, install: inboxes[current] });
+          } else {
+            const content = `m${i}-${current}`;
+            expected[current].push(content);
+            steps.push({
+              wait,
+              send: JSON.stringify({ id: `c${i}`, method: 'sendMessage', params: { content, messageId: content } }),
+            });
+          }
+        }
+        const tab = await open({ host: 'browser' });
+        expect(await tab.call('getConversation')).toMatchObject({ ok: true });
+        await tab.page.evaluate(
+          async ([list, baseUrl]) => {
+            const bridge = (window as unknown as { ChatBridge: { receive(t: string): void; install(o: object): void } })
+              .ChatBridge;
+            for (const step of list) {
+              if (step.wait) await new Promise((resolve) => setTimeout(resolve, step.wait));
+              if (step.install) bridge.install({ baseUrl, websiteToken: step.install });
+              if (step.send) bridge.receive(step.send);
+            }
+          },
+          [steps, harness.backend.url] as const,
+        );
+        const contents = async (token: string) => (await harness.storedMessages(token)).map((m) => m.content).sort();
+        for (const name of ['B', 'A'] as const) {
+          await tab.install({ baseUrl: harness.backend.url, websiteToken: inboxes[name] });
+          await expect.poll(() => contents(inboxes[name]), { timeout: 15_000 }).toEqual([...expected[name]].sort());
+        }
+        // Nothing more arrives later, from either inbox's records.
+        await new Promise((resolve) => setTimeout(resolve, 2_500));
+        expect(await contents(inboxes.A)).toEqual([...expected.A].sort());
+        expect(await contents(inboxes.B)).toEqual([...expected.B].sort());
+      },
+    );
+
     it.each([
       ['drop-connection', 'a dropped connection'],
       ['no-cors', "a gateway's answer without CORS headers"],

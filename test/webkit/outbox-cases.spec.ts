@@ -100,6 +100,23 @@ describe.skipIf(!requireWebKit())('outbox delivery cases in WebKit', () => {
       expect(await harness.storedMessages(OTHER_WEBSITE_TOKEN)).toEqual([]);
     });
 
+    it('sends by itself a message queued in the same moment the bridge is installed again, with no other event', async () => {
+      // Its command is the replaced bridge's; the new one sends the record that bridge wrote.
+      const view = await open();
+      expect(await view.call('getConversation')).toMatchObject({ ok: true });
+      const command = JSON.stringify({
+        id: 'racing',
+        method: 'sendMessage',
+        params: { content: 'again', messageId: 'again' },
+      });
+      const same = { baseUrl: harness.backend.url, websiteToken: WEBSITE_TOKEN };
+      await view.evaluate(
+        `ChatBridge.receive(${JSON.stringify(command)}); ChatBridge.install(${JSON.stringify(same)});`,
+      );
+      await state(view, 'again', 'sent');
+      expect(await storedContents()).toEqual(['again']);
+    });
+
     it("sends a closed WebView's message from a live one within seconds when it sent others before it, then was idle", async () => {
       // The page lock is kept while a page lives (Web Locks): its next record after an idle spell
       // must still tell the live view to watch for the page to go.

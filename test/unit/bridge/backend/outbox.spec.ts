@@ -32,6 +32,7 @@ function page(
     id?: string;
     locks?: Locks;
     rateLimitPasses?: boolean;
+    replaces?: boolean;
   } = {},
 ) {
   const map = options.map ?? new Map<string, unknown>();
@@ -51,6 +52,7 @@ function page(
     page: options.id ?? 'pageA',
     maxFileSize: 1024,
     rateLimitPasses: options.rateLimitPasses,
+    replaces: options.replaces,
     // The device's clock, which the user may set (`setWallClock`); waits run on the virtual clock.
     now: () => clock.now() + wallOffset,
     elapsed: clock.now,
@@ -711,6 +713,36 @@ describe('pages that come and go (issue 20)', () => {
     expect(b.sent).toEqual(['a1', 'a2']);
     expect(map.size).toBe(0);
   });
+
+  it.each([
+    [true, ['late']],
+    [false, []],
+  ])(
+    'with replaces: %s, a moment after start looks again for what the bridge it replaced in its window wrote after its first look',
+    async (replaces, sent) => {
+      const map = new Map<string, unknown>();
+      const clock = createFakeClock(1_700_000_000_000);
+      // The replaced page's write lands only after the new page's first look.
+      let letWrite = () => {};
+      const writeHeld = new Promise<void>((resolve) => (letWrite = resolve));
+      const stored = mapRecords(map);
+      const records: RecordStore = { ...stored, put: async (key, value) => (await writeHeld, stored.put(key, value)) };
+      const before = page({ map, id: 'old', records, clock });
+      before.setOnline(false); // it queues the message, and is replaced before it could send it
+      before.send('late');
+      await flush();
+      before.outbox.destroy();
+      const after = page({ map, id: 'new', clock, replaces });
+      after.outbox.drain();
+      await flush();
+      letWrite();
+      await flush();
+      expect(after.sent).toEqual([]);
+      clock.advance(ORPHAN_CHECK);
+      await flush();
+      expect(after.sent).toEqual(sent);
+    },
+  );
 
   it('runs no timer when alone with nothing left by others', async () => {
     const p = page();
