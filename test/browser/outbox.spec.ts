@@ -19,6 +19,7 @@ import {
 import type { OutboundMessage } from '../../bridge/protocol/messages.js';
 import { messageState as state } from '../helpers/delivery-steps.js';
 import { RECORD_COUNT_JS, waitForRecordCount } from '../helpers/stored-records.js';
+import { interleavedSteps, playStepsJs } from '../helpers/interleaved-installs.js';
 
 /** The whole suite with the Web Locks API and without it (iOS 12.2–15.3: the outbox's lease in localStorage). */
 const LOCK_MODES = [
@@ -290,42 +291,11 @@ describe.skipIf(!requireChromium()).each(LOCK_MODES)(
     it.each([1, 2, 3])(
       'loses no message and sends none twice when sends and installs for two inboxes interleave (seed %i)',
       async (seed) => {
-        // Each step in the page, in one task or a few milliseconds apart: a message queued as its
-        // bridge is replaced, a request under way as it goes, records of pages that are gone.
-        let state = seed;
-        const random = () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
         const inboxes = { A: WEBSITE_TOKEN, B: OTHER_WEBSITE_TOKEN } as const;
-        const expected: Record<'A' | 'B', string[]> = { A: [], B: [] };
-        let current: 'A' | 'B' = 'A';
-        const steps: Array<{ wait: number; install?: string; send?: string }> = [];
-        for (let i = 0; i < 16; i++) {
-          const wait = random() < 0.5 ? 0 : Math.floor(random() * 8);
-          if (random() < 0.4) {
-            current = random() < 0.5 ? 'A' : 'B';
-            steps.push({ wait, install: inboxes[current] });
-          } else {
-            const content = `m${i}-${current}`;
-            expected[current].push(content);
-            steps.push({
-              wait,
-              send: JSON.stringify({ id: `c${i}`, method: 'sendMessage', params: { content, messageId: content } }),
-            });
-          }
-        }
+        const { steps, expected } = interleavedSteps(seed, inboxes);
         const tab = await open({ host: 'browser' });
         expect(await tab.call('getConversation')).toMatchObject({ ok: true });
-        await tab.page.evaluate(
-          async ([list, baseUrl]) => {
-            const bridge = (window as unknown as { ChatBridge: { receive(t: string): void; install(o: object): void } })
-              .ChatBridge;
-            for (const step of list) {
-              if (step.wait) await new Promise((resolve) => setTimeout(resolve, step.wait));
-              if (step.install) bridge.install({ baseUrl, websiteToken: step.install });
-              if (step.send) bridge.receive(step.send);
-            }
-          },
-          [steps, harness.backend.url] as const,
-        );
+        await tab.page.evaluate(`(async () => {${playStepsJs(steps, harness.backend.url)}})()`);
         const contents = async (token: string) => (await harness.storedMessages(token)).map((m) => m.content).sort();
         for (const name of ['B', 'A'] as const) {
           await tab.install({ baseUrl: harness.backend.url, websiteToken: inboxes[name] });

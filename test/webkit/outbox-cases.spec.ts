@@ -12,6 +12,7 @@ import { useWebKitHarness, type WebKitPage } from '../helpers/webkit-harness.js'
 import { errorCodes, sendMessage as send, messageState as state } from '../helpers/delivery-steps.js';
 import { RECORD_IDS_JS } from '../helpers/stored-records.js';
 import { OTHER_WEBSITE_TOKEN, WEBSITE_TOKEN } from '../helpers/browser-harness.js';
+import { interleavedSteps, playStepsJs } from '../helpers/interleaved-installs.js';
 
 /** The message ids whose records are in the view's IndexedDB now. */
 const IN_STORAGE = `return await ${RECORD_IDS_JS};`;
@@ -115,6 +116,23 @@ describe.skipIf(!requireWebKit())('outbox delivery cases in WebKit', () => {
       );
       await state(view, 'again', 'sent');
       expect(await storedContents()).toEqual(['again']);
+    });
+
+    it('loses no message and sends none twice when sends and installs for two inboxes interleave', async () => {
+      const inboxes = { A: WEBSITE_TOKEN, B: OTHER_WEBSITE_TOKEN } as const;
+      const { steps, expected } = interleavedSteps(3, inboxes);
+      const view = await open();
+      expect(await view.call('getConversation')).toMatchObject({ ok: true });
+      await view.evaluate(playStepsJs(steps, harness.backend.url));
+      const contents = async (token: string) => (await harness.storedMessages(token)).map((m) => m.content).sort();
+      for (const name of ['B', 'A'] as const) {
+        await view.install({ baseUrl: harness.backend.url, websiteToken: inboxes[name] });
+        await expect.poll(() => contents(inboxes[name]), { timeout: 15_000 }).toEqual([...expected[name]].sort());
+      }
+      // Nothing more arrives later, from either inbox's records.
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      expect(await contents(inboxes.A)).toEqual([...expected.A].sort());
+      expect(await contents(inboxes.B)).toEqual([...expected.B].sort());
     });
 
     it("sends a closed WebView's message from a live one within seconds when it sent others before it, then was idle", async () => {
