@@ -73,7 +73,7 @@ export interface CreateBridgeSettings {
   recorder?: RecorderFactory;
   /** Events and commands a starter dropped over its limits (startup/starter.ts): told after `ready`. */
   dropped?: number;
-  /** Installed over another bridge of this window, which may still write a message it was queuing (orphans.ts). */
+  /** Another bridge ran in this window before (running or destroyed): it may still write a message it was queuing (orphans.ts). */
   replaces?: boolean;
 }
 

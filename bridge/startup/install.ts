@@ -60,14 +60,18 @@ export function createGlobal(
   let starterDropped = handover ? handover.dropped : 0;
   // Taken now, as the bundle runs at document start: the page's scripts have not run yet.
   const network = browserNetwork(win);
-  /** The running bridge's inbox (its outbox's key prefix): installed for another, its waiting messages are answered. */
+  /**
+   * The inbox (its outbox's key prefix) of the bridge installed last, running or destroyed since:
+   * installed for another while it runs, its waiting messages are answered.
+   */
   let inbox: string | undefined;
 
   return {
     version: VERSION,
     install(options = {}) {
       const { merged, resolved } = installOptions(win, options);
-      const settings = Object.assign({ rawOptions: merged, dropped: starterDropped, replaces: !!current }, plugins);
+      // `replaces`: a bridge ran in this window before (running, or destroyed), and may still write a message it was queuing.
+      const settings = Object.assign({ rawOptions: merged, dropped: starterDropped, replaces: !!inbox }, plugins);
       starterDropped = 0;
       checkRecorder(resolved, settings); // before the running bridge is replaced, as for other bad options
       const next = inboxPrefix(resolved.baseUrl, resolved.websiteToken);

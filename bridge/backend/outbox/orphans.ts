@@ -69,9 +69,9 @@ export function orphanRecovery(
       if (s.isOnline()) adopt().then((adopted) => adopted && onAdopted(), noop);
     }, ORPHAN_CHECK));
   const unwatch = locks && locks.onChange ? locks.onChange(watch) : noop;
-  // The bridge this one replaced in its window (installed again) may write a message it was
-  // queuing as it went after this one's first look, and a window hears no `storage` event of its
-  // own: one more look, a moment after start.
+  // A bridge that ran in this window before (installed again, or destroyed) may write a message
+  // it was queuing as it went after this one's first look, and a window hears no `storage` event
+  // of its own: one more look, a moment after start.
   if (s.replaces) watch();
   /**
    * The records as this page found them, read as it starts: its first look takes in what the page

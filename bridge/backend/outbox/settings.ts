@@ -29,6 +29,6 @@ export interface OutboxSettings extends Timers {
   emit(message: MessageStateMessage | ErrorEvent): void;
   /** Told how many records of pages that are gone this page took in (for the recording's note). */
   restored?(count: number): void;
-  /** This page replaced another bridge of its window: see orphans.ts. */
+  /** Another bridge ran in this page's window before this one: see orphans.ts. */
   replaces?: boolean | undefined;
 }
