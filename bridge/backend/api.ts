@@ -10,7 +10,7 @@
  * travels in a header (the profile's `sign`: the contract's `Authorization: Bearer <token>`,
  * Chatwoot's `X-Auth-Token`), never in a URL.
  */
-import { bridgeError, isBridgeError } from '../protocol/errors.js';
+import { bridgeError, gotNoAnswer } from '../protocol/errors.js';
 import { CONTRACT } from './profile.js';
 import type { ApiRequest, ApiResponse, Http } from './http.js';
 import { route } from './http-errors.js';
@@ -110,7 +110,7 @@ export function createApi(
     reachable: () =>
       init().then(
         () => true,
-        (thrown: unknown) => !isBridgeError(thrown) || thrown.event.code !== 'network_error',
+        (thrown: unknown) => !gotNoAnswer(thrown),
       ),
     useContactToken(token: string) {
       if (profile.widgetContact) authToken = token;

@@ -3,7 +3,7 @@
  * `findSent`, chatwoot-profile.ts: no echo_id check): before such a message goes again, the
  * conversation's latest messages are looked through for it, and it is settled as sent when it is there.
  */
-import { isBridgeError } from '../protocol/errors.js';
+import { gotNoAnswer } from '../protocol/errors.js';
 import type { OutboxRecord } from './outbox-record.js';
 import type { Profile } from './profile.js';
 
@@ -50,7 +50,7 @@ export function lostAnswers(
       try {
         return await attempt();
       } catch (thrown) {
-        lost = isBridgeError(thrown) && thrown.event.code === 'network_error';
+        lost = gotNoAnswer(thrown);
         throw thrown;
       } finally {
         // The first lost attempt's start is kept: the message may have been stored by any since.

@@ -200,6 +200,9 @@ export function isBridgeError(value: unknown): value is BridgeError {
   return value instanceof Error && value.name === 'BridgeError' && 'event' in value;
 }
 
+/** Whether a call failed without an answer the page could read (offline, unreachable, no CORS, timed out). */
+export const gotNoAnswer = (thrown: unknown) => isBridgeError(thrown) && thrown.event.code === 'network_error';
+
 /**
  * Turns anything thrown into an error event. Non-bridge errors are programming errors or
  * platform surprises; they still reach the host, as the code the caller names.

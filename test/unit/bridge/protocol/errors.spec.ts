@@ -4,6 +4,7 @@ import {
   BridgeError,
   ErrorCode,
   errorEvent,
+  gotNoAnswer,
   isBridgeError,
   isRetryable,
   HOST_CODES,
@@ -130,5 +131,17 @@ describe('toErrorEvent', () => {
     );
     expect(toErrorEvent(42, 'server_error', '[init]').message).toBe('[init] unknown failure');
     expect(toErrorEvent(undefined, 'server_error', '[init]').message).toBe('[init] unknown failure');
+  });
+});
+
+describe('gotNoAnswer', () => {
+  it.each([
+    [bridgeError('network_error', '[GET /config] network error'), true],
+    [bridgeError('server_error', '[GET /config] 500: failed', 500), false],
+    [new Error('network_error'), false],
+    [{ event: { code: 'network_error' } }, false],
+    [undefined, false],
+  ])('%o: %s', (thrown, expected) => {
+    expect(gotNoAnswer(thrown)).toBe(expected);
   });
 });
