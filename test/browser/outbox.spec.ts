@@ -19,7 +19,7 @@ import {
 import type { OutboundMessage } from '../../bridge/protocol/messages.js';
 import { messageState as state } from '../helpers/delivery-steps.js';
 import { RECORD_COUNT_JS, waitForRecordCount } from '../helpers/stored-records.js';
-import { interleavedSteps, playStepsJs } from '../helpers/interleaved-installs.js';
+import { expectEachInboxOnce, interleavedSteps, playStepsJs, sendCommand } from '../helpers/interleaved-installs.js';
 
 /** The whole suite with the Web Locks API and without it (iOS 12.2–15.3: the outbox's lease in localStorage). */
 const LOCK_MODES = [
@@ -244,18 +244,12 @@ describe.skipIf(!requireChromium()).each(LOCK_MODES)(
       const tab = await open({ host: 'browser' });
       expect(await tab.call('getConversation')).toMatchObject({ ok: true });
       await tab.context.setOffline(true);
-      await tab.page.evaluate(
-        ([command, other]) => {
-          const bridge = (window as unknown as { ChatBridge: { receive(t: string): void; install(o: object): void } })
-            .ChatBridge;
-          bridge.receive(command);
-          bridge.install(other);
-        },
-        [
-          JSON.stringify({ id: 'racing', method: 'sendMessage', params: { content: 'raced', messageId: 'raced' } }),
-          { baseUrl: harness.backend.url, websiteToken: OTHER_WEBSITE_TOKEN },
-        ] as const,
-      );
+      // Queued and installed again in one task.
+      const steps = [
+        { wait: 0, send: sendCommand('racing', 'raced') },
+        { wait: 0, install: OTHER_WEBSITE_TOKEN },
+      ];
+      await tab.page.evaluate(`(async () => {${playStepsJs(steps, harness.backend.url)}})()`);
       expect(await tab.waitFor({ type: 'response', id: 'racing' })).toMatchObject({
         ok: false,
         error: { code: 'inbox_switched' },
@@ -272,18 +266,12 @@ describe.skipIf(!requireChromium()).each(LOCK_MODES)(
       // Its command is the replaced bridge's; the new one sends the record that bridge wrote.
       const tab = await open({ host: 'browser' });
       expect(await tab.call('getConversation')).toMatchObject({ ok: true });
-      await tab.page.evaluate(
-        ([command, same]) => {
-          const bridge = (window as unknown as { ChatBridge: { receive(t: string): void; install(o: object): void } })
-            .ChatBridge;
-          bridge.receive(command);
-          bridge.install(same);
-        },
-        [
-          JSON.stringify({ id: 'racing', method: 'sendMessage', params: { content: 'again', messageId: 'again' } }),
-          { baseUrl: harness.backend.url, websiteToken: WEBSITE_TOKEN },
-        ] as const,
-      );
+      // Queued and installed again in one task.
+      const steps = [
+        { wait: 0, send: sendCommand('racing', 'again') },
+        { wait: 0, install: WEBSITE_TOKEN },
+      ];
+      await tab.page.evaluate(`(async () => {${playStepsJs(steps, harness.backend.url)}})()`);
       await state(tab, 'again', 'sent');
       expect((await harness.storedMessages()).map((message) => message.content)).toEqual(['again']);
     });
@@ -296,15 +284,7 @@ describe.skipIf(!requireChromium()).each(LOCK_MODES)(
         const tab = await open({ host: 'browser' });
         expect(await tab.call('getConversation')).toMatchObject({ ok: true });
         await tab.page.evaluate(`(async () => {${playStepsJs(steps, harness.backend.url)}})()`);
-        const contents = async (token: string) => (await harness.storedMessages(token)).map((m) => m.content).sort();
-        for (const name of ['B', 'A'] as const) {
-          await tab.install({ baseUrl: harness.backend.url, websiteToken: inboxes[name] });
-          await expect.poll(() => contents(inboxes[name]), { timeout: 15_000 }).toEqual([...expected[name]].sort());
-        }
-        // Nothing more arrives later, from either inbox's records.
-        await new Promise((resolve) => setTimeout(resolve, 2_500));
-        expect(await contents(inboxes.A)).toEqual([...expected.A].sort());
-        expect(await contents(inboxes.B)).toEqual([...expected.B].sort());
+        await expectEachInboxOnce(tab, harness.backend.url, inboxes, expected, harness.storedMessages);
       },
     );
 

@@ -4,6 +4,8 @@
  * What it reaches: a message queued as its bridge is replaced, a request under way as it goes,
  * records of pages that are gone. The same steps for every engine, from a seed.
  */
+import { expect } from 'vitest';
+
 export interface InstallStep {
   /** Milliseconds to wait before it (0: in the same task as the step before). */
   wait: number;
@@ -12,6 +14,10 @@ export interface InstallStep {
   /** A `sendMessage` command, as a host hands it to `ChatBridge.receive`. */
   send?: string;
 }
+
+/** A `sendMessage` command as text, its messageId and content both `content`. */
+export const sendCommand = (id: string, content: string) =>
+  JSON.stringify({ id, method: 'sendMessage', params: { content, messageId: content } });
 
 export function interleavedSteps(seed: number, inboxes: { A: string; B: string }) {
   let state = seed;
@@ -28,10 +34,7 @@ export function interleavedSteps(seed: number, inboxes: { A: string; B: string }
     } else {
       const content = `m${i}-${current}`;
       expected[current].push(content);
-      steps.push({
-        wait,
-        send: JSON.stringify({ id: `c${i}`, method: 'sendMessage', params: { content, messageId: content } }),
-      });
+      steps.push({ wait, send: sendCommand(`c${i}`, content) });
     }
   }
   return { steps, expected };
@@ -45,3 +48,29 @@ export const playStepsJs = (steps: InstallStep[], baseUrl: string) => `
     if (step.send) ChatBridge.receive(step.send);
   }
   return null;`;
+
+/** A page the steps were played in: the bridge installed again for an inbox from Node. */
+interface InstallingPage {
+  install(options: Record<string, unknown>): Promise<unknown>;
+}
+
+/**
+ * Installs each inbox in turn (B, then A) and waits until each holds exactly the messages queued
+ * for it, once each; then, past another page's look for gone pages, that nothing more arrived.
+ */
+export async function expectEachInboxOnce(
+  page: InstallingPage,
+  baseUrl: string,
+  inboxes: { A: string; B: string },
+  expected: Record<'A' | 'B', string[]>,
+  storedMessages: (websiteToken: string) => Promise<Array<{ content?: unknown }>>,
+): Promise<void> {
+  const contents = async (token: string) => (await storedMessages(token)).map((m) => m.content).sort();
+  for (const name of ['B', 'A'] as const) {
+    await page.install({ baseUrl, websiteToken: inboxes[name] });
+    await expect.poll(() => contents(inboxes[name]), { timeout: 15_000 }).toEqual([...expected[name]].sort());
+  }
+  await new Promise((resolve) => setTimeout(resolve, 2_500));
+  expect(await contents(inboxes.A)).toEqual([...expected.A].sort());
+  expect(await contents(inboxes.B)).toEqual([...expected.B].sort());
+}

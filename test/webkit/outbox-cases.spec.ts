@@ -12,7 +12,7 @@ import { useWebKitHarness, type WebKitPage } from '../helpers/webkit-harness.js'
 import { errorCodes, sendMessage as send, messageState as state } from '../helpers/delivery-steps.js';
 import { RECORD_IDS_JS } from '../helpers/stored-records.js';
 import { OTHER_WEBSITE_TOKEN, WEBSITE_TOKEN } from '../helpers/browser-harness.js';
-import { interleavedSteps, playStepsJs } from '../helpers/interleaved-installs.js';
+import { expectEachInboxOnce, interleavedSteps, playStepsJs, sendCommand } from '../helpers/interleaved-installs.js';
 
 /** The message ids whose records are in the view's IndexedDB now. */
 const IN_STORAGE = `return await ${RECORD_IDS_JS};`;
@@ -81,15 +81,12 @@ describe.skipIf(!requireWebKit())('outbox delivery cases in WebKit', () => {
       // it must still go, or no later bridge of this view would take the record in.
       const view = await open();
       expect(await view.call('getConversation')).toMatchObject({ ok: true });
-      const command = JSON.stringify({
-        id: 'racing',
-        method: 'sendMessage',
-        params: { content: 'raced', messageId: 'raced' },
-      });
-      const other = { baseUrl: harness.backend.url, websiteToken: OTHER_WEBSITE_TOKEN };
-      await view.evaluate(
-        `ChatBridge.receive(${JSON.stringify(command)}); ChatBridge.install(${JSON.stringify(other)});`,
-      );
+      // Queued and installed again in one task.
+      const steps = [
+        { wait: 0, send: sendCommand('racing', 'raced') },
+        { wait: 0, install: OTHER_WEBSITE_TOKEN },
+      ];
+      await view.evaluate(playStepsJs(steps, harness.backend.url));
       expect(await view.waitFor({ type: 'response', id: 'racing' })).toMatchObject({
         ok: false,
         error: { code: 'inbox_switched' },
@@ -105,15 +102,12 @@ describe.skipIf(!requireWebKit())('outbox delivery cases in WebKit', () => {
       // Its command is the replaced bridge's; the new one sends the record that bridge wrote.
       const view = await open();
       expect(await view.call('getConversation')).toMatchObject({ ok: true });
-      const command = JSON.stringify({
-        id: 'racing',
-        method: 'sendMessage',
-        params: { content: 'again', messageId: 'again' },
-      });
-      const same = { baseUrl: harness.backend.url, websiteToken: WEBSITE_TOKEN };
-      await view.evaluate(
-        `ChatBridge.receive(${JSON.stringify(command)}); ChatBridge.install(${JSON.stringify(same)});`,
-      );
+      // Queued and installed again in one task.
+      const steps = [
+        { wait: 0, send: sendCommand('racing', 'again') },
+        { wait: 0, install: WEBSITE_TOKEN },
+      ];
+      await view.evaluate(playStepsJs(steps, harness.backend.url));
       await state(view, 'again', 'sent');
       expect(await storedContents()).toEqual(['again']);
     });
@@ -124,15 +118,7 @@ describe.skipIf(!requireWebKit())('outbox delivery cases in WebKit', () => {
       const view = await open();
       expect(await view.call('getConversation')).toMatchObject({ ok: true });
       await view.evaluate(playStepsJs(steps, harness.backend.url));
-      const contents = async (token: string) => (await harness.storedMessages(token)).map((m) => m.content).sort();
-      for (const name of ['B', 'A'] as const) {
-        await view.install({ baseUrl: harness.backend.url, websiteToken: inboxes[name] });
-        await expect.poll(() => contents(inboxes[name]), { timeout: 15_000 }).toEqual([...expected[name]].sort());
-      }
-      // Nothing more arrives later, from either inbox's records.
-      await new Promise((resolve) => setTimeout(resolve, 2_500));
-      expect(await contents(inboxes.A)).toEqual([...expected.A].sort());
-      expect(await contents(inboxes.B)).toEqual([...expected.B].sort());
+      await expectEachInboxOnce(view, harness.backend.url, inboxes, expected, harness.storedMessages);
     });
 
     it("sends a closed WebView's message from a live one within seconds when it sent others before it, then was idle", async () => {
