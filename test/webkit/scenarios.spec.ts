@@ -291,10 +291,17 @@ describe.skipIf(!requireWebKit())('chat-bridge.js in WebKit', () => {
     tab = await harness.open({ host: 'react-native' });
     const page = tab;
     const events: OutboundMessage[] = [];
+    /** What the injected scripts' evaluations failed with while the test ran. */
+    const injectErrors: string[] = [];
     const rn = createReactNativeHost({
       onEvent: (event) => events.push(event),
-      // injectJavaScript, as react-native-webview evaluates it in the WKWebView.
-      webView: () => ({ injectJavaScript: (script: string) => void page.evaluate(script) }),
+      // injectJavaScript, as react-native-webview evaluates it in the WKWebView: the app gets no
+      // result. Failures are kept and checked before the view closes; one still running as it
+      // closes fails on the closed view, which is not the page's doing.
+      webView: () => ({
+        injectJavaScript: (script: string) =>
+          void page.evaluate(script).catch((error: unknown) => injectErrors.push(String(error))),
+      }),
     });
     // What react-native-webview does with each WKScriptMessage: <WebView onMessage> with its body.
     const feed = (body: unknown) => rn.onMessage({ nativeEvent: { data: body as string } });
@@ -318,6 +325,7 @@ describe.skipIf(!requireWebKit())('chat-bridge.js in WebKit', () => {
         'message:sent',
         'error',
       ]);
+      expect(injectErrors).toEqual([]);
     } finally {
       stop();
       await page.close();
