@@ -4,7 +4,7 @@
  * caller's random source, which the replay seeds).
  */
 import type { RetryPolicy } from '../protocol/bridge-options.js';
-import type { ErrorEvent } from '../protocol/errors.js';
+import { withNote, type ErrorEvent } from '../protocol/errors.js';
 
 // The policy is an option, defined with the others (protocol/bridge-options.ts), which import nothing from backend/.
 export type { RetryPolicy };
@@ -51,12 +51,7 @@ export const MAX_WAIT = 86_400_000;
  * `retryAt` (left out where a Retry-After too large for a date says never).
  */
 export const tooFarOff = (error: ErrorEvent, at: number): ErrorEvent =>
-  Object.assign(
-    {},
-    error,
-    { message: `${error.message}; Retry-After over a day: not retried automatically` },
-    at < 8.64e15 && { retryAt: at },
-  );
+  withNote(error, 'Retry-After over a day: not retried automatically', at < 8.64e15 && { retryAt: at });
 
 /** The longest delay a timer takes (2^31−1 ms); a longer one fires at once. */
 export const TIMER_MAX = 2 ** 31 - 1;

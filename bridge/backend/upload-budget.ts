@@ -17,7 +17,7 @@
  * Text messages are not counted: no proxy limit is that small, and their bytes cost nothing.
  * The tallies live as long as the page (a reload starts them again).
  */
-import { errorEvent, type ErrorEvent } from '../protocol/errors.js';
+import { errorEvent, withNote, type ErrorEvent } from '../protocol/errors.js';
 import { fileSize, type OutboxRecord } from './outbox-record.js';
 
 /** Refusals of one message's upload before it fails as `upload_refused`. */
@@ -59,6 +59,6 @@ export function uploadBudget(
         `[POST /messages] upload refused: ${tally.refusals} uploads of ${size} bytes unanswered while others were: a proxy body limit (nginx client_max_body_size) under maxFileSize`,
       );
     if (tally.uploads >= Math.max(2, Math.min(MAX_UPLOADS, Math.floor(MAX_UPLOAD_BYTES / size))))
-      return Object.assign({}, error, { message: `${error.message}; gave up after ${tally.uploads} uploads` });
+      return withNote(error, `gave up after ${tally.uploads} uploads`);
   };
 }

@@ -184,6 +184,10 @@ export function errorEvent(
   );
 }
 
+/** The same failure with a note after its message (what the outbox made of it), and `extra` fields. */
+export const withNote = (error: ErrorEvent, note: string, extra?: false | Partial<ErrorEvent>): ErrorEvent =>
+  Object.assign({}, error, { message: `${error.message}; ${note}` }, extra);
+
 /** The error event a host's helper sends in the bridge's stream (HOST_CODES). */
 export const hostErrorEvent = (code: HostCode, message: string): ErrorEvent => ({
   type: 'error',

@@ -11,7 +11,7 @@
  *   (`queuedFields`, `burstError`). Turns: `yieldsTurn`. Orphans: `isOrphan`, `isWatched`.
  *   Cancels: `cancelsAtOnce`, `mayCancel`. The clocks: `toldTime`.
  */
-import type { ErrorEvent } from '../../protocol/errors.js';
+import { withNote, type ErrorEvent } from '../../protocol/errors.js';
 import type { MessageState } from '../../protocol/messages.js';
 import { pageOf } from '../outbox-record.js';
 import { backoff, isTransient } from '../retry-policy.js';
@@ -74,7 +74,7 @@ export const queuedFields = (told: number, online: boolean) => (online ? { nextA
  * (`told`, wall clock; offline it waits for the network).
  */
 export const burstError = (error: ErrorEvent, queued: number, told: number, online: boolean): ErrorEvent =>
-  Object.assign({}, error, { message: `${error.message}; ${queued} queued` }, online && { retryAt: told });
+  withNote(error, `${queued} queued`, online && { retryAt: told });
 
 /**
  * After a message went: another WebView waits for the inbox lock (`wanted`, inbox-lock.ts), so

@@ -12,6 +12,7 @@ import {
   type BridgeCode,
   RETRYABLE_CODES,
   toErrorEvent,
+  withNote,
 } from '../../../../bridge/protocol/errors.js';
 
 describe('error codes', () => {
@@ -143,5 +144,28 @@ describe('gotNoAnswer', () => {
     [undefined, false],
   ])('%o: %s', (thrown, expected) => {
     expect(gotNoAnswer(thrown)).toBe(expected);
+  });
+});
+
+describe('withNote', () => {
+  const failure = errorEvent('rate_limited', '[POST /messages] 429: too many requests', 429);
+
+  it("puts the note after the failure's message and keeps every other field", () => {
+    expect(withNote(failure, '3 queued')).toEqual({ ...failure, message: `${failure.message}; 3 queued` });
+  });
+
+  it('adds the extra fields given, and none for false', () => {
+    expect(withNote(failure, 'n', { retryAt: 5 })).toEqual({
+      ...failure,
+      message: `${failure.message}; n`,
+      retryAt: 5,
+    });
+    expect(withNote(failure, 'n', false)).not.toHaveProperty('retryAt');
+  });
+
+  it('leaves the failure it was given as it was', () => {
+    const before = { ...failure };
+    withNote(failure, 'n', { retryAt: 5 });
+    expect(failure).toEqual(before);
   });
 });
