@@ -8,12 +8,15 @@ import { MIN_TOKEN_LENGTH } from '../outbound/redact.js';
 import { isObject } from '../protocol/safe-json.js';
 
 /**
- * The `authToken` of a `GET /config` answer, when it has a usable one: a string of at least
- * `MIN_TOKEN_LENGTH` characters (a shorter one is no real token, and could not be scrubbed safely).
+ * A usable auth token: a string of at least `MIN_TOKEN_LENGTH` characters (a shorter one is no
+ * real token, and could not be scrubbed safely); else undefined.
  */
+export const usableToken = (token: unknown): string | undefined =>
+  typeof token === 'string' && token.length >= MIN_TOKEN_LENGTH ? token : undefined;
+
+/** The `authToken` of a `GET /config` answer, when it has a usable one (`usableToken`). */
 export function authTokenOf(body: unknown): string | undefined {
-  const token = isObject(body) ? body['authToken'] : undefined;
-  return typeof token === 'string' && token.length >= MIN_TOKEN_LENGTH ? token : undefined;
+  return usableToken(isObject(body) ? body['authToken'] : undefined);
 }
 
 /** The ErrorResponse `message`, when the body has a non-empty one. */

@@ -21,11 +21,11 @@
  *   an attribute, no column), and the messages list does not show it
  *   (app/views/api/v1/widget/models/_message.json.jbuilder): a repeat is found by `findSent`.
  */
-import { MIN_TOKEN_LENGTH } from '../options.js';
 import { isObject, parseJson } from '../protocol/safe-json.js';
 import type { FieldErrors } from '../protocol/errors.js';
 import { CHATWOOT_TYPES } from '../protocol/service-rules.js';
 import type { Profile } from './profile.js';
+import { usableToken } from './backend-bodies.js';
 import { httpError } from './http-errors.js';
 import type { OutboxRecord } from './outbox-record.js';
 
@@ -98,9 +98,8 @@ export const CHATWOOT: Profile = {
     // out of what the host gets.
     const secrets: Array<[string, string]> = [];
     const parsed = parseJson(text, secrets);
-    const token = (secrets.find(([name]) => name === 'auth_token') || [])[1];
     return {
-      token: token && token.length >= MIN_TOKEN_LENGTH ? token : undefined,
+      token: usableToken((secrets.find(([name]) => name === 'auth_token') || [])[1]),
       config: parsed.ok && isObject(parsed.value) ? parsed.value : {},
       secrets: secrets.map((secret) => secret[1]),
     };

@@ -3,11 +3,22 @@
  * instead, so each reader takes only a well-formed field and otherwise says there is none.
  */
 import { describe, expect, it } from 'vitest';
-import { authTokenOf, errorMessageOf, fieldErrorsOf } from '../../../../bridge/backend/backend-bodies.js';
+import { authTokenOf, errorMessageOf, fieldErrorsOf, usableToken } from '../../../../bridge/backend/backend-bodies.js';
 import { MIN_TOKEN_LENGTH } from '../../../../bridge/outbound/redact.js';
 
 /** Bodies that are not JSON objects: what a 2xx without JSON, an HTML error page or a bare value parse to. */
 const NOT_OBJECTS = [undefined, null, 'text', 42, true, ['authToken', 'message', 'errors']];
+
+describe('usableToken', () => {
+  it('keeps a string of at least MIN_TOKEN_LENGTH characters and refuses a shorter one', () => {
+    expect(usableToken('x'.repeat(MIN_TOKEN_LENGTH))).toBe('x'.repeat(MIN_TOKEN_LENGTH));
+    expect(usableToken('x'.repeat(MIN_TOKEN_LENGTH - 1))).toBeUndefined();
+  });
+
+  it.each([undefined, null, '', 1234567890, ['at_0123456789'], { token: 'at_0123456789' }])('refuses %j', (token) =>
+    expect(usableToken(token)).toBeUndefined(),
+  );
+});
 
 describe('authTokenOf', () => {
   it("takes a config answer's authToken string", () => {
