@@ -39,7 +39,10 @@ const CONFIG = { method: 'POST', path: `${WIDGET}/config` } as const;
  */
 const SLACK_MS = 2_000;
 
-/** Chatwoot's words, with the field names of `attributes` as `errors` (`base` names none). */
+/**
+ * Chatwoot's words, with the field names of `attributes` as `errors` (`base` names none; an empty
+ * `errors` is none, as fieldErrorsOf reads it).
+ */
 function readable(body: unknown): { message?: unknown; errors?: FieldErrors } {
   if (!isObject(body)) return {};
   const message = body['message'] || body['error'];
@@ -47,7 +50,7 @@ function readable(body: unknown): { message?: unknown; errors?: FieldErrors } {
   const errors: FieldErrors = {};
   if (typeof message === 'string' && Array.isArray(attributes))
     for (const field of attributes) if (typeof field === 'string' && field !== 'base') errors[field] = [message];
-  return Object.assign({ message }, Object.keys(errors).length > 0 && { errors });
+  return { message, errors };
 }
 
 /** The echo_id a message shows, where a Chatwoot (or a proxy in front of it) gives one back. */
