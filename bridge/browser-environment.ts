@@ -4,10 +4,8 @@
  */
 import { browserLocks } from './browser-locks.js';
 import { browserRecords } from './browser-storage.js';
-import { listen, type Environment, type HostScope, type InboundMessage } from './environment.js';
+import { apply, listen, type Environment, type HostScope, type InboundMessage } from './environment.js';
 import { xhrUpload } from './xhr-upload.js';
-
-const apply = Reflect.apply;
 
 /** The environment's requests: taken once, by `browserNetwork`. */
 export type BrowserNetwork = Pick<Environment, 'fetch' | 'upload'>;

@@ -123,6 +123,12 @@ export type HostScope = Record<string, unknown>;
 /** Does nothing: the release of what was never held, the removal of a listener never added, a failure let go. */
 export const noop = () => {};
 
+/**
+ * Calls a web API's method taken before the page's scripts ran with a `this` of its own
+ * (browser-environment.ts, xhr-upload.ts): a page that wraps the method later never sees the call.
+ */
+export const apply = Reflect.apply;
+
 /** Adds `handler` for each of `types` on each of `targets`. Returns their removal, all at once. */
 export function listen(targets: EventTarget[], types: string[], handler: (event: Event) => void): () => void {
   const each = (method: 'addEventListener' | 'removeEventListener') =>

@@ -14,9 +14,7 @@
  * - Timeout and abort: `http.ts` races the request against its own timer and aborts `signal`,
  *   which aborts the XHR, so an upload that never settles still ends.
  */
-import type { Upload } from './environment.js';
-
-const apply = Reflect.apply;
+import { apply, type Upload } from './environment.js';
 
 /**
  * Takes XMLHttpRequest and the methods a request's headers pass through when called: the bundle

@@ -1,10 +1,11 @@
 /**
- * The environment module's one piece of behaviour, `trackedTimers`: what a destroyed bridge leaves
- * running. (The rest of environment.ts is the interface; browser-environment.spec.ts checks how
- * a real window fills it.) On the tools' virtual clock, so "still pending" is a count, not a wait.
+ * The environment module's behaviour: `trackedTimers`, what a destroyed bridge leaves running (on
+ * the tools' virtual clock, so "still pending" is a count, not a wait), and `apply`, a method taken
+ * early called on its object. (The rest of environment.ts is the interface;
+ * browser-environment.spec.ts checks how a real window fills it.)
  */
 import { describe, expect, it } from 'vitest';
-import { trackedTimers } from '../../../bridge/environment.js';
+import { apply, trackedTimers } from '../../../bridge/environment.js';
 import { createInMemoryEnvironment } from '../../../tools/testing/in-memory-environment.js';
 import { createVirtualClock, withVirtualClock } from '../../../tools/testing/virtual-clock.js';
 
@@ -60,5 +61,19 @@ describe('trackedTimers', () => {
     timers.clearAll();
     clock.advance(1_000);
     expect(ran).toEqual([]);
+  });
+});
+
+describe('apply', () => {
+  it('calls a method taken before it was wrapped, with its object as `this` and the arguments given', () => {
+    const target = {
+      name: 'win',
+      greet(this: { name: string }, greeting: string) {
+        return `${greeting} ${this.name}`;
+      },
+    };
+    const greet = target.greet;
+    target.greet = () => 'wrapped';
+    expect(apply(greet, target, ['hello'])).toBe('hello win');
   });
 });
