@@ -24,13 +24,13 @@
 import type { HostScope, TimerHandle, Timers } from '../environment.js';
 import type { OutboundMessage } from '../protocol/messages.js';
 import { errorEvent } from '../protocol/errors.js';
-import type { ChannelNames, HostName } from '../protocol/bridge-options.js';
+import type { ChannelNames } from '../protocol/bridge-options.js';
 
 /** Sends one encoded payload through the platform's native API. */
 export type Poster = (payload: unknown) => void;
 
+/** A platform's adapter: filed under its host's name in adapters/index.ts, which is the one place that names it. */
 export interface HostAdapter {
-  readonly host: HostName;
   /** The payload exactly as the platform's native API receives it: a string or an object (or array). */
   encode(message: OutboundMessage | OutboundMessage[]): unknown;
   /** Each message is its own payload, posted at once: a page's listener, not a crossing into the app. */

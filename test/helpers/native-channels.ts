@@ -52,7 +52,7 @@ export function sendThrough(
   names: ChannelNames = CHANNEL_NAMES,
 ): void {
   const post = adapter.find(scope, names);
-  if (post === undefined) throw new Error(`${adapter.host}: no channel found in the scope`);
+  if (post === undefined) throw new Error('the adapter found no channel in the scope');
   post(adapter.encode(message));
 }
 

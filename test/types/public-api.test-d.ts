@@ -298,9 +298,9 @@ expectTypeOf(ClientErrorCode.NotKept).toEqualTypeOf<'not_kept'>();
 
 // --- Adapters -------------------------------------------------------------------------------
 
-export const customAdapter: HostAdapter = { host: 'browser', encode: (m) => JSON.stringify(m), find: () => undefined };
-// @ts-expect-error an adapter belongs to one of the five hosts
-export const strayAdapter: HostAdapter = { host: 'tizen', encode: (m) => m, find: () => undefined };
+export const customAdapter: HostAdapter = { encode: (m) => JSON.stringify(m), find: () => undefined };
+// @ts-expect-error an adapter's find gives a poster, or undefined while the channel is missing
+export const strayAdapter: HostAdapter = { encode: (m) => m, find: () => 'channel' };
 
 // --- The React Native side ------------------------------------------------------------------
 

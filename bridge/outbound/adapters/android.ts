@@ -2,7 +2,6 @@
 import { postMessageOf, toJsonString, type HostAdapter } from '../channel.js';
 
 export const androidAdapter: HostAdapter = {
-  host: 'android',
   // A JavascriptInterface method takes Java strings; objects would arrive as "[object Object]".
   encode: toJsonString,
   find: (scope, names) => postMessageOf(scope[names.androidChannel]),

@@ -6,7 +6,6 @@
 import type { HostAdapter } from '../channel.js';
 
 export const browserAdapter: HostAdapter = {
-  host: 'browser',
   encode: (message) => message,
   oneByOne: true,
   find(scope, names) {

@@ -7,7 +7,6 @@ import type { HostScope } from '../../environment.js';
 import { postMessageOf, toJsonString, type HostAdapter, type Poster } from '../channel.js';
 
 export const flutterAdapter: HostAdapter = {
-  host: 'flutter',
   encode: toJsonString,
   find: (scope, names) =>
     postMessageOf(scope[names.flutterChannel]) || inAppWebViewHandler(scope, names.flutterChannel),

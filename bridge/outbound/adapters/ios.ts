@@ -5,7 +5,6 @@
 import { postMessageOf, type HostAdapter } from '../channel.js';
 
 export const iosAdapter: HostAdapter = {
-  host: 'ios',
   encode: (message) => message,
   // Object(x) is x for an object, and an empty object for undefined or null: a missing `webkit`
   // or `messageHandlers` reads as no handler.

@@ -2,7 +2,6 @@
 import { postMessageOf, toJsonString, type HostAdapter } from '../channel.js';
 
 export const reactNativeAdapter: HostAdapter = {
-  host: 'react-native',
   encode: toJsonString,
   find: (scope) => postMessageOf(scope['ReactNativeWebView']),
 };
