@@ -70,11 +70,11 @@ export function createCommandRunner(
         ok: false,
         error: errorEvent(code, `[${where}] ${text}`),
       });
-      const spec = Object.prototype.hasOwnProperty.call(commands, name) ? commands[name] : undefined;
-      if (spec === undefined) {
+      if (!Object.prototype.hasOwnProperty.call(commands, name)) {
         const known = Object.keys(commands).join(', ');
         return answer(id, failure('unknown_method', `unknown method "${name}"; known: ${known}`, 'host command'));
       }
+      const spec = commands[name] as CommandSpec<unknown>; // an own property, so present
       const params = spec.schema.safeParse(command.params || {});
       if (!params.success) return answer(id, failure('parse_error', `invalid params: ${describeIssues(params.error)}`));
 
