@@ -70,8 +70,7 @@ export function createUploads(maxFileSize: number, timers: Timers): Uploads {
     append(id, index, data) {
       const upload = open.get(id) || (index ? undefined : { chunks: 0, parts: [], loose: 0, size: 0, blobbed: 0 });
       if (!upload) throw unknown(id);
-      const expected = upload.chunks;
-      if (index !== expected) throw refuse(`upload "${id}" expects chunk ${expected}, not ${index}`);
+      if (index !== upload.chunks) throw refuse(`upload "${id}" expects chunk ${upload.chunks}, not ${index}`);
       if (index >= MAX_CHUNKS) {
         drop(id, upload);
         throw refuse(`upload "${id}" over ${MAX_CHUNKS} chunks`);
