@@ -18,13 +18,11 @@ export function widgetErrorEvent(data: Record<string, unknown>): ErrorEvent {
     data['data'],
   );
   const type = firstText(data['errorType']);
-  const what = type !== undefined ? ` ${type.slice(0, 64)}` : '';
-  return errorEvent(
-    'widget_error',
-    `[widget] error${what}${detail !== undefined ? `: ${detail}` : ' without details'}`,
-  );
+  const what = type ? ` ${type.slice(0, 64)}` : '';
+  return errorEvent('widget_error', `[widget] error${what}${detail ? `: ${detail}` : ' without details'}`);
 }
 
+/** The first candidate that is a string with more than whitespace (cut at 500 characters), else undefined. */
 function firstText(...candidates: unknown[]): string | undefined {
   for (const candidate of candidates) {
     if (typeof candidate === 'string' && candidate.trim() !== '')
