@@ -16,7 +16,7 @@ export const ACCEPTED_TYPES = /^(image|audio|video|text)\/[^\s/]+$|^application\
  * `validate_file_content_type`; the develop branch's list, which some forks lengthen).
  */
 export const CHATWOOT_TYPES =
-  /^(image|video|audio)\/[^\s/]+$|^text\/(csv|plain|rtf)$|^application\/(json|pdf|zip|x-7z-compressed|vnd\.rar|x-tar|msword|vnd\.ms-excel|vnd\.ms-powerpoint|rtf|vnd\.oasis\.opendocument\.text|vnd\.openxmlformats-officedocument\.(presentationml\.presentation|spreadsheetml\.sheet|wordprocessingml\.document))$/;
+  /^(image|audio|video)\/[^\s/]+$|^text\/(csv|plain|rtf)$|^application\/(json|pdf|zip|x-7z-compressed|vnd\.rar|x-tar|msword|vnd\.ms-excel|vnd\.ms-powerpoint|rtf|vnd\.oasis\.opendocument\.text|vnd\.openxmlformats-officedocument\.(presentationml\.presentation|spreadsheetml\.sheet|wordprocessingml\.document))$/;
 /** Chatwoot's largest attachment: `40.megabytes` (app/models/attachment.rb `validate_file_size`). */
 export const CHATWOOT_MAX_FILE_SIZE = 40 * 1024 * 1024;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
