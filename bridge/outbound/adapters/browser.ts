@@ -11,7 +11,8 @@ export const browserAdapter: HostAdapter = {
   find(scope, names) {
     const dispatchEvent = scope['dispatchEvent'];
     const CustomEventClass = scope['CustomEvent'] as (new (type: string, init: CustomEventInit) => Event) | undefined;
-    if (typeof dispatchEvent !== 'function' || typeof CustomEventClass !== 'function') return undefined;
-    return (payload) => void dispatchEvent.call(scope, new CustomEventClass(names.browserEvent, { detail: payload }));
+    return typeof dispatchEvent === 'function' && typeof CustomEventClass === 'function'
+      ? (payload) => void dispatchEvent.call(scope, new CustomEventClass(names.browserEvent, { detail: payload }))
+      : undefined;
   },
 };
