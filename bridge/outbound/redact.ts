@@ -94,8 +94,7 @@ export function createRedactor(now: () => number = Date.now): Redactor {
     const below = ancestors.concat([value]);
     if (Array.isArray(value)) return value.map((item) => scrub(item, below));
     const copy: Record<string, unknown> = {};
-    // Defined, not assigned: a "__proto__" key must stay a plain key. (Its attributes in the order
-    // early-input.ts defines `ChatBridge`'s: gzip finds the two alike.)
+    // Defined, not assigned: a "__proto__" key must stay a plain key.
     for (const [key, item] of Object.entries(value))
       Object.defineProperty(copy, scrubString(key), {
         value: scrub(item, below),
