@@ -125,7 +125,8 @@ export const noop = () => {};
 
 /**
  * Calls a web API's method taken before the page's scripts ran with a `this` of its own
- * (browser-environment.ts, xhr-upload.ts): a page that wraps the method later never sees the call.
+ * (browser-environment.ts, xhr-upload.ts, the channels in outbound/channel.ts): a page that wraps
+ * the method, or replaces `Function.prototype.call`, later never sees the call.
  */
 export const apply = Reflect.apply;
 

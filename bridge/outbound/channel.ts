@@ -21,7 +21,7 @@
  * `CHANNEL_WAIT_MS` the looking stops and `onGiveUp` is called once (the bridge emits a
  * `channel_error`). From then on each new payload tries the channel once, without a timer.
  */
-import type { HostScope, TimerHandle, Timers } from '../environment.js';
+import { apply, type HostScope, type TimerHandle, type Timers } from '../environment.js';
 import type { OutboundMessage } from '../protocol/messages.js';
 import { errorEvent } from '../protocol/errors.js';
 import type { ChannelNames } from '../protocol/bridge-options.js';
@@ -134,12 +134,6 @@ export function createChannel(
 }
 
 type Send = (this: unknown, payload: unknown) => void;
-
-/**
- * Taken when the bundle runs, at document start, before the page's scripts: the bridge's own
- * deliveries never look up `Function.prototype.call`, which a page script could replace to read them.
- */
-const apply = Reflect.apply;
 
 /**
  * Where a page script's direct call of a channel goes: the running bridge's inbound (bridge.ts),
