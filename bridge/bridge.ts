@@ -178,10 +178,9 @@ export function createBridge(
    */
   const widgetContact = (token: string | false | undefined) => {
     if (!token) return;
-    if (profile.widgetContact) {
-      contactToken = token;
-      if (built) built.api.useContactToken(token);
-    }
+    // Used where the profile has the widget's contact: api.ts `useContactToken` asks the profile.
+    contactToken = token;
+    if (built) built.api.useContactToken(token);
     if (options.forwardConversationToken) emitter.deliver({ type: 'conversationToken', token });
   };
 
