@@ -1,33 +1,26 @@
 /**
  * One running bridge, wiring the environment to the pipeline in one direction: inbound →
  * dispatch (command runner, host commands) → backend (outbox, api, http) → outbound (channel, adapter).
- *
- * createBridge runs past 80 lines on purpose: it is the one place that knows every part, and each of
- * its inner functions (the core built at first use, the verdict's route, the guard, the public
- * calls) is a few lines that read the same few values: the options, the emitter, the core and
- * the page's connectivity. docs/architecture.md follows one message through it.
+ * createBridge sets the parts up (Parts, shared by the pieces below: the core in core.ts, the
+ * verdicts' route, the guarded listeners) and is the public object. docs/architecture.md follows
+ * one message through it.
  */
 import { detectHost } from './outbound/adapters/index.js';
 import { guardOf, onPageCall } from './outbound/channel.js';
-import { createEmitter } from './outbound/emitter.js';
-import { createApi, type BridgeApi } from './backend/api.js';
+import { createEmitter, type Emitter } from './outbound/emitter.js';
 import { CONTRACT } from './backend/profile.js';
 import { CHATWOOT } from './backend/chatwoot-profile.js';
-import { createCommandRunner, type CommandRunner } from './dispatch/command-runner.js';
 import { noop, trackedTimers, type Environment, type InboundMessage } from './environment.js';
 import { errorEvent } from './protocol/errors.js';
-import { createHttp } from './backend/http.js';
 import { classifyHostData, classifyPosted, type Verdict } from './inbound/classify.js';
 import type { OutboundMessage } from './protocol/messages.js';
-import { createHostCommands } from './dispatch/host-commands.js';
 import { OptionsError, type ResolvedOptions } from './options.js';
 import { type HostName } from './protocol/bridge-options.js';
-import { createOutbox, type Outbox } from './backend/outbox.js';
-import { inboxPrefix } from './backend/outbox-record.js';
-import type { RecorderFactory } from './recording/plug-in.js';
-import { createRedactor } from './outbound/redact.js';
+import type { Recorder, RecorderFactory } from './recording/plug-in.js';
+import { createRedactor, type Redactor } from './outbound/redact.js';
 import { widgetErrorEvent } from './inbound/widget-error.js';
 import { messageIds, sourceId, withMessageId } from './protocol/message-ids.js';
+import { createCore, type Core, type CoreSettings } from './core.js';
 
 export const VERSION = '0.1.0';
 
@@ -87,6 +80,18 @@ export function checkRecorder(options: ResolvedOptions, settings: CreateBridgeSe
   }
 }
 
+/**
+ * One bridge's parts, made once by createBridge and shared by its pieces: the core's settings
+ * (core.ts: the environment with the bridge's own timers, and more), and what the inbound side adds.
+ */
+interface Parts extends CoreSettings {
+  emit: Emitter['emit'];
+  /** A window `offline` event means offline even where navigator.onLine stays true (some WebViews). */
+  offline?: boolean;
+  /** The core, once built. */
+  built?: Core;
+}
+
 export function createBridge(
   options: ResolvedOptions,
   baseEnv: Environment,
@@ -104,72 +109,83 @@ export function createBridge(
   const profile = options.backend === 'chatwoot' ? CHATWOOT : CONTRACT;
   // The widget's contact, where the page gives one: Chatwoot's SDKs load
   // `/widget?website_token=…&cw_conversation=<token>` (app/controllers/widgets_controller.rb).
-  let contactToken = profile.widgetContact ? pageConversation(baseEnv.scope) : undefined;
+  const contactToken = profile.widgetContact ? pageConversation(baseEnv.scope) : undefined;
   redactor.add(contactToken, 'page');
-
-  const recorder =
-    RECORDER_ALLOWED && options.record && settings.recorder
-      ? settings.recorder({
-          rawOptions: settings.rawOptions || { baseUrl: options.baseUrl },
-          options,
-          redactor,
-          env: baseEnv,
-        })
-      : undefined;
+  const recorder = recorderFor(options, baseEnv, settings, redactor);
   const env = recorder ? recorder.env : baseEnv;
-
   const emitter = createEmitter(settings.hosts || [host], env.scope, options, timers, redactor);
-  const { emit, answer } = emitter;
+  const parts: Parts = Object.assign({}, env, timers, {
+    resolved: options,
+    profile,
+    redactor,
+    emit: emitter.emit,
+    answer: emitter.answer,
+    inFlight: new Set<AbortController>(),
+    // This page's id: in its record keys and its lock, and the start of the message ids it makes.
+    page: sourceId(env.now(), env.random()),
+    contactToken,
+    isOnline: () => !parts.offline && env.isOnline(),
+    restored: recorder ? (count: number) => recorder.restored(count) : noop,
+    replaces: settings.replaces,
+  });
+  const [fromHost, unsubscribers] = createInbound(parts, createRouter(parts, emitter), recorder);
 
-  const inFlight = new Set<AbortController>();
-  // This page's id: in its record keys and its lock, and the start of the message ids it makes.
-  const page = sourceId(env.now(), env.random());
-  // A window `offline` event means offline even where navigator.onLine stays true (some WebViews).
-  let offline = false;
-  const newMessageId = messageIds(page);
+  let destroyed = false;
+  emitter.emit({ type: 'ready' });
+  if (settings.dropped) emitter.emit(errorEvent('channel_error', `[starter] ${settings.dropped} event(s) dropped`));
+  // Messages a previous page left in the outbox go out next, in order: a task of their own, so
+  // install (at document start, before the page's scripts) does not open storage.
+  timers.setTimeout(() => core(parts).outbox.drain(), 0);
 
-  /**
-   * The API client, the outbox and the command runner: built at the first command, or in the task
-   * after install (which drains what a previous page left in the outbox), whichever comes first.
-   * Install runs at document start, before the page's own scripts; compiling and running this part
-   * there would cost the page about half of install's time, for nothing it needs yet.
-   */
-  let built: { outbox: Outbox; runner: CommandRunner; api: BridgeApi } | undefined;
-  const core = () => {
-    if (built) return built;
-    // The environment with the bridge's own timers, which `destroy` clears.
-    const timed = Object.assign({}, env, timers);
-    const api = createApi(
-      createHttp(timed, options, inFlight, profile.sign),
-      options.websiteToken,
-      (token) => redactor.add(token, 'auth'),
-      profile,
-      env.now,
-    );
-    if (contactToken) api.useContactToken(contactToken);
-    const outbox = createOutbox(
-      Object.assign({}, timed, {
-        isOnline: () => !offline && env.isOnline(),
-        prefix: inboxPrefix(options.baseUrl, options.websiteToken),
-        page,
-        maxFileSize: options.maxFileSize,
-        fileTypes: profile.fileTypes,
-        rateLimitPasses: profile.rateLimitPasses,
-        send: api.sendMessage,
-        reachable: api.reachable,
-        emit,
-        restored: recorder ? (count: number) => recorder.restored(count) : noop,
-        replaces: settings.replaces,
-      }),
-    );
-    const runner = createCommandRunner(
-      createHostCommands(api, outbox, options.maxFileSize, timers, profile.fileTypes),
-      options.commandTimeout,
-      timers,
-      answer,
-    );
-    return (built = { outbox, runner, api });
+  return {
+    version: VERSION,
+    host,
+    receive(data) {
+      if (!destroyed) fromHost(data);
+    },
+    on: emitter.on,
+    recording: () => (recorder ? recorder.text() : ''),
+    stats: () => ({
+      pendingCommands: parts.built ? parts.built.runner.pending : 0,
+      outbox: parts.built ? parts.built.outbox.size : 0,
+      undelivered: emitter.undelivered,
+    }),
+    destroy(why) {
+      if (destroyed) return;
+      destroyed = true;
+      unsubscribers.forEach((unsubscribe) => unsubscribe());
+      if (parts.built) {
+        parts.built.runner.destroy(why);
+        parts.built.outbox.destroy();
+      }
+      emitter.destroy();
+      timers.clearAll();
+      parts.inFlight.forEach((controller) => controller.abort());
+    },
   };
+}
+
+/** What `record: true` records with, where the bundle has a recorder: told the redactor, it wraps the environment. */
+function recorderFor(
+  options: ResolvedOptions,
+  env: Environment,
+  settings: CreateBridgeSettings,
+  redactor: Redactor,
+): Recorder | undefined {
+  return RECORDER_ALLOWED && options.record && settings.recorder
+    ? settings.recorder({ rawOptions: settings.rawOptions || { baseUrl: options.baseUrl }, options, redactor, env })
+    : undefined;
+}
+
+/** The core, built at its first use (core.ts says why). */
+const core = (parts: Parts) => parts.built || (parts.built = createCore(parts));
+
+/**
+ * Where each verdict goes: an invalid message answered or reported, a widget event emitted (and
+ * its contact learned), a command run by the core. An `ignored` verdict matches no case: nothing to do.
+ */
+function createRouter(parts: Parts, emitter: Emitter) {
+  const { emit, answer } = parts;
 
   /**
    * The widget's conversation token: the contact the bridge sends as, where the profile has the
@@ -178,14 +194,13 @@ export function createBridge(
    */
   const widgetContact = (token: string | false | undefined) => {
     if (!token) return;
-    // Used where the profile has the widget's contact: api.ts `useContactToken` asks the profile.
-    contactToken = token;
-    if (built) built.api.useContactToken(token);
-    if (options.forwardConversationToken) emitter.deliver({ type: 'conversationToken', token });
+    // Used where the profile has the widget's contact (api.ts `useContactToken`).
+    parts.contactToken = token;
+    if (parts.built) parts.built.api.useContactToken(token);
+    if (parts.resolved.forwardConversationToken) emitter.deliver({ type: 'conversationToken', token });
   };
 
-  const handle = (verdict: Verdict) => {
-    // An `ignored` verdict matches no case: nothing to do.
+  return (verdict: Verdict) => {
     switch (verdict.kind) {
       case 'invalid':
         return verdict.id !== undefined ? answer(verdict.id, { ok: false, error: verdict.error }) : emit(verdict.error);
@@ -197,9 +212,18 @@ export function createBridge(
         );
         return widgetContact(verdict.conversationToken);
       case 'command':
-        return core().runner.run(verdict.command);
+        return core(parts).runner.run(verdict.command);
     }
   };
+}
+
+/**
+ * The inbound side: each posted message and host command classified and its verdict handled, in
+ * listeners that nothing throws out of. Returns the host commands' way in and the listeners' removals.
+ */
+function createInbound(parts: Parts, handle: (verdict: Verdict) => void, recorder: Recorder | undefined) {
+  const { resolved: options, redactor, emit } = parts;
+  const newMessageId = messageIds(parts.page);
 
   // Nothing may throw out of a listener: the page's other code and the next message must not
   // pay for one bad message.
@@ -228,59 +252,28 @@ export function createBridge(
   // A page script's direct call of a channel (channel.ts) is a same-realm message, as a synthetic
   // event is: origin "". Where the widget looks for `window.ReactNativeWebView` and there is none,
   // it finds a stand-in leading here. What is not the bridge's goes on to the channel.
-  if (env.scope['ReactNativeWebView'] === undefined) env.scope['ReactNativeWebView'] = { postMessage: guardOf() };
+  if (parts.scope['ReactNativeWebView'] === undefined) parts.scope['ReactNativeWebView'] = { postMessage: guardOf() };
 
-  const unsubscribers = [
-    onPageCall((data) => posted({ data, origin: '' })),
-    env.onMessage(posted),
-    env.onConnectivityChange((online) =>
-      guarded(() => {
-        offline = !online;
-        if (online) core().outbox.drain(true);
-      }),
-    ),
-    env.onVisible ? env.onVisible(() => core().outbox.drain(true)) : noop,
-  ];
-
-  let destroyed = false;
-  emit({ type: 'ready' });
-  if (settings.dropped) emit(errorEvent('channel_error', `[starter] ${settings.dropped} event(s) dropped`));
-  // Messages a previous page left in the outbox go out next, in order: a task of their own, so
-  // install (at document start, before the page's scripts) does not open storage.
-  timers.setTimeout(() => core().outbox.drain(), 0);
-
-  return {
-    version: VERSION,
-    host,
-    receive(data) {
-      if (destroyed) return;
+  return [
+    (data: unknown) =>
       guarded(() => {
         const verdict = classifyHostData(data, options);
         withMessageId(verdict, newMessageId);
         if (recorder) recorder.host(data, verdict);
         handle(verdict);
-      });
-    },
-    on: emitter.on,
-    recording: () => (recorder ? recorder.text() : ''),
-    stats: () => ({
-      pendingCommands: built ? built.runner.pending : 0,
-      outbox: built ? built.outbox.size : 0,
-      undelivered: emitter.undelivered,
-    }),
-    destroy(why) {
-      if (destroyed) return;
-      destroyed = true;
-      unsubscribers.forEach((unsubscribe) => unsubscribe());
-      if (built) {
-        built.runner.destroy(why);
-        built.outbox.destroy();
-      }
-      emitter.destroy();
-      timers.clearAll();
-      inFlight.forEach((controller) => controller.abort());
-    },
-  };
+      }),
+    [
+      onPageCall((data) => posted({ data, origin: '' })),
+      parts.onMessage(posted),
+      parts.onConnectivityChange((online) =>
+        guarded(() => {
+          parts.offline = !online;
+          if (online) core(parts).outbox.drain(true);
+        }),
+      ),
+      parts.onVisible ? parts.onVisible(() => core(parts).outbox.drain(true)) : noop,
+    ],
+  ] as const;
 }
 
 /** The page's own `cw_conversation` query parameter, where it has one (never on another scope). */

@@ -94,6 +94,8 @@ export const INTERNAL_PROPERTIES = new RegExp(
     ...['storedCopy', 'attempted'],
     // A bridge installed over another (startup/install.ts), told to the outbox: the bundle's own objects.
     ...['replaces'],
+    // A bridge's parts and its core (bridge.ts, core.ts): the bridge's own objects.
+    ...['env', 'profile', 'redactor', 'emitter', 'inFlight', 'contactToken', 'offline', 'built'],
   ].join('|')})$`,
 );
 
