@@ -128,7 +128,7 @@ export function createBridge(
     restored: recorder ? (count: number) => recorder.restored(count) : noop,
     replaces: settings.replaces,
   });
-  const [fromHost, unsubscribers] = createInbound(parts, createRouter(parts, emitter), recorder);
+  const { fromHost, unsubscribers } = createInbound(parts, createRouter(parts, emitter), recorder);
 
   let destroyed = false;
   emitter.emit({ type: 'ready' });
@@ -254,15 +254,15 @@ function createInbound(parts: Parts, handle: (verdict: Verdict) => void, recorde
   // it finds a stand-in leading here. What is not the bridge's goes on to the channel.
   if (parts.scope['ReactNativeWebView'] === undefined) parts.scope['ReactNativeWebView'] = { postMessage: guardOf() };
 
-  return [
-    (data: unknown) =>
+  return {
+    fromHost: (data: unknown) =>
       guarded(() => {
         const verdict = classifyHostData(data, options);
         withMessageId(verdict, newMessageId);
         if (recorder) recorder.host(data, verdict);
         handle(verdict);
       }),
-    [
+    unsubscribers: [
       onPageCall((data) => posted({ data, origin: '' })),
       parts.onMessage(posted),
       parts.onConnectivityChange((online) =>
@@ -273,7 +273,7 @@ function createInbound(parts: Parts, handle: (verdict: Verdict) => void, recorde
       ),
       parts.onVisible ? parts.onVisible(() => core(parts).outbox.drain(true)) : noop,
     ],
-  ] as const;
+  };
 }
 
 /** The page's own `cw_conversation` query parameter, where it has one (never on another scope). */

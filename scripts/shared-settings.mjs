@@ -95,7 +95,18 @@ export const INTERNAL_PROPERTIES = new RegExp(
     // A bridge installed over another (startup/install.ts), told to the outbox: the bundle's own objects.
     ...['replaces'],
     // A bridge's parts and its core (bridge.ts, core.ts): the bridge's own objects.
-    ...['env', 'profile', 'redactor', 'emitter', 'inFlight', 'contactToken', 'offline', 'built'],
+    ...[
+      'env',
+      'profile',
+      'redactor',
+      'emitter',
+      'inFlight',
+      'contactToken',
+      'offline',
+      'built',
+      'fromHost',
+      'unsubscribers',
+    ],
   ].join('|')})$`,
 );
 
