@@ -60,9 +60,10 @@ export function createHttp(
   const attempt: Http = async (request, authToken) => {
     const url = urlFor(request, options);
     const { form, json, signal, onProgress } = request;
+    const controller = new AbortController();
     // A redirect could carry the auth token to another origin in WebViews that predate the Fetch
     // rule dropping it; the API never needs one, so a redirect fails as a network error.
-    const init: HttpRequest = { method: request.method, headers: {}, redirect: 'error' };
+    const init: HttpRequest = { method: request.method, headers: {}, redirect: 'error', signal: controller.signal };
     if (form) {
       // The browser writes the multipart Content-Type with its boundary itself.
       init.body = form;
@@ -72,10 +73,8 @@ export function createHttp(
     }
     if (authToken) sign(init.headers, authToken);
 
-    const controller = new AbortController();
     const stop = () => controller.abort();
     inFlight.add(controller);
-    init.signal = controller.signal;
     if (signal) signal.addEventListener('abort', stop);
     let timedOut = false;
     let timer: unknown;
