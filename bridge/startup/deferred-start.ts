@@ -34,7 +34,6 @@ export function deferredBridge(
    */
   let building = false;
   buffer.keep();
-  win.setTimeout(() => started(), 0);
 
   const started = (): Bridge => {
     if (bridge) return bridge;
@@ -63,6 +62,7 @@ export function deferredBridge(
     buffer.commands.splice(0).forEach((data) => (bridge as Bridge).receive(data));
     return bridge;
   };
+  win.setTimeout(started, 0);
 
   // Destroying it builds it first, as a bridge that ran: what it has started is answered the same way.
   const deferred: Bridge = {
