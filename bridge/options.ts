@@ -176,16 +176,13 @@ export function normalizeOptions(input: unknown, pageOrigin: string): ResolvedOp
 }
 
 function parseBaseUrl(value: unknown): URL {
-  let url: URL | undefined;
   try {
-    url = new URL(value as string);
+    const url = new URL(value as string);
+    if (typeof value === 'string' && /^https?:$/.test(url.protocol) && !/[?#]/.test(url.href)) return url;
   } catch {
-    // reported below
+    // Not a URL: refused below, as any other.
   }
-  if (typeof value !== 'string' || url === undefined || !/^https?:$/.test(url.protocol) || /[?#]/.test(url.href)) {
-    throw new OptionsError('baseUrl', 'must be an http(s) URL without query or fragment');
-  }
-  return url;
+  throw new OptionsError('baseUrl', 'must be an http(s) URL without query or fragment');
 }
 
 function parseAllowedOrigins(value: unknown, defaults: string[]): ReadonlySet<string> | '*' {
