@@ -107,6 +107,8 @@ export const INTERNAL_PROPERTIES = new RegExp(
       'fromHost',
       'unsubscribers',
     ],
+    // The outbox's parts' own objects (outbox/): this page's lock, orphan recovery.
+    ...['hold', 'letGo', 'adopt', 'isStored'],
   ].join('|')})$`,
 );
 

@@ -27,6 +27,7 @@ import { cancelsAtOnce, inQueueOrder, mayCancel, othersKey, toldTime } from './o
 import { stateSetter, storageError, waitClock, type Entries, type Entry } from './outbox/queue.js';
 import type { OutboxSettings } from './outbox/settings.js';
 import { orphanRecovery } from './outbox/orphans.js';
+import { pageLock } from './outbox/page-lock.js';
 import { createSender } from './outbox/sender.js';
 import { breather, readAll, readKeys } from './outbox/stored.js';
 
@@ -63,9 +64,11 @@ export function createOutbox(s: OutboxSettings): Outbox {
   const lock = inboxLock(s.locks, s, prefix);
   let counter = 0;
   let last = 0;
+  const page = pageLock(s);
   const orphans = orphanRecovery(s, records, entries, foreign, () => drain(false, false));
-  const [holdPage, adopt, isStored, stopOrphans] = orphans;
-  const [drain, finish, stopSender] = createSender(s, records, entries, answered, lock, orphans, setState);
+  const { adopt, isStored } = orphans;
+  const sender = createSender(s, records, entries, answered, lock, orphans, page, setState);
+  const { drain, finish } = sender;
   /**
    * The first look at what is stored, which a message queued meanwhile waits for (at most
    * LOOK_DEADLINE): this page's messages are stamped after every record stored as it starts. A
@@ -91,7 +94,7 @@ export function createOutbox(s: OutboxSettings): Outbox {
     entries.set(key, entry);
     setState(entry, 'queued');
     drain(true, false);
-    const pageHeld = holdPage();
+    const pageHeld = page.hold();
     // Chained after the drain, so a text message's request starts before this write's
     // IndexedDB transaction is opened (a cost to Chromium's main thread; the bench shows it):
     // both are under way at once either way.
@@ -179,9 +182,10 @@ export function createOutbox(s: OutboxSettings): Outbox {
       return entries.size;
     },
     destroy() {
-      stopSender();
+      sender.stop();
       lock.destroy();
-      stopOrphans();
+      orphans.stop();
+      page.stop();
     },
   };
 }

@@ -1,16 +1,16 @@
 /**
  * Orphan recovery: what a page that is gone left (a reload, a closed or crashed WebView) is taken
  * in by a live page within a few seconds and sent once, in its order. Each page holds a lock of
- * its own while it has records stored (a lease is renewed while held: an idle page holds none);
- * other pages leave its records to it. Which stored keys are orphans, and which keep this page
- * watching, is decided in decisions.ts (`isOrphan`, `isWatched`).
+ * its own while it has records stored (page-lock.ts; a lease is renewed while held: an idle page
+ * holds none); other pages leave its records to it. Which stored keys are orphans, and which
+ * keep this page watching, is decided in decisions.ts (`isOrphan`, `isWatched`).
  *
- * orphanRecovery runs a few lines past 80: the page's own lock, the periodic look and the adoption
- * share the one timer and the one lock release.
+ * orphanRecovery runs a few lines past 80: the watch's timer, the first read kept for the first
+ * look, and the look itself share the one stop.
  */
 import { noop, type RecordStore } from '../../environment.js';
 import { isOutboxRecord } from '../outbox-record.js';
-import { isOrphan, isWatched, PAGE_LOCK } from './decisions.js';
+import { isOrphan, isWatched } from './decisions.js';
 import { storageError, type Entries } from './queue.js';
 import type { OutboxSettings } from './settings.js';
 import { breather, readAll, readEvery, readKeys } from './stored.js';
@@ -18,24 +18,21 @@ import { breather, readAll, readEvery, readKeys } from './stored.js';
 /** How often a live page looks for what pages that are gone left (a closed WebView sends no event). */
 export const ORPHAN_CHECK = 2_000;
 
-/**
- * - `holdPage`: holds this page's lock until `letPageGo`. Asked for at each message, and granted
- *   before any record of it is written.
- * - `letPageGo`: this page has no record stored: its lock goes (asked again at its next message).
- * - `adopt`: takes in the valid records of pages that are gone and drops invalid ones; resolves
- *   with how many it took in.
- * - `isStored`: whether a record of a page that is gone is still to be sent. Two live pages may
- *   both have taken it in (during a failure burst neither could send it); whichever sends it first
- *   removes its record, and the other must let it go rather than send it again. A failed read keeps it.
- * - `stop`: no more looks; this page's lock goes.
- */
-export type Orphans = [
-  holdPage: () => Promise<unknown>,
-  adopt: () => Promise<number>,
-  isStored: (key: string) => Promise<boolean>,
-  stop: () => void,
-  letPageGo: () => void,
-];
+export interface Orphans {
+  /**
+   * Takes in the valid records of pages that are gone and drops invalid ones; resolves with how
+   * many it took in.
+   */
+  adopt(): Promise<number>;
+  /**
+   * Whether a record of a page that is gone is still to be sent. Two live pages may both have
+   * taken it in (during a failure burst neither could send it); whichever sends it first removes
+   * its record, and the other must let it go rather than send it again. A failed read keeps it.
+   */
+  isStored(key: string): Promise<boolean>;
+  /** No more looks. */
+  stop(): void;
+}
 
 /**
  * `foreign`: a key of another page's record not in memory here; `onAdopted`: told when a look on
@@ -50,10 +47,6 @@ export function orphanRecovery(
 ): Orphans {
   const { locks } = s;
   let stopped = false;
-  let release = noop;
-  let pageHeld: Promise<unknown> | undefined;
-  /** The last hold of this page's lock, settled once that lock is gone: the next waits for it. */
-  let pageLockGone: Promise<unknown> = Promise.resolve();
   let watching: unknown;
   /**
    * A closed page sends no event: while another live page has records stored, and this one is
@@ -113,24 +106,9 @@ export function orphanRecovery(
     return adopted;
   }
 
-  const requestPageLock = () =>
-    locks &&
-    new Promise<void>((granted) => {
-      pageLockGone = locks
-        .request(
-          PAGE_LOCK + s.page,
-          // Granted after `stop` (a message queued as the bridge was replaced): no one would let it
-          // go, and no later bridge would ever take this page's records in. It goes at once.
-          () => new Promise<void>((resolve) => granted(void (stopped ? resolve() : (release = resolve)))),
-          true,
-        )
-        .catch(granted);
-    });
-
-  return [
-    () => (pageHeld ||= pageLockGone.then(requestPageLock)),
+  return {
     adopt,
-    async (key) => {
+    async isStored(key) {
       // Its key alone is read: an attachment's bytes are not.
       const stillStored = await (records as RecordStore).keys(key).then(
         (keys) => keys.includes(key),
@@ -139,18 +117,10 @@ export function orphanRecovery(
       if (!stillStored) entries.delete(key);
       return stillStored;
     },
-    () => {
+    stop() {
       stopped = true;
       s.clearTimeout(watching);
       unwatch();
-      release();
     },
-    () => {
-      // Not yet granted: kept (a lock granted later would be held with no one to let it go).
-      if (release === noop) return;
-      release();
-      release = noop;
-      pageHeld = undefined;
-    },
-  ];
+  };
 }

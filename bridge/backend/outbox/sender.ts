@@ -20,6 +20,7 @@ import { uploadBudget } from '../upload-budget.js';
 import { throttledProgress } from '../upload-progress.js';
 import type { InboxLock } from './inbox-lock.js';
 import type { Orphans } from './orphans.js';
+import type { PageLock } from './page-lock.js';
 import {
   burstError,
   finalFailure,
@@ -35,17 +36,17 @@ import {
 import { storageError, waitClock, type Entries, type Entry, type stateSetter } from './queue.js';
 import type { OutboxSettings } from './settings.js';
 
-/**
- * - `drain`: sends what waits; `atOnce` skips the backoff wait (online, visible again, a new
- *   message), `adoptFirst` takes in what pages that are gone left first (`adopt`, orphans.ts).
- * - `finish`: takes a message out with its outcome; resolves once its record is removed (or stays).
- * - `stop`: no more passes or timers.
- */
-export type Sender = [
-  drain: (atOnce?: boolean, adoptFirst?: boolean) => void,
-  finish: (entry: Entry, outcome: Outcome) => Promise<unknown>,
-  stop: () => void,
-];
+export interface Sender {
+  /**
+   * Sends what waits; `atOnce` skips the backoff wait (online, visible again, a new message),
+   * `adoptFirst` takes in what pages that are gone left first (`adopt`, orphans.ts).
+   */
+  drain(atOnce?: boolean, adoptFirst?: boolean): void;
+  /** Takes a message out with its outcome; resolves once its record is removed (or stays). */
+  finish(entry: Entry, outcome: Outcome): Promise<unknown>;
+  /** No more passes or timers. */
+  stop(): void;
+}
 
 /**
  * `answered`: messages answered here whose records are not (yet) removed; `setState`: the outbox's
@@ -57,7 +58,8 @@ export function createSender(
   entries: Entries,
   answered: Set<string>,
   lock: InboxLock,
-  [, adopt, isStored, , letPageGo]: Orphans,
+  { adopt, isStored }: Orphans,
+  page: PageLock,
   setState: ReturnType<typeof stateSetter>,
 ): Sender {
   let timer: unknown;
@@ -102,7 +104,7 @@ export function createSender(
 
   /** Its last record gone, this page has nothing for other pages to leave alone: its lock goes. */
   function lastGone(): void {
-    if ([...entries.keys(), ...answered].every((key) => othersKey(key, s.page))) letPageGo();
+    if ([...entries.keys(), ...answered].every((key) => othersKey(key, s.page))) page.letGo();
   }
 
   async function pass(): Promise<void> {
@@ -219,12 +221,12 @@ export function createSender(
     })();
   }
 
-  return [
+  return {
     drain,
     finish,
-    () => {
+    stop() {
       stopped = true;
       s.clearTimeout(timer);
     },
-  ];
+  };
 }

@@ -29,8 +29,8 @@ function setup(map: Map<string, unknown>) {
     emit: (event) => void events.push(event),
   };
   const foreign = (key: string) => pageOf(key) !== 'me' && !entries.has(key);
-  const [holdPage, adopt, isStored, stop] = orphanRecovery(s, s.records, entries, foreign, () => undefined);
-  return { clock, entries, events, locks, holdPage, adopt, isStored, stop };
+  const { adopt, isStored, stop } = orphanRecovery(s, s.records, entries, foreign, () => undefined);
+  return { clock, entries, events, locks, adopt, isStored, stop };
 }
 
 describe('orphan recovery', () => {
@@ -55,7 +55,6 @@ describe('orphan recovery', () => {
   it('looks again on a timer only while another live page has records, and not once it took in all that gone pages left', async () => {
     const map = new Map<string, unknown>([[recordKey(PREFIX, 1, 'gone', 0), { v: 1, messageId: 'theirs' }]]);
     const o = setup(map);
-    await o.holdPage();
     expect(await o.adopt()).toBe(1);
     expect(o.clock.pending).toBe(0);
     let releaseLive = () => {};
@@ -70,29 +69,6 @@ describe('orphan recovery', () => {
     releaseLive();
     o.stop();
     expect(o.clock.pending).toBe(0);
-  });
-
-  it("holds this page's lock from a message until letPageGo, and again at the next", async () => {
-    const map = new Map<string, unknown>();
-    const clock = createVirtualClock(0);
-    const locks = memoryLocks(map);
-    const s = { locks, prefix: PREFIX, page: 'me', isOnline: () => true, ...clock } as never;
-    const o = orphanRecovery(
-      s,
-      mapRecords(map),
-      new Map(),
-      () => false,
-      () => undefined,
-    );
-    const [holdPage, , , stop, letPageGo] = o;
-    await holdPage();
-    expect(await locks.held()).toContain('chat-bridge:page:me');
-    letPageGo();
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(await locks.held()).not.toContain('chat-bridge:page:me');
-    await holdPage();
-    expect(await locks.held()).toContain('chat-bridge:page:me');
-    stop();
   });
 
   it('drops a stored value that is not a record, and says so', async () => {
@@ -112,23 +88,5 @@ describe('orphan recovery', () => {
     map.delete(key);
     expect(await o.isStored(key)).toBe(false);
     expect(o.entries.has(key)).toBe(false);
-  });
-
-  it("holds this page's lock until stopped, so other pages leave its records to it", async () => {
-    const o = setup(new Map());
-    await o.holdPage();
-    expect(await o.locks.held()).toContain('chat-bridge:page:me');
-    o.stop();
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(await o.locks.held()).not.toContain('chat-bridge:page:me');
-  });
-
-  it("lets this page's lock go when it is granted after stop (a message queued as the bridge is replaced)", async () => {
-    const o = setup(new Map());
-    const held = o.holdPage();
-    o.stop();
-    await held;
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(await o.locks.held()).not.toContain('chat-bridge:page:me');
   });
 });

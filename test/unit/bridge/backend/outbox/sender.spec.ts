@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createSender } from '../../../../../bridge/backend/outbox/sender.js';
 import { inboxLock } from '../../../../../bridge/backend/outbox/inbox-lock.js';
 import type { Orphans } from '../../../../../bridge/backend/outbox/orphans.js';
+import { pageLock } from '../../../../../bridge/backend/outbox/page-lock.js';
 import { stateSetter, type Entries } from '../../../../../bridge/backend/outbox/queue.js';
 import type { OutboxSettings } from '../../../../../bridge/backend/outbox/settings.js';
 import { recordKey, type OutboxRecord } from '../../../../../bridge/backend/outbox-record.js';
@@ -45,14 +46,15 @@ function setup(
   };
   const entries: Entries = new Map();
   const answered = new Set<string>();
-  const orphans: Orphans = [async () => undefined, async () => 0, async () => true, () => undefined, () => undefined];
-  const [drain, , stop] = createSender(
+  const orphans: Orphans = { adopt: async () => 0, isStored: async () => true, stop: () => undefined };
+  const { drain, stop } = createSender(
     s,
     s.records,
     entries,
     answered,
     inboxLock(undefined, s, 'p:'),
     orphans,
+    pageLock(s),
     stateSetter(s.emit),
   );
   const queue = (n: number, files?: OutboxRecord['files']) => {
