@@ -66,7 +66,6 @@ export function createOutbox(s: OutboxSettings): Outbox {
   let last = 0;
   const page = pageLock(s);
   const orphans = orphanRecovery(s, records, entries, foreign, () => drain(false, false));
-  const { adopt, isStored } = orphans;
   const sender = createSender(s, records, entries, answered, lock, orphans, page, setState);
   const { drain, finish } = sender;
   /**
@@ -173,9 +172,9 @@ export function createOutbox(s: OutboxSettings): Outbox {
       const found = find();
       if (found && cancelsAtOnce(lock.holding(), found.key, s.page)) return takeOut(found);
       return lock.run(async () => {
-        await adopt();
+        await orphans.adopt();
         const entry = find();
-        return takeOut(entry && (await isStored(entry.key)) && entry);
+        return takeOut(entry && (await orphans.isStored(entry.key)) && entry);
       });
     },
     get size() {
