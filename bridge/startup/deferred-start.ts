@@ -59,10 +59,14 @@ export function deferredBridge(
       event.type === 'message' ? onMessage(inboundMessage(event)) : onConnectivityChange(event.type === 'online'),
     );
     building = false;
-    buffer.commands.splice(0).forEach((data) => (bridge as Bridge).receive(data));
+    // The commands kept before (install's), then those sent while it was built (a host answering `ready`).
+    kept.commands.concat(buffer.commands.splice(0)).forEach((data) => (bridge as Bridge).receive(data));
     return bridge;
   };
-  win.setTimeout(started, 0);
+  // Commands kept before install build it at once, as a command handed to `receive` does; else it
+  // is built in the next task.
+  if (buffer.commands.length) started();
+  else win.setTimeout(started, 0);
 
   // Destroying it builds it first, as a bridge that ran: what it has started is answered the same way.
   const deferred: Bridge = {

@@ -81,11 +81,10 @@ export function createGlobal(
       const scope = win as unknown as HostScope;
       if (resolved.host) adapters[resolved.host].find(scope, resolved);
       else detectHost(scope, resolved);
-      const bridge = deferredBridge(win, (env) => createBridge(resolved, env, settings), buffer, network);
-      current = bridge;
-      // Each builds it at once, as a command handed to `receive` does (after the events it kept).
-      buffer.commands.splice(0).forEach((data) => bridge.receive(data));
-      return bridge;
+      // Commands kept (before the first install, or since `destroy`) build it here, before `current`
+      // is set: a command a host sends as it hears `ready` is kept too, behind them (deferred-start.ts).
+      current = deferredBridge(win, (env) => createBridge(resolved, env, settings), buffer, network);
+      return current;
     },
     receive: (data) => (current || buffer).receive(data),
     recording: () => (RECORDER_ALLOWED && current ? current.recording() : ''),

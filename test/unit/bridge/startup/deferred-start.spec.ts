@@ -61,6 +61,16 @@ describe('deferredBridge', () => {
     expect(buffer.take()).toEqual({ events: [], commands: [], dropped: 0 });
   });
 
+  it('builds it at once where commands wait, handing them over after the events kept, in order', () => {
+    const buffer = createEarlyBuffer(win, {
+      events: [new MessageEvent('message', { data: 'earlier' })],
+      commands: ['first', 'second'],
+    });
+    deferredBridge(win, build, buffer);
+    expect(builds).toBe(1);
+    expect(seen).toEqual(['message earlier', 'command first', 'command second']);
+  });
+
   it('a command that builds it comes after the events kept', () => {
     const bridge = deferredBridge(win, build, createEarlyBuffer(win));
     post('kept');

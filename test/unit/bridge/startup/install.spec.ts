@@ -356,6 +356,27 @@ describe('ChatBridge.receive', () => {
     expect(responsesTo('early-1')[0]).toMatchObject({ ok: false, error: { code: 'unknown_method' } });
   });
 
+  it('keeps the order of commands received before install, ahead of one a host sends as it hears ready', () => {
+    inject();
+    chatBridge().receive({ id: 'early-1', method: 'nope' });
+    chatBridge().receive({ id: 'early-2', method: 'nope' });
+    // A page's host answers `ready` at once, in the same call (the browser host's events are synchronous).
+    const answerReady = (event: Event) => {
+      if ((event as CustomEvent<OutboundMessage>).detail.type === 'ready')
+        chatBridge().receive({ id: 'on-ready', method: 'nope' });
+    };
+    win.addEventListener('chatbridge', answerReady);
+
+    chatBridge().install(options);
+    win.removeEventListener('chatbridge', answerReady);
+
+    expect(summary().filter((line) => line.startsWith('response'))).toEqual([
+      'response early-1',
+      'response early-2',
+      'response on-ready',
+    ]);
+  });
+
   it('answers an object that cannot be serialised (a cycle) on its id, so its call is not left waiting', () => {
     inject();
     chatBridge().install(options);
