@@ -114,7 +114,9 @@ export function createBridge(
   const recorder = recorderFor(options, baseEnv, settings, redactor);
   const env = recorder ? recorder.env : baseEnv;
   const emitter = createEmitter(settings.hosts || [host], env.scope, options, timers, redactor);
-  const parts: Parts = Object.assign({}, env, timers, {
+  const parts: Parts = {
+    ...env,
+    ...timers,
     resolved: options,
     profile,
     redactor,
@@ -127,7 +129,7 @@ export function createBridge(
     isOnline: () => !parts.offline && env.isOnline(),
     restored: recorder ? (count: number) => recorder.restored(count) : noop,
     replaces: settings.replaces,
-  });
+  };
   const { fromHost, unsubscribers } = createInbound(parts, createRouter(parts, emitter), recorder);
 
   let destroyed = false;

@@ -112,19 +112,16 @@ const hasBlobs = (value: any) => (value.files || []).some((file: any) => file.da
  * A copy of the record whose files' bytes are what `write` makes of them (as a Blob: a Blob of a
  * Blob holds it by reference, of an ArrayBuffer a copy); files without bytes stay as they are.
  */
-const withFiles = async (value: any, write: (blob: Blob, file: number) => Promise<unknown>): Promise<unknown> =>
-  // Object.assign, not spreads: esbuild would bring its spread helpers into the bundle (ES2017 target).
-  Object.assign(
-    {},
-    value,
-    value.files && {
-      files: await Promise.all(
-        value.files.map(async (file: { data?: BlobPart }, f: number) =>
-          file.data ? Object.assign({}, file, { data: await write(new Blob([file.data]), f) }) : file,
-        ),
+const withFiles = async (value: any, write: (blob: Blob, file: number) => Promise<unknown>): Promise<unknown> => ({
+  ...value,
+  ...(value.files && {
+    files: await Promise.all(
+      value.files.map(async (file: { data?: BlobPart }, f: number) =>
+        file.data ? { ...file, data: await write(new Blob([file.data]), f) } : file,
       ),
-    },
-  );
+    ),
+  }),
+});
 
 /** The record read back (undefined: none) with its files' slices joined into one Blob each. */
 function joined(record: any, slices: ArrayBuffer[]): unknown {

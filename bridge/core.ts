@@ -53,16 +53,15 @@ export function createCore(settings: CoreSettings): Core {
     settings.now,
   );
   if (contactToken) api.useContactToken(contactToken);
-  const outbox = createOutbox(
-    Object.assign({}, settings, {
-      prefix: inboxPrefix(options.baseUrl, options.websiteToken),
-      maxFileSize: options.maxFileSize,
-      fileTypes: profile.fileTypes,
-      rateLimitPasses: profile.rateLimitPasses,
-      send: api.sendMessage,
-      reachable: api.reachable,
-    }),
-  );
+  const outbox = createOutbox({
+    ...settings,
+    prefix: inboxPrefix(options.baseUrl, options.websiteToken),
+    maxFileSize: options.maxFileSize,
+    fileTypes: profile.fileTypes,
+    rateLimitPasses: profile.rateLimitPasses,
+    send: api.sendMessage,
+    reachable: api.reachable,
+  });
   const runner = createCommandRunner(
     createHostCommands(api, outbox, options.maxFileSize, settings, profile.fileTypes),
     options.commandTimeout,

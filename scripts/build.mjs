@@ -19,8 +19,9 @@ mkdirSync(`${out}/esm`, { recursive: true });
 /**
  * The scripts native hosts inject, each defining the one global `ChatBridge`: the bundle, and
  * the debug bundle with the recorder (`record: true`), which only a developer reproducing a bug
- * needs. esbuild bundles and lowers to ES2017; terser, Closure Compiler and uglify-js (scripts/minify.mjs) then take
- * off what the injected script's size budget needs. `properties`: the names it may shorten
+ * needs. esbuild bundles and lowers to ES2017 (keeping SYNTAX_BEYOND_ES2017, in
+ * scripts/shared-settings.mjs); terser, Closure Compiler and uglify-js (scripts/minify.mjs) then
+ * take off what the injected script's size budget needs. `properties`: the names it may shorten
  * (INTERNAL_PROPERTIES in scripts/shared-settings.mjs says which); the generated validators stand
  * in for zod (scripts/generate-validators.mjs).
  */

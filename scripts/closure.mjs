@@ -3,7 +3,8 @@
  * Closure Compiler's SIMPLE optimizations, one step of scripts/minify.mjs. SIMPLE renames only
  * local names and never properties, and makes no assumption from types: it is the level Closure
  * documents as safe for any script that does not reach its own locals by name (no `eval`, no
- * `with`; bridge/ has neither). Input and output are both ES2017, so it lowers nothing, and it is
+ * `with`; bridge/ has neither). Input and output are both ES2019 (ES2017 and the syntax of
+ * SYNTAX_BEYOND_ES2017, in scripts/shared-settings.mjs), so it lowers nothing, and it is
  * told to add nothing of its own runtime (`$jscomp` polyfills). It reads its input as strict-mode
  * code (its default) but, unless told to (`emit_use_strict`), prints no "use strict": the bundle
  * and the starter then ran as sloppy scripts (a function's `this` the window, a write to a
@@ -20,7 +21,7 @@ import { compiler as ClosureCompiler } from 'google-closure-compiler';
 import { getNativeImagePath } from 'google-closure-compiler/lib/utils.js';
 
 /**
- * @param {string} code an ES2017 script
+ * @param {string} code an ES2017 script with object spread and `catch` without a binding
  * @returns {Promise<string>}
  */
 export async function closureSimple(code) {
@@ -31,8 +32,8 @@ export async function closureSimple(code) {
     const compiler = new ClosureCompiler({
       js: input,
       compilation_level: 'SIMPLE',
-      language_in: 'ECMASCRIPT_2017',
-      language_out: 'ECMASCRIPT_2017',
+      language_in: 'ECMASCRIPT_2019',
+      language_out: 'ECMASCRIPT_2019',
       rewrite_polyfills: 'false',
       inject_libraries: 'false',
       emit_use_strict: 'true',

@@ -51,8 +51,10 @@ export function createApi(
   /** The server's clock less the device's, from the last answer's `Date` (0 where it cannot be read). */
   let skew = 0;
   /** The website token on the config call, or on every call (the profile says). */
-  const withToken = (request: ApiRequest): ApiRequest =>
-    Object.assign({ query: { website_token: websiteToken as string } }, request);
+  const withToken = (request: ApiRequest): ApiRequest => ({
+    query: { website_token: websiteToken as string },
+    ...request,
+  });
 
   async function fetchConfig(): Promise<Record<string, unknown>> {
     if (!websiteToken) {

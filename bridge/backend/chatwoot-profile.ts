@@ -124,7 +124,7 @@ export const CHATWOOT: Profile = {
         : status === 422 && /^Too many messages/.test(String(body.message))
           ? 'rate_limited'
           : undefined;
-    return httpError(request, Object.assign({}, response, { body }), code);
+    return httpError(request, { ...response, body }, code);
   },
   widgetContact: true,
   findSent,

@@ -88,7 +88,7 @@ export function createOutbox(s: OutboxSettings): Outbox {
   function add(message: Omit<OutboxRecord, 'v'>, settle: (outcome: Outcome) => void): void {
     last = Math.max(last, s.now());
     const key = recordKey(prefix, last, s.page, counter++);
-    const record: OutboxRecord = Object.assign({ v: 1 as const }, message);
+    const record: OutboxRecord = { v: 1 as const, ...message };
     const entry: Entry = { key, record, attempt: 0, state: 'queued', settle };
     entries.set(key, entry);
     setState(entry, 'queued');

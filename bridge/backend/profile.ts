@@ -74,7 +74,7 @@ export const CONTRACT: Profile = {
   sign: bearer,
   session({ body }) {
     // The host gets the rest of the config; the auth token stays inside the bridge.
-    const config: Record<string, unknown> = Object.assign({}, body);
+    const config: Record<string, unknown> = { ...(body as object) };
     delete config['authToken'];
     return { token: authTokenOf(body), config, secrets: [] };
   },

@@ -66,7 +66,7 @@ export function createEmitter(
     emit,
     answer(id, outcome) {
       // The outcome's own fields, `ok` then `result` or `error`, in that order after `type` and `id`.
-      emit(Object.assign({ type: 'response', id } as const, outcome));
+      emit({ type: 'response' as const, id, ...outcome });
       if (!outcome.ok) emit(outcome.error);
     },
     deliver,

@@ -175,18 +175,24 @@ export function errorEvent(
   errors?: FieldErrors,
   retryAt?: number,
 ): ErrorEvent {
-  // Object.assign skips `false`: a field is written only when it is known.
-  return Object.assign(
-    { type: 'error' as const, code, message, retryable: (RETRYABLE_CODES as readonly string[]).includes(code) },
-    status !== undefined && { status },
-    errors && { errors },
-    retryAt !== undefined && { retryAt },
-  );
+  // A field is written only when it is known (spreading `false` writes nothing).
+  return {
+    type: 'error',
+    code,
+    message,
+    retryable: (RETRYABLE_CODES as readonly string[]).includes(code),
+    ...(status !== undefined && { status }),
+    ...(errors && { errors }),
+    ...(retryAt !== undefined && { retryAt }),
+  };
 }
 
 /** The same failure with a note after its message (what the outbox made of it), and `extra` fields. */
-export const withNote = (error: ErrorEvent, note: string, extra?: false | Partial<ErrorEvent>): ErrorEvent =>
-  Object.assign({}, error, { message: `${error.message}; ${note}` }, extra);
+export const withNote = (error: ErrorEvent, note: string, extra?: false | Partial<ErrorEvent>): ErrorEvent => ({
+  ...error,
+  message: `${error.message}; ${note}`,
+  ...extra,
+});
 
 /** The error event a host's helper sends in the bridge's stream (HOST_CODES). */
 export const hostErrorEvent = (code: HostCode, message: string): ErrorEvent => ({

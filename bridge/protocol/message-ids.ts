@@ -23,6 +23,5 @@ export function messageIds(source: string): () => string {
  */
 export function withMessageId(verdict: { kind: string; command?: HostCommand }, mint: () => string): void {
   const command = verdict.command;
-  if (command && command.method === 'sendMessage')
-    command.params = Object.assign({ messageId: mint() }, command.params);
+  if (command && command.method === 'sendMessage') command.params = { messageId: mint(), ...command.params };
 }

@@ -43,18 +43,17 @@ export function deferredBridge(
     let onConnectivityChange: (online: boolean) => void = noop;
     const env = browserEnvironment(win, network);
     building = true;
-    bridge = build(
-      Object.assign({}, env, {
-        onMessage(listener: (message: InboundMessage) => void) {
-          onMessage = listener;
-          return env.onMessage(listener);
-        },
-        onConnectivityChange(listener: (online: boolean) => void) {
-          onConnectivityChange = listener;
-          return env.onConnectivityChange(listener);
-        },
-      }),
-    );
+    bridge = build({
+      ...env,
+      onMessage(listener: (message: InboundMessage) => void) {
+        onMessage = listener;
+        return env.onMessage(listener);
+      },
+      onConnectivityChange(listener: (online: boolean) => void) {
+        onConnectivityChange = listener;
+        return env.onConnectivityChange(listener);
+      },
+    });
     kept.events.forEach((event) =>
       event.type === 'message' ? onMessage(inboundMessage(event)) : onConnectivityChange(event.type === 'online'),
     );

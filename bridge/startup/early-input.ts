@@ -31,7 +31,7 @@ export function installOptions(win: Window, options: object) {
     delete settings.channelSecret;
   }
   // Object.assign passes over a null source, and `false` has no fields; a string's characters would become fields.
-  const merged = Object.assign({ channelSecret: secrets.get(win) }, typeof injected === 'object' && injected, options);
+  const merged = { channelSecret: secrets.get(win), ...(typeof injected === 'object' && injected), ...options };
   return { merged: merged as Record<string, unknown>, resolved: normalizeOptions(merged, win.location.origin) };
 }
 

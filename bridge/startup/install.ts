@@ -71,7 +71,7 @@ export function createGlobal(
     install(options = {}) {
       const { merged, resolved } = installOptions(win, options);
       // `replaces`: a bridge ran in this window before (running, or destroyed), and may still write a message it was queuing.
-      const settings = Object.assign({ rawOptions: merged, dropped: starterDropped, replaces: !!inbox }, plugins);
+      const settings = { rawOptions: merged, dropped: starterDropped, replaces: !!inbox, ...plugins };
       starterDropped = 0;
       checkRecorder(resolved, settings); // before the running bridge is replaced, as for other bad options
       const next = inboxPrefix(resolved.baseUrl, resolved.websiteToken);

@@ -78,7 +78,7 @@ export function exposeStarter(): void {
     },
     // A second call gets nothing and changes nothing: what was kept goes to one bundle, once.
     [TAKE_OVER](): StarterHandover {
-      const handover = Object.assign({ options }, buffer.take());
+      const handover = { options, ...buffer.take() };
       options = undefined;
       return handover;
     },

@@ -44,12 +44,7 @@ export type Entries = Map<string, Entry>;
 export const stateSetter =
   (emit: (message: MessageStateMessage) => void) => (entry: Entry, state: MessageState, extra?: object) => {
     entry.state = state;
-    emit(
-      Object.assign(
-        { type: 'message' as const, messageId: entry.record.messageId, state, attempt: entry.attempt },
-        extra,
-      ),
-    );
+    emit({ type: 'message', messageId: entry.record.messageId, state, attempt: entry.attempt, ...extra });
   };
 
 /** What the host is told when the outbox's storage failed it. */
