@@ -1,10 +1,10 @@
 // @ts-check
 /**
- * How an injected script is minified after esbuild: terser, then Closure Compiler, then uglify-js.
- * The build and the bench's like-for-like comparisons both use this, so only the code differs
- * between them.
+ * How an injected script is minified after esbuild: terser, then Closure Compiler, then uglify-js,
+ * then oxc-minify's compressor (`lastFold`). The build and the bench's like-for-like comparisons
+ * both use this, so only the code differs between them.
  *
- * Why three minifiers: terser's compression and its property mangling do most of the work.
+ * Why four minifiers: terser's compression and its property mangling do most of the work.
  * Closure Compiler's SIMPLE optimizations over terser's output (no property renaming, no type
  * assumptions: local names, dead code, constant folding, inlining, statement fusing) then take off
  * about 150 B gzipped of the bundle and 40 B of the starter, folding what terser leaves (closure.mjs).
@@ -12,7 +12,12 @@
  * variables whose lives do not overlap (`merge_vars`) and turning `let` into `var` where that
  * changes nothing (`varify`), and with a mangler whose names gzip better. terser's mangling after
  * uglify-js undoes much of that, so uglify-js runs last; then, for the bundle only, one pass of
- * terser's compressor without renaming (`minifyMapped` says why).
+ * terser's compressor without renaming (`minifyMapped` says why). oxc-minify over the result,
+ * without renaming, writes every string as a template literal and comparisons one way round:
+ * 14 B off the bundle, 11 B off the starter, 75 B off the debug bundle (30 November 2026, the
+ * bundle at 16,360 B); with it, uglify-js's joining of declarations (`join_vars`) costs 14 B
+ * instead of saving some, so it is off. oxc renaming as well, or in place of the last terser pass,
+ * or before Closure: 90, 40 and 12 B worse.
  *
  * Tried and left (November 2026; GNU gzip -9 of the bundle against 16,317 B, the starter against
  * its own; `=` the same output): terser `toplevel`, `keep_fargs: false`, `unsafe_math`,
@@ -31,10 +36,11 @@
  * `true` a host or the widget receives would arrive as `1`).
  */
 import { createRequire } from 'node:module';
+import { minify as oxc } from 'oxc-minify';
 import { minify as terser } from 'terser';
 import { closureSimple } from './closure.mjs';
 import { TERSER_OPTIONS } from './shared-settings.mjs';
-import { asyncRedeclarations } from './webkit-hazards.mjs';
+import { asyncRedeclarations, functionExpressionsRead } from './webkit-hazards.mjs';
 
 // Required with its one call typed here: uglify-js ships no type declarations.
 /** @type {{ minify(code: string, options: object): { code: string, map?: string, error?: Error } }} */
@@ -48,12 +54,12 @@ const uglify = createRequire(import.meta.url)('uglify-js');
  * pattern, and `minifyMapped` minifies again with it when the pattern is there. Everywhere, it
  * cost about 90 B gzipped. `inline: 1` (as for terser): inlining functions with parameters made the
  * bundle larger gzipped; so did uglify-js's rewriting of comparisons after terser's
- * (`comparisons: false`), and a second pass of its own after terser's six (about 20 B). Joining
- * declarations (`join_vars`) did too under the workaround; without it, it saves about 10 B. `module: false`: the script is a classic script, an IIFE that
- * says "use strict" itself.
+ * (`comparisons: false`), and a second pass of its own after terser's six (about 20 B), and, since
+ * oxc-minify folds after it, joining declarations (`join_vars`). `module: false`: the script is a
+ * classic script, an IIFE that says "use strict" itself.
  */
 const UGLIFY_OPTIONS = /** @type {const} */ ({
-  compress: { passes: 1, pure_getters: true, inline: 1, join_vars: true, comparisons: false, webkit: false },
+  compress: { passes: 1, pure_getters: true, inline: 1, join_vars: false, comparisons: false, webkit: false },
   mangle: { webkit: true },
   module: false,
   output: { comments: false, webkit: true },
@@ -95,7 +101,8 @@ export async function minifyMapped(code, properties, map) {
     if (left.length > 0) throw new Error(`an async function redeclares its parameter (WebKit bug 223533): ${left[0]}`);
   }
   if (result.error) throw result.error;
-  if (properties === undefined || map !== undefined) return { code: result.code, map: result.map };
+  if (map !== undefined) return { code: result.code, map: result.map };
+  if (properties === undefined) return { code: await lastFold(result.code) };
   // The bundle only (the one script given `properties`): one more pass of terser's compressor,
   // with TERSER_OPTIONS and no renaming, over uglify-js's output. It folds what uglify-js's last
   // step leaves (constants used once, statements into sequences, `function` IIFEs into arrows):
@@ -108,7 +115,25 @@ export async function minifyMapped(code, properties, map) {
     format: { ...TERSER_OPTIONS.format, webkit: true },
   });
   if (refolded.code === undefined) throw new Error('terser produced no output');
-  const left = asyncRedeclarations(refolded.code);
-  if (left.length > 0) throw new Error(`an async function redeclares its parameter (WebKit bug 223533): ${left[0]}`);
-  return { code: refolded.code };
+  return { code: await lastFold(refolded.code) };
+}
+
+/**
+ * oxc-minify's compressor over the last step's output, without renaming: it writes every string
+ * as a template literal (one quote character in the whole script: gzip finds more repeats) and
+ * puts comparisons one way round (`x === void 0`). The engines are the supported ones
+ * (docs/reference.md), so it lowers nothing and raises nothing past them. Its printer has none of
+ * terser's and uglify-js's WebKit workarounds, so its output is looked at for both hazards they
+ * guard against (scripts/webkit-hazards.mjs).
+ * @param {string} code @returns {Promise<string>}
+ */
+async function lastFold(code) {
+  const folded = await oxc('script.js', code, {
+    compress: { target: ['chrome71', 'ios12.2', 'safari12.1'] },
+    mangle: false,
+  });
+  if (folded.errors.length > 0) throw new Error(`oxc-minify: ${folded.errors[0]?.message}`);
+  const left = [...asyncRedeclarations(folded.code), ...functionExpressionsRead(folded.code)];
+  if (left.length > 0) throw new Error(`oxc-minify wrote what WebKit may break: ${left[0]}`);
+  return folded.code;
 }

@@ -32,6 +32,24 @@ export function asyncRedeclarations(code) {
   return found;
 }
 
+/**
+ * Where the code reads a property of a function expression without parentheses around it
+ * (`a = function () {}.call(b)`): old JavaScriptCore misparsed that (WebKit bug 123506), and
+ * terser's and uglify-js's `webkit` printing wraps such a function in parentheses. A line per
+ * place. Arrow functions are left out: they cannot be read from without parentheses.
+ * @param {string} code a classic script
+ * @returns {string[]}
+ */
+export function functionExpressionsRead(code) {
+  /** @type {string[]} */
+  const found = [];
+  walk(parse(code, { ecmaVersion: 'latest', preserveParens: true }), (node) => {
+    if (node.type === 'MemberExpression' && node.object.type === 'FunctionExpression')
+      found.push(code.slice(node.start, node.start + 60));
+  });
+  return found;
+}
+
 /** @typedef {import('acorn').Node & Record<string, any>} AnyNode */
 
 /** @param {AnyNode} node */

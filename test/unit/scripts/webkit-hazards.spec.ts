@@ -1,12 +1,14 @@
 /**
  * scripts/webkit-hazards.mjs finds the code WebKit bug 223533 breaks (an async function that
  * redeclares its parameter with `var`), and scripts/minify.mjs never writes it: it minifies
- * without uglify-js's blanket workaround, and again with it where the pattern appears.
+ * without uglify-js's blanket workaround, and again with it where the pattern appears. It also
+ * finds a property read of a bare function expression (WebKit bug 123506), which terser and
+ * uglify-js print in parentheses and oxc-minify, the last step, is checked for.
  */
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { minifyInjected } from '../../../scripts/minify.mjs';
-import { asyncRedeclarations } from '../../../scripts/webkit-hazards.mjs';
+import { asyncRedeclarations, functionExpressionsRead } from '../../../scripts/webkit-hazards.mjs';
 import { readBuiltScripts } from '../../helpers/built-scripts.js';
 
 const uglify = createRequire(import.meta.url)('uglify-js') as {
@@ -44,6 +46,18 @@ describe('asyncRedeclarations', () => {
   });
 });
 
+describe('functionExpressionsRead', () => {
+  it.each([
+    ['a call through .call', 'a = function () {}.call(b);', 1],
+    ['a property read', 'x = function f() { return 1; }.name;', 1],
+    ['in parentheses', 'a = (function () {}).call(b);', 0],
+    ['an arrow function', 'a = (() => 1).call(b);', 0],
+    ['an IIFE', '(function () {})();', 0],
+  ])('%s: %i', (_, code, count) => {
+    expect(functionExpressionsRead(code)).toHaveLength(count);
+  });
+});
+
 describe('the minified scripts', () => {
   it('uglify-js without its workaround writes the pattern for the reported input', () => {
     const plain = uglify.minify(REPORTED, { compress: { webkit: false }, mangle: true }).code;
@@ -63,6 +77,23 @@ describe('the minified scripts', () => {
   });
 
   it('the built bundle, debug bundle and starter have none', () => {
-    for (const script of Object.values(readBuiltScripts())) expect(asyncRedeclarations(script)).toEqual([]);
+    for (const script of Object.values(readBuiltScripts())) {
+      expect(asyncRedeclarations(script)).toEqual([]);
+      expect(functionExpressionsRead(script)).toEqual([]);
+    }
+  });
+
+  // oxc-minify, the last step, writes every string as a template literal: a `${`, a backtick, a
+  // backslash or a line separator in a string must come out as the same string.
+  it.each([
+    ['as the starter is built', undefined],
+    ['as the bundle is built', /^(?:notInTheScript)$/],
+  ])('minifyInjected keeps every string as it was, %s', async (_, properties) => {
+    const strings = ['${x}', 'a`b', '`${a}`', 'back\\slash', 'line\u2028sep', `it's "quoted"`, '$', '{}', '\u0000'];
+    const code = `"use strict";(() => { window.out = ${JSON.stringify(strings)}; })();`;
+    const minified = await minifyInjected(code, properties);
+    expect(minified.startsWith('"use strict";')).toBe(true);
+    expect(minified).not.toContain('"${x}"'); // written another way, and still the same strings:
+    expect(new Function(`const window = {}; ${minified}; return window.out;`)()).toEqual(strings);
   });
 });
