@@ -3,8 +3,9 @@
  * has answered it for good. Here, its public calls (enqueue, list, cancel); in outbox/, its parts,
  * each holding one invariant: the inbox lock (inbox-lock.ts: one sender at a time across
  * WebViews), orphan recovery (orphans.ts: what a gone page left is sent by a live one), the
- * sender (sender.ts: one at a time, in queue order, none overtaking), the entries (queue.ts) and
- * the reads of what is stored (stored.ts).
+ * sender (sender.ts: one at a time, in queue order, none overtaking) and its one attempt
+ * (attempt.ts), the entries and the one way a message leaves (queue.ts `finisher`: told first,
+ * removed after), and the reads of what is stored (stored.ts).
  *
  * - `enqueue` writes the message's own record and returns the promise of its outcome: a live
  *   command awaits exactly that. A message that cannot be stored is still sent, from memory,
@@ -24,7 +25,7 @@ import { fileSize, isOutboxRecord, recordKey, type OutboxRecord } from './outbox
 import { inboxLock } from './outbox/inbox-lock.js';
 import { keptRecords } from './kept-records.js';
 import { cancelsAtOnce, inQueueOrder, mayCancel, othersKey, toldTime } from './outbox/decisions.js';
-import { stateSetter, storageError, waitClock, type Entries, type Entry } from './outbox/queue.js';
+import { finisher, stateSetter, storageError, waitClock, type Entries, type Entry } from './outbox/queue.js';
 import type { OutboxSettings } from './outbox/settings.js';
 import { orphanRecovery } from './outbox/orphans.js';
 import { pageLock } from './outbox/page-lock.js';
@@ -66,8 +67,9 @@ export function createOutbox(s: OutboxSettings): Outbox {
   let last = 0;
   const page = pageLock(s);
   const orphans = orphanRecovery(s, records, entries, foreign, () => drain(false, false));
-  const sender = createSender(s, records, entries, answered, lock, orphans, page, setState);
-  const { drain, finish } = sender;
+  const finish = finisher(s, records, entries, answered, setState, page);
+  const sender = createSender(s, entries, lock, orphans, finish);
+  const { drain } = sender;
   /**
    * The first look at what is stored, which a message queued meanwhile waits for (at most
    * LOOK_DEADLINE): this page's messages are stamped after every record stored as it starts. A

@@ -16,7 +16,6 @@ import type { MessageState } from '../../protocol/messages.js';
 import { pageOf } from '../outbox-record.js';
 import { backoff, isTransient } from '../retry-policy.js';
 import { MAX_WAIT, tooFarOff } from '../retry-timing.js';
-import type { Entry } from './queue.js';
 
 /** The order a pass takes the messages in (outbox-record.ts): what gone pages left first, then this page's own, by key. */
 export { inQueueOrder } from '../outbox-record.js';
@@ -59,7 +58,7 @@ export const finalFailure = (error: ErrorEvent, asked: number | undefined, now: 
  * backoff after the message's `attempt`s. `random` is drawn only for a backoff (a replay's seeded
  * draws depend on it).
  */
-export const retryWait = (asked: number | undefined, message: Pick<Entry, 'attempt'>, random: () => number) =>
+export const retryWait = (asked: number | undefined, message: { attempt: number }, random: () => number) =>
   asked !== undefined ? asked : backoff(message.attempt, random());
 
 /**

@@ -3,7 +3,7 @@ import { createSender } from '../../../../../bridge/backend/outbox/sender.js';
 import { inboxLock } from '../../../../../bridge/backend/outbox/inbox-lock.js';
 import type { Orphans } from '../../../../../bridge/backend/outbox/orphans.js';
 import { pageLock } from '../../../../../bridge/backend/outbox/page-lock.js';
-import { stateSetter, type Entries } from '../../../../../bridge/backend/outbox/queue.js';
+import { finisher, stateSetter, type Entries } from '../../../../../bridge/backend/outbox/queue.js';
 import type { OutboxSettings } from '../../../../../bridge/backend/outbox/settings.js';
 import { recordKey, type OutboxRecord } from '../../../../../bridge/backend/outbox-record.js';
 import { bridgeError } from '../../../../../bridge/protocol/errors.js';
@@ -47,21 +47,13 @@ function setup(
   const entries: Entries = new Map();
   const answered = new Set<string>();
   const orphans: Orphans = { adopt: async () => 0, isStored: async () => true, stop: () => undefined };
-  const { drain, stop } = createSender(
-    s,
-    s.records,
-    entries,
-    answered,
-    inboxLock(undefined, s, 'p:'),
-    orphans,
-    pageLock(s),
-    stateSetter(s.emit),
-  );
+  const finish = finisher(s, s.records, entries, answered, stateSetter(s.emit), pageLock(s));
+  const { drain, stop } = createSender(s, entries, inboxLock(undefined, s, 'p:'), orphans, finish);
   const queue = (n: number, files?: OutboxRecord['files']) => {
     const key = recordKey('p:', 1, 'me', n);
     entries.set(key, {
       key,
-      record: Object.assign({ v: 1 as const, messageId: `m-${n}` }, files && { files }),
+      record: { v: 1 as const, messageId: `m-${n}`, ...(files && { files }) },
       attempt: 0,
       state: 'queued',
       settle: (outcome) => outcomes.push([`m-${n}`, outcome]),
