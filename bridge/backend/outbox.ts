@@ -1,11 +1,12 @@
 /**
  * The outbox: every chat message goes through it, as one durable record, until the backend
- * has answered it for good. Here, its public calls (enqueue, list, cancel); in outbox/, its parts,
- * each holding one invariant: the inbox lock (inbox-lock.ts: one sender at a time across
- * WebViews), orphan recovery (orphans.ts: what a gone page left is sent by a live one), the
- * sender (sender.ts: one at a time, in queue order, none overtaking) and its one attempt
- * (attempt.ts), the entries and the one way a message leaves (queue.ts `finisher`: told first,
- * removed after), and the reads of what is stored (stored.ts).
+ * has answered it for good. Here, its public calls (enqueue, list, cancel) over the one map of
+ * entries; in outbox/, its parts, each holding one invariant: the inbox lock (inbox-lock.ts: one
+ * sender at a time across WebViews), orphan recovery (orphans.ts: what a gone page left is sent
+ * by a live one), this page's lock (page-lock.ts), the sender (sender.ts: one at a time, in queue
+ * order, none overtaking) and its one attempt (attempt.ts), the one way out (`finisher`,
+ * queue.ts: told first, removed after), the listing (listing.ts), the cancel (cancel.ts) and the
+ * reads of what is stored (stored.ts).
  *
  * - `enqueue` writes the message's own record and returns the promise of its outcome: a live
  *   command awaits exactly that. A message that cannot be stored is still sent, from memory,
@@ -16,21 +17,23 @@
  *   cancels, the clocks) is in outbox/decisions.ts, as functions of plain state.
  *
  * createOutbox runs past 80 lines on purpose: it ties the parts together over the one map of
- * entries, and each public call is a few lines.
+ * entries, and stamps and stores each new message (`add`) after the first look at what is stored.
  */
 import type { RecordStore } from '../environment.js';
-import { BridgeError, errorEvent } from '../protocol/errors.js';
+import { BridgeError } from '../protocol/errors.js';
 import type { OutboxListing, Outcome } from '../protocol/messages.js';
-import { fileSize, isOutboxRecord, recordKey, type OutboxRecord } from './outbox-record.js';
+import { recordKey, type OutboxRecord } from './outbox-record.js';
 import { inboxLock } from './outbox/inbox-lock.js';
 import { keptRecords } from './kept-records.js';
-import { cancelsAtOnce, inQueueOrder, mayCancel, othersKey, toldTime } from './outbox/decisions.js';
-import { finisher, stateSetter, storageError, waitClock, type Entries, type Entry } from './outbox/queue.js';
+import { othersKey } from './outbox/decisions.js';
+import { finisher, stateSetter, storageError, type Entries, type Entry } from './outbox/queue.js';
 import type { OutboxSettings } from './outbox/settings.js';
 import { orphanRecovery } from './outbox/orphans.js';
 import { pageLock } from './outbox/page-lock.js';
 import { createSender } from './outbox/sender.js';
-import { breather, readAll, readKeys } from './outbox/stored.js';
+import { cancelMessage } from './outbox/cancel.js';
+import { readKeys } from './outbox/stored.js';
+import { listing } from './outbox/listing.js';
 
 export type { OutboxSettings };
 export { ORPHAN_CHECK } from './outbox/orphans.js';
@@ -63,13 +66,13 @@ export function createOutbox(s: OutboxSettings): Outbox {
   const foreign = (key: string) => othersKey(key, s.page) && !entries.has(key) && !answered.has(key);
   const setState = stateSetter(s.emit);
   const lock = inboxLock(s.locks, s, prefix);
-  let counter = 0;
-  let last = 0;
   const page = pageLock(s);
   const orphans = orphanRecovery(s, records, entries, foreign, () => drain(false, false));
   const finish = finisher(s, records, entries, answered, setState, page);
   const sender = createSender(s, entries, lock, orphans, finish);
   const { drain } = sender;
+  let counter = 0;
+  let last = 0;
   /**
    * The first look at what is stored, which a message queued meanwhile waits for (at most
    * LOOK_DEADLINE): this page's messages are stamped after every record stored as it starts. A
@@ -85,7 +88,6 @@ export function createOutbox(s: OutboxSettings): Outbox {
       done();
     });
   });
-
   /** Queues a message, stamped after what is stored; `settle` is told its outcome. */
   function add(message: Omit<OutboxRecord, 'v'>, settle: (outcome: Outcome) => void): void {
     last = Math.max(last, s.now());
@@ -127,58 +129,8 @@ export function createOutbox(s: OutboxSettings): Outbox {
           .catch(reject);
       }),
     drain,
-    async list() {
-      const keys = await readKeys(records, prefix);
-      // From memory where it can: only other pages' records not taken in here are read, all at once.
-      const read = await readAll(records, prefix, keys, foreign);
-      const breathe = breather(s);
-      const listing: OutboxListing[] = [];
-      for (const key of inQueueOrder(new Set([...keys, ...entries.keys()]), s.page)) {
-        await breathe();
-        const entry = entries.get(key);
-        // Without an entry, a key of this page is a message answered whose removal failed.
-        const record = entry ? entry.record : foreign(key) && read.get(key);
-        if (isOutboxRecord(record, s.maxFileSize, s.fileTypes))
-          listing.push({
-            messageId: record.messageId,
-            state: entry ? entry.state : 'queued',
-            attempt: entry ? entry.attempt : 0,
-            // Offline, no attempt is scheduled: it waits for the network, as its `queued` event
-            // says by leaving the time out; the failed attempt's retry time would soon be past.
-            // Kept on the wait clock: told on the wall clock as it reads now.
-            nextAttemptAt:
-              entry && entry.next !== undefined && s.isOnline()
-                ? toldTime(s.now(), waitClock(s), entry.next, entry.told)
-                : undefined,
-            content: record.content,
-            files:
-              record.files && record.files.map((file) => ({ name: file.name, type: file.type, size: fileSize(file) })),
-          });
-      }
-      return listing;
-    },
-    cancel(messageId) {
-      const find = () => [...entries.values()].find((candidate) => candidate.record.messageId === messageId);
-      const takeOut = async (entry: Entry | false | undefined) => {
-        if (!entry || !mayCancel(entry.state)) return false;
-        await finish(entry, {
-          ok: false,
-          error: errorEvent('cancelled', `[cancelMessage] ${messageId} cancelled`),
-        });
-        return true;
-      };
-      // This page's own messages are sent by this page alone, and so is every message while it
-      // holds the inbox lock; one is marked `sending` before its request starts. Such a message is
-      // taken out at once, without waiting for the lock, which a pass holds while it sends
-      // everything queued before it (a cancel must not wait for those, nor lose the race).
-      const found = find();
-      if (found && cancelsAtOnce(lock.holding(), found.key, s.page)) return takeOut(found);
-      return lock.run(async () => {
-        await orphans.adopt();
-        const entry = find();
-        return takeOut(entry && (await orphans.isStored(entry.key)) && entry);
-      });
-    },
+    list: () => listing(s, records, entries, foreign),
+    cancel: (messageId) => cancelMessage(messageId, s.page, entries, lock, orphans, finish),
     get size() {
       return entries.size;
     },
