@@ -97,14 +97,12 @@ export function conversationCalls(
     // the conversation to be known first.
     const request = messageRequest(message, profile, onProgress);
     const contact = message.contact || {};
-    const stored = await lost.storedCopy(message);
-    if (stored) return stored;
     // Chatwoot makes the conversation with the first message (no 404 for a missing one); the
     // contact's fields go before it, as the contract's go with the conversation it creates. A
     // refusal of them (a 422 on a malformed e-mail) fails the message, as on the contract.
     if (profile.contactPath) await setContact(contact);
     else if (request.form && !conversationKnown) await lookUpConversation(contact);
-    return lost.attempted(message.messageId, () =>
+    return lost.attempted(message, () =>
       call(request, async () => {
         await createConversation(contact);
         return call(request);

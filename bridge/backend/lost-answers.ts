@@ -9,12 +9,13 @@ import type { Profile } from './profile.js';
 
 export interface LostAnswers {
   /**
-   * The backend's copy of the message, where its last attempt got no answer and the conversation's
-   * latest messages hold it; else undefined (without a request when no attempt was lost).
+   * Sends the message by `attempt`; where its last attempt got no answer, the conversation's latest
+   * messages are looked through first, and the backend's copy found there is the outcome instead.
+   * An attempt that ends in `network_error` (no answer) leaves the message to be looked for.
+   * A first attempt looks for nothing: `attempt` is called at once, so its request starts in the
+   * caller's task.
    */
-  storedCopy(message: OutboxRecord): Promise<unknown>;
-  /** `attempt`'s outcome; one that ends in `network_error` (no answer) leaves the message to be looked for. */
-  attempted(id: string, attempt: () => Promise<unknown>): Promise<unknown>;
+  attempted(message: OutboxRecord, attempt: () => Promise<unknown>): Promise<unknown>;
 }
 
 /**
@@ -33,18 +34,18 @@ export function lostAnswers(
   /** The server's ids of the copies found: one copy settles one message. */
   const claimed = new Set<unknown>();
   return {
-    async storedCopy(message) {
-      const since = unanswered.get(message.messageId);
-      if (since === undefined || !findSent) return undefined;
-      // The attempt's start on the server's clock as the list's answer tells it.
-      const copy = findSent(await list(), message, serverTime(since), claimed);
-      if (copy) {
-        unanswered.delete(message.messageId);
-        claimed.add((copy as { id?: unknown }).id);
+    async attempted(message, attempt) {
+      const id = message.messageId;
+      const since = unanswered.get(id);
+      if (since !== undefined && findSent) {
+        // The attempt's start on the server's clock as the list's answer tells it.
+        const copy = findSent(await list(), message, serverTime(since), claimed);
+        if (copy) {
+          unanswered.delete(id);
+          claimed.add((copy as { id?: unknown }).id);
+          return copy;
+        }
       }
-      return copy;
-    },
-    async attempted(id, attempt) {
       const started = now();
       let lost = false;
       try {

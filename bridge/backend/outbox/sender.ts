@@ -79,13 +79,12 @@ export function createSender(
       const wait = waitLeft(entry.next, waitClock(s));
       if (mustWait(wait, entry.firm, skip)) return schedule(wait);
       skip = false;
-      const sending = makeAttempt(entry);
-      // Asked once the send started (asking costs the request's start a browser call): another
-      // WebView waiting gets its turn after this one send.
-      const wanted = lock.wanted();
-      if (!(await sending)) return;
+      if (!(await makeAttempt(entry))) return;
       lastSent = key;
-      if (yieldsTurn(await wanted)) {
+      // Another WebView waiting gets its turn after this one send. Asked (a browser call) only
+      // where a message is left to send: a pass that ends leaves the asking to the linger
+      // (inbox-lock.ts), and a message sent alone pays for no call.
+      if (entries.size > 0 && yieldsTurn(await lock.wanted())) {
         passes();
         return void (await removing);
       }
