@@ -1,6 +1,7 @@
 // @ts-check
 /**
- * The one WebKit bug the minified bundle can fall into: in an async function, a `var` that
+ * WebKit bugs the injected scripts must not fall into (each finder below says its own). The one
+ * the minifiers write: in an async function, a `var` that
  * declares again a name its parameters bind loses the parameter's value (JavaScriptCore reads
  * `undefined`, or throws "Right side of assignment cannot be destructured"). WebKit bug 223533;
  * reported against uglify-js, whose `merge_vars` writes exactly that, in mishoo/UglifyJS#5155
@@ -45,6 +46,25 @@ export function functionExpressionsRead(code) {
   const found = [];
   walk(parse(code, { ecmaVersion: 'latest', preserveParens: true }), (node) => {
     if (node.type === 'MemberExpression' && node.object.type === 'FunctionExpression')
+      found.push(code.slice(node.start, node.start + 60));
+  });
+  return found;
+}
+
+/**
+ * Where the code destructures with an array pattern that ends in a rest element
+ * (`[a, ...rest] = x`): in Safari and iOS 9 to 13.1 the rest may not be an array when the right
+ * side is an array literal (babel/babel#17773, compat-table#2008; iOS 12.2 and 13 are supported
+ * engines). esbuild keeps destructuring as written (the bundle's target is ES2017), so the bridge's
+ * source must not write one; the build fails where it does. A line per place.
+ * @param {string} code a classic script
+ * @returns {string[]}
+ */
+export function arrayRestPatterns(code) {
+  /** @type {string[]} */
+  const found = [];
+  walk(parse(code, { ecmaVersion: 'latest' }), (node) => {
+    if (node.type === 'ArrayPattern' && node.elements.at(-1)?.type === 'RestElement')
       found.push(code.slice(node.start, node.start + 60));
   });
   return found;

@@ -3,12 +3,13 @@
  * redeclares its parameter with `var`), and scripts/minify.mjs never writes it: it minifies
  * without uglify-js's blanket workaround, and again with it where the pattern appears. It also
  * finds a property read of a bare function expression (WebKit bug 123506), which terser and
- * uglify-js print in parentheses and oxc-minify, the last step, is checked for.
+ * uglify-js print in parentheses and oxc-minify, the last step, is checked for; and an array
+ * pattern with a rest element, which Safari and iOS up to 13.1 may fill with a non-array.
  */
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { minifyInjected } from '../../../scripts/minify.mjs';
-import { asyncRedeclarations, functionExpressionsRead } from '../../../scripts/webkit-hazards.mjs';
+import { arrayRestPatterns, asyncRedeclarations, functionExpressionsRead } from '../../../scripts/webkit-hazards.mjs';
 import { readBuiltScripts } from '../../helpers/built-scripts.js';
 
 const uglify = createRequire(import.meta.url)('uglify-js') as {
@@ -58,6 +59,27 @@ describe('functionExpressionsRead', () => {
   });
 });
 
+describe('arrayRestPatterns', () => {
+  it.each([
+    ['a declaration', 'let [a, ...rest] = [0, void 0];', 1],
+    ['an assignment', '[a, ...b] = c;', 1],
+    ['a parameter', 'function f([a, ...b]) {}', 1],
+    ['nested in an object pattern', 'const { x: [...y] } = z;', 1],
+    ['an array spread', 'const a = [...b, c];', 0],
+    ['a rest parameter', 'function f(...a) {}', 0],
+    ['an object rest', 'const { a, ...b } = c;', 0],
+    ['an array pattern without rest', 'const [a, b] = c;', 0],
+  ])('%s: %i', (_, code, count) => {
+    expect(arrayRestPatterns(code)).toHaveLength(count);
+  });
+
+  it('fails the build where the source writes one', async () => {
+    await expect(
+      minifyInjected('window.f = (x) => { const [a, ...rest] = x; return [a, rest]; };', undefined),
+    ).rejects.toThrow(/WebKit may break/);
+  });
+});
+
 describe('the minified scripts', () => {
   it('uglify-js without its workaround writes the pattern for the reported input', () => {
     const plain = uglify.minify(REPORTED, { compress: { webkit: false }, mangle: true }).code;
@@ -80,6 +102,7 @@ describe('the minified scripts', () => {
     for (const script of Object.values(readBuiltScripts())) {
       expect(asyncRedeclarations(script)).toEqual([]);
       expect(functionExpressionsRead(script)).toEqual([]);
+      expect(arrayRestPatterns(script)).toEqual([]);
     }
   });
 
