@@ -3,12 +3,12 @@
  * contain, what it does to the global object, and the language level it needs.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createContext, runInContext, type Context } from 'node:vm';
 import { gzipSync } from 'node:zlib';
-import { BUNDLE_BUDGET, SYNTAX_BEYOND_ES2017 } from '../../../scripts/shared-settings.mjs';
+import { BUNDLE_BUDGET, INTERNAL_PROPERTIES, SYNTAX_BEYOND_ES2017 } from '../../../scripts/shared-settings.mjs';
 import { gzippedSizes } from '../../../scripts/gzip-size.mjs';
 import { transformSync } from 'esbuild';
 import { ESLint } from 'eslint';
@@ -122,6 +122,16 @@ describe('dist/chat-bridge.js', () => {
     );
     expect(gzipped).toBeLessThanOrEqual(BUNDLE_BUDGET);
     expect(gnu).toBeLessThanOrEqual(BUNDLE_BUDGET);
+  });
+
+  it('shortens only names that bridge/ writes: no name left in INTERNAL_PROPERTIES after its code went', () => {
+    const bridgeSource = readdirSync(join(root, 'bridge'), { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.ts'))
+      .map((file) => readFileSync(join(root, 'bridge', file), 'utf8'))
+      .join('\n');
+    const names = INTERNAL_PROPERTIES.source.slice('^(?:'.length, -')$'.length).split('|');
+    expect(names.length).toBeGreaterThan(100);
+    expect(names.filter((name) => !new RegExp(`\\b${name}\\b`).test(bridgeSource))).toEqual([]);
   });
 
   it('contains no eval( call, no new Function and no Function( call', () => {
