@@ -12,11 +12,18 @@
  * as written; everything else newer is lowered (`?.`, `??`, `||=`, class fields: WebView 71 and
  * iOS 12 lack them). Built-ins stay ES2017's (no `Promise.prototype.finally`, no
  * `Object.fromEntries`). test/unit/scripts/build.spec.ts checks the three scripts against this.
+ * Each form by esbuild's name (its `supported` option), with es-check's name for it (its
+ * `--allowList`, which build.spec.ts passes): one list, so neither tool can allow a form the
+ * other refuses.
  */
-export const SYNTAX_BEYOND_ES2017 = /** @type {const} */ ({
-  'object-rest-spread': true,
-  'optional-catch-binding': true,
+const BEYOND_ES2017 = /** @type {const} */ ({
+  'object-rest-spread': 'ObjectSpread',
+  'optional-catch-binding': 'OptionalCatchBinding',
 });
+/** esbuild's `supported`: the forms above kept as written. */
+export const SYNTAX_BEYOND_ES2017 = Object.fromEntries(Object.keys(BEYOND_ES2017).map((form) => [form, true]));
+/** es-check's `--allowList` for the same forms. */
+export const ES_CHECK_ALLOWED = Object.values(BEYOND_ES2017).join(',');
 
 /**
  * esbuild's settings for an injectable script: one minified IIFE, ES2017 with the syntax above,

@@ -8,7 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createContext, runInContext, type Context } from 'node:vm';
 import { gzipSync } from 'node:zlib';
-import { BUNDLE_BUDGET, INTERNAL_PROPERTIES, SYNTAX_BEYOND_ES2017 } from '../../../scripts/shared-settings.mjs';
+import {
+  BUNDLE_BUDGET,
+  ES_CHECK_ALLOWED,
+  INTERNAL_PROPERTIES,
+  SYNTAX_BEYOND_ES2017,
+} from '../../../scripts/shared-settings.mjs';
 import { gzippedSizes } from '../../../scripts/gzip-size.mjs';
 import { transformSync } from 'esbuild';
 import { ESLint } from 'eslint';
@@ -359,7 +364,7 @@ describe('dist/chat-bridge.js and the supported engines', () => {
         '--checkFeatures',
         // es-check's names for SYNTAX_BEYOND_ES2017 (scripts/shared-settings.mjs).
         '--allowList',
-        'ObjectSpread,OptionalCatchBinding',
+        ES_CHECK_ALLOWED,
         '--noColor',
       ],
       {
