@@ -90,52 +90,52 @@ export const TERSER_OPTIONS = /** @type {const} */ ({
  * stored records, web APIs) but the record stores' `remove`, which renamed made the bundle 1 B
  * larger gzipped, so it stays out.
  */
-export const INTERNAL_PROPERTIES = new RegExp(
-  `^(?:${[
-    ...['kind', 'command', 'secrets', 'deep', 'conversationToken', 'success', 'issues', 'safeParse'],
-    ...['path', 'expected', 'timers', 'runner', 'api', 'answer', 'timeoutMs', 'newMessageId'],
-    ...['run', 'untimed', 'finish', 'controller', 'timer', 'chunks', 'loose'],
-    ...['take', 'settle', 'written', 'encode', 'deliver', 'forms', 'scrub', 'onToken'],
-    ...['merged', 'resolved', 'records', 'restored', 'emit', 'page', 'prefix', 'drain', 'enqueue'],
-    ...['onVisible', 'onConnectivityChange', 'onMessage', 'isOnline', 'pageOrigin', 'scope', 'apiOrigin'],
-    ...['maxCommandLength', 'form', 'json', 'onProgress', 'delay', 'stop', 'list', 'cancel', 'clearAll'],
-    ...['rawOptions', 'recorder', 'hosts', 'firm', 'wanted', 'keep', 'onWiped', 'onChange', 'record'],
-    ...['held', 'holding', 'waiting', 'pending', 'retryAfter', 'issued'],
-    // The outbox's clocks and upload budget (environment.ts `elapsed`, upload-budget.ts's tallies, the API's `reachable`).
-    ...['elapsed', 'reachable', 'uploads', 'refusals', 'told'],
-    // The uploads' and command specs' fields (dispatch/), and the adapters' field beside `encode`:
-    // the bundle's adapters are its own, no host hands one in.
-    ...['parts', 'blobbed', 'schema', 'oneByOne'],
-    // Options the bundle reads from the host's object only by a name passed as a string (options.ts
-    // `given` and `pick`), as `record`: the resolved options' fields of that name are the bundle's
-    // own, and so are the retry policies' (the options' `retry`, the outbox's backoff).
-    ...['websiteToken', 'forwardConversationToken', 'baseUrl', 'allowedOrigins', 'maxFileSize', 'widgetPrefix'],
-    ...['maxMessageLength', 'requestTimeout', 'commandTimeout', 'limit', 'baseDelay', 'maxDelay'],
-    ...['androidChannel', 'iosHandler', 'flutterChannel', 'browserEvent', 'backend', 'fileTypes'],
-    // The backend profiles' fields (backend/profile.ts) and the API's `useContactToken`: the bundle's own objects.
-    ...['conversationsPath', 'messagesPath', 'tokenName', 'tokenEverywhere', 'stale', 'sign', 'session'],
-    ...['fileField', 'widgetContact', 'findSent', 'useContactToken', 'contactPath', 'rateLimitPasses'],
-    // The lost answers' call (backend/lost-answers.ts): the API's own object.
-    ...['attempted'],
-    // A bridge installed over another (startup/install.ts), told to the outbox: the bundle's own objects.
-    ...['replaces'],
-    // A bridge's parts and its core (bridge.ts, core.ts): the bridge's own objects.
-    ...[
-      'env',
-      'profile',
-      'redactor',
-      'emitter',
-      'inFlight',
-      'contactToken',
-      'offline',
-      'built',
-      'fromHost',
-      'unsubscribers',
-    ],
-    // The outbox's parts' own objects (outbox/): this page's lock, orphan recovery.
-    ...['hold', 'letGo', 'adopt', 'isStored'],
-  ].join('|')})$`,
-);
+export const INTERNAL_NAMES = [
+  ...['kind', 'command', 'secrets', 'deep', 'conversationToken', 'success', 'issues', 'safeParse'],
+  ...['path', 'expected', 'timers', 'runner', 'api', 'answer', 'timeoutMs', 'newMessageId'],
+  ...['run', 'untimed', 'finish', 'controller', 'timer', 'chunks', 'loose'],
+  ...['take', 'settle', 'written', 'encode', 'deliver', 'forms', 'scrub', 'onToken'],
+  ...['merged', 'resolved', 'records', 'restored', 'emit', 'page', 'prefix', 'drain', 'enqueue'],
+  ...['onVisible', 'onConnectivityChange', 'onMessage', 'isOnline', 'pageOrigin', 'scope', 'apiOrigin'],
+  ...['maxCommandLength', 'form', 'json', 'onProgress', 'delay', 'stop', 'list', 'cancel', 'clearAll'],
+  ...['rawOptions', 'recorder', 'hosts', 'firm', 'wanted', 'keep', 'onWiped', 'onChange', 'record'],
+  ...['held', 'holding', 'waiting', 'pending', 'retryAfter', 'issued'],
+  // The outbox's clocks and upload budget (environment.ts `elapsed`, upload-budget.ts's tallies, the API's `reachable`).
+  ...['elapsed', 'reachable', 'uploads', 'refusals', 'told'],
+  // The uploads' and command specs' fields (dispatch/), and the adapters' field beside `encode`:
+  // the bundle's adapters are its own, no host hands one in.
+  ...['parts', 'blobbed', 'schema', 'oneByOne'],
+  // Options the bundle reads from the host's object only by a name passed as a string (options.ts
+  // `given` and `pick`), as `record`: the resolved options' fields of that name are the bundle's
+  // own, and so are the retry policies' (the options' `retry`, the outbox's backoff).
+  ...['websiteToken', 'forwardConversationToken', 'baseUrl', 'allowedOrigins', 'maxFileSize', 'widgetPrefix'],
+  ...['maxMessageLength', 'requestTimeout', 'commandTimeout', 'limit', 'baseDelay', 'maxDelay'],
+  ...['androidChannel', 'iosHandler', 'flutterChannel', 'browserEvent', 'backend', 'fileTypes'],
+  // The backend profiles' fields (backend/profile.ts) and the API's `useContactToken`: the bundle's own objects.
+  ...['conversationsPath', 'messagesPath', 'tokenName', 'tokenEverywhere', 'stale', 'sign', 'session'],
+  ...['fileField', 'widgetContact', 'findSent', 'useContactToken', 'contactPath', 'rateLimitPasses'],
+  // The lost answers' call (backend/lost-answers.ts): the API's own object.
+  ...['attempted'],
+  // A bridge installed over another (startup/install.ts), told to the outbox: the bundle's own objects.
+  ...['replaces'],
+  // A bridge's parts and its core (bridge.ts, core.ts): the bridge's own objects.
+  ...[
+    'env',
+    'profile',
+    'redactor',
+    'emitter',
+    'inFlight',
+    'contactToken',
+    'offline',
+    'built',
+    'fromHost',
+    'unsubscribers',
+  ],
+  // The outbox's parts' own objects (outbox/): this page's lock, orphan recovery.
+  ...['hold', 'letGo', 'adopt', 'isStored'],
+];
+/** terser's `mangle.properties.regex`: exactly the names above. */
+export const INTERNAL_PROPERTIES = new RegExp(`^(?:${INTERNAL_NAMES.join('|')})$`);
 
 /**
  * Gzipped bytes the injected script may take: the hard budget (test/unit/scripts/build.spec.ts

@@ -41,15 +41,10 @@ export function asyncRedeclarations(code) {
  * @param {string} code a classic script
  * @returns {string[]}
  */
-export function functionExpressionsRead(code) {
-  /** @type {string[]} */
-  const found = [];
-  walk(parse(code, { ecmaVersion: 'latest', preserveParens: true }), (node) => {
-    if (node.type === 'MemberExpression' && node.object.type === 'FunctionExpression')
-      found.push(code.slice(node.start, node.start + 60));
+export const functionExpressionsRead = (/** @type {string} */ code) =>
+  placesOf(code, (node) => node.type === 'MemberExpression' && node.object.type === 'FunctionExpression', {
+    preserveParens: true,
   });
-  return found;
-}
 
 /**
  * Where the code destructures with an array pattern that ends in a rest element
@@ -60,17 +55,26 @@ export function functionExpressionsRead(code) {
  * @param {string} code a classic script
  * @returns {string[]}
  */
-export function arrayRestPatterns(code) {
+export const arrayRestPatterns = (/** @type {string} */ code) =>
+  placesOf(code, (node) => node.type === 'ArrayPattern' && node.elements.at(-1)?.type === 'RestElement');
+
+/** @typedef {import('acorn').Node & Record<string, any>} AnyNode */
+
+/**
+ * The first characters of each node of `code` that `matches`, in document order.
+ * @param {string} code
+ * @param {(node: AnyNode) => boolean} matches
+ * @param {Partial<import('acorn').Options>} options acorn's, beside the latest ECMAScript
+ * @returns {string[]}
+ */
+function placesOf(code, matches, options = {}) {
   /** @type {string[]} */
   const found = [];
-  walk(parse(code, { ecmaVersion: 'latest' }), (node) => {
-    if (node.type === 'ArrayPattern' && node.elements.at(-1)?.type === 'RestElement')
-      found.push(code.slice(node.start, node.start + 60));
+  walk(parse(code, { ecmaVersion: 'latest', ...options }), (node) => {
+    if (matches(node)) found.push(code.slice(node.start, node.start + 60));
   });
   return found;
 }
-
-/** @typedef {import('acorn').Node & Record<string, any>} AnyNode */
 
 /** @param {AnyNode} node */
 const isFunction = (node) => /^(?:FunctionDeclaration|FunctionExpression|ArrowFunctionExpression)$/.test(node.type);
