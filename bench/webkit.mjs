@@ -4,17 +4,17 @@
  * Chromium (round-trip.mjs, startup.mjs, attachments.mjs), hosted as an iOS app hosts the bridge:
  * a WKScriptMessageHandler `chatBridge` receives every message the bridge posts (host "ios"), the
  * page is cross-origin isolated (performance.now() at fine resolution), and each view keeps its
- * storage on disk, as an app's WebView does. The handler takes each body as JSC's JSON, converted in
- * one native call as WebKit converts an iOS app's, not by the tests' walk through it in GJS: on two
- * cores that walk's UI-process time slowed every kind's sends, the bridge's most (`bodies: 'json'`
- * in test/webkit/host.js).
+ * storage on disk, as an app's WebView does. The handler takes each body (the bridge's JSON text) as
+ * JSC's JSON, converted in one native call as WebKit converts an iOS app's, not by the tests' walk
+ * through it in GJS: on two cores that walk's UI-process time slowed every kind's sends, the
+ * bridge's most (`bodies: 'json'` in test/webkit/host.js).
  *
  * The relay, before the bundle, wraps the handler's postMessage: each payload goes to the native
  * handler (a real crossing into the UI process, as on iOS) and then each message in it to the
  * page's timing code as the browser host's 'chatbridge' event would. With `window.__crossToNative = false` the crossing
  * is left out, to see what the crossings cost. The round trip ends as the payload with the response
- * has been handed to the native handler (`__postedAt`), before those events: dispatching them is
- * the bench's work, which an app's handler never sees.
+ * has been handed to the native handler (`__postedAt`), before those events: parsing the text for
+ * them and dispatching them is the bench's work, which an app's handler never sees.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,8 +46,10 @@ export const IOS_RELAY = `(function () {
     // The app has the payload now: the round trip ends here, not after the events below, which
     // only the bench's timing code needs (one per message of the payload, the response last).
     window.__postedAt = performance.now();
-    // One call may carry what one task delivered, as an array: the page's code gets each message.
-    (Array.isArray(message) ? message : [message]).forEach(function (one) {
+    // The payload is JSON text, as the bridge posts it to iOS; one call may carry what one task
+    // delivered, as an array: the page's code gets each message.
+    var value = JSON.parse(message);
+    (Array.isArray(value) ? value : [value]).forEach(function (one) {
       dispatchEvent(new CustomEvent('chatbridge', { detail: one }));
     });
   };

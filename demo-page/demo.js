@@ -5,7 +5,7 @@
  *
  * For the host picked, the page installs a stand-in for that platform's native channel, then
  * (re)installs the bridge, so what the stand-in gets is exactly what the native side would:
- * a JSON string (React Native, Android, Flutter) or an object (iOS, browser). Each payload is
+ * a JSON string (React Native, Android, iOS, Flutter) or an object (browser). Each payload is
  * shown raw and in the platform's own terms, next to the backend's log of the requests the
  * bridge made. Nothing received is ever inserted as HTML: the DOM is built with text nodes.
  *

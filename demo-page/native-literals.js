@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * JSON values as literals of the receivers' languages, typed as each receiver decodes JSON:
- * Kotlin over org.json, Swift over WKScriptMessage's Foundation values, Dart over jsonDecode.
+ * Kotlin over org.json, Swift over JSONSerialization's Foundation values, Dart over jsonDecode.
  * Strings are escaped for each language's own rules, so any text the bridge sends stays valid code.
  */
 
@@ -56,8 +56,9 @@ export function kotlin(/** @type {unknown} */ value) {
 }
 
 /**
- * Swift, as `WKScriptMessage.body` gives JSON: collections typed `[String: Any]` and `[Any]`
- * explicitly (a mixed literal has no type of its own), and null inside them as `NSNull()`.
+ * Swift, as JSONSerialization gives JSON (ChatEvent reads the bridge's text in
+ * `WKScriptMessage.body` with it): collections typed `[String: Any]` and `[Any]` explicitly (a
+ * mixed literal has no type of its own), and null inside them as `NSNull()`.
  * @returns {string}
  */
 export function swift(/** @type {unknown} */ value) {

@@ -24,7 +24,7 @@ export const PLATFORMS = {
   },
   ios: {
     label: 'iOS',
-    hint: 'window.webkit.messageHandlers.chatBridge.postMessage(object) → WKScriptMessage.body → a ChatEvent case.',
+    hint: 'window.webkit.messageHandlers.chatBridge.postMessage(string) → WKScriptMessage.body → ChatEvent.decodeAll → ChatEvent cases.',
     sends: 'webView.evaluateJavaScript',
   },
   flutter: {

@@ -458,11 +458,11 @@ function checkPrototypes(): void {
 
 type Message = Record<string, unknown> & { type?: unknown };
 
-/** Android's channel carries JSON text, iOS's the object itself: one message, or an array of them. */
+/** Android's and iOS's channels carry JSON text: one message, or an array of them. */
 function decodePayload(host: Scenario['host'], to: HostName, payload: unknown): Message[] {
   if (to !== host) fail(`delivered to ${to}, not ${host}`);
-  if (host === 'android' && typeof payload !== 'string') fail(`android received a ${typeof payload}, not JSON text`);
-  const value: unknown = host === 'android' ? JSON.parse(payload as string) : payload;
+  if (typeof payload !== 'string') fail(`${host} received a ${typeof payload}, not JSON text`);
+  const value: unknown = JSON.parse(payload);
   const messages: unknown[] = Array.isArray(value) ? value : [value];
   if (!messages.every(isObject)) fail(`${host} received ${shown(payload)}, not an object or an array of them`);
   return messages as Message[];

@@ -40,8 +40,8 @@ export type { ReferenceBackend };
 
 export const HOSTS: readonly HostName[] = ['react-native', 'android', 'ios', 'flutter', 'browser'];
 
-/** Hosts whose native channel takes strings; the others (WKScriptMessage, CustomEvent) take objects. */
-export const STRING_HOSTS: ReadonlySet<HostName> = new Set(['react-native', 'android', 'flutter']);
+/** Hosts the bridge hands JSON text: every app's channel. A browser page's CustomEvent carries the object. */
+export const STRING_HOSTS: ReadonlySet<HostName> = new Set(['react-native', 'android', 'ios', 'flutter']);
 
 /** A website token no message may ever contain. */
 export const WEBSITE_TOKEN = 'wt_e2e_website_token_must_stay_secret';
@@ -70,8 +70,8 @@ const SETUP_JS = String.raw`(function () {
 
 ${offlineStandInJs('Failed to fetch')}
 
-  // The channel stand-ins. iOS hands the native side a structured clone, so the stand-in
-  // clones too: a payload WebKit could not serialize throws here as it would there.
+  // The channel stand-ins. iOS hands the native side a structured clone of what is posted, so
+  // the stand-in clones too: a payload WebKit could not serialize would throw here as there.
   var keep = function (payload) { received.push(payload); };
   if (host === 'react-native') window.ReactNativeWebView = { postMessage: keep };
   else if (host === 'android') window.ChatBridgeAndroid = { postMessage: keep };

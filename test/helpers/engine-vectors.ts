@@ -1,7 +1,7 @@
 /**
  * The shared vectors (test/vectors/<host>.json) through real engines: each vector's `message` is
  * encoded in the page by the engine itself, the way the host's adapter does it (the object for
- * iOS and the browser, the engine's own JSON.stringify for the text channels), posted through the
+ * the browser, the engine's own JSON.stringify for every app's channel), posted through the
  * host's real channel, and what the native side received is compared with the vector's `payload`.
  * So the native receivers, which are tested against `payload`, are pinned to what engines
  * actually deliver, not to what Node produced. Used by test/webkit/ and test/browser/.
@@ -32,7 +32,7 @@ export function encodedVectors(host: HostName): EncodedVector[] {
  */
 export function postThroughChannel(host: HostName, messages: OutboundMessage[]): string {
   const post: Record<HostName, string> = {
-    ios: 'window.webkit.messageHandlers.chatBridge.postMessage(message)',
+    ios: 'window.webkit.messageHandlers.chatBridge.postMessage(JSON.stringify(message))',
     browser: "dispatchEvent(new CustomEvent('chatbridge', { detail: message }))",
     'react-native': 'window.ReactNativeWebView.postMessage(JSON.stringify(message))',
     android: 'window.ChatBridgeAndroid.postMessage(JSON.stringify(message))',

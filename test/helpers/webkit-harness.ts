@@ -2,7 +2,7 @@
  * The bundle in real WebKit, hosted the way each WebKit host app does it on iOS, against the
  * reference backend on another 127.0.0.1 port (real CORS preflights):
  *
- * - ios: WKWebView with a `chatBridge` script message handler (it receives objects), settings and
+ * - ios: WKWebView with a `chatBridge` script message handler (it receives JSON text), settings and
  *   bundle injected as one user script at document start.
  * - react-native: react-native-webview's own document-start script, `window.ReactNativeWebView =
  *   {postMessage(data) {webkit.messageHandlers.ReactNativeWebView.postMessage(String(data))}}`, then

@@ -165,8 +165,8 @@ export async function launchWebKit({ startTimeoutMs, requestTimeoutMs }) {
  * - `shareWith`: an open view whose data store (storage, caches) this one shares, as two WebViews
  *   of one app. `dataDir`: storage on disk instead of an ephemeral store (the bench).
  * - `bodies: 'json'`: each body converted by JSC's JSON in one native call (no `undefinedAt`), as
- *   the bench's host does; `'type'`: each message's `type` read and nothing reported (a diagnostic
- *   of the bench, bench/round-trip-check.mjs).
+ *   the bench's host does; `'type'`: each message's `type` read (JSON text parsed first) and
+ *   nothing reported (a diagnostic of the bench, bench/round-trip-check.mjs).
  *
  * @typedef {{
  *   version: string,

@@ -23,8 +23,8 @@ fun main(args: Array<String>) {
         for (i in 0 until vectors.length()) {
             val vector = vectors.getJSONObject(i)
             val name = "${file.getString("host")}: ${vector.getString("name")}"
-            // Android's channels deliver text; the object payloads of the iOS and browser files go
-            // through decode(JSONObject), the step after parsing. Other JSON values (numbers, arrays)
+            // Android's channels deliver text; the object payloads of the browser file go through
+            // decode(JSONObject), the step after parsing. Other JSON values (numbers, arrays)
             // cannot arrive through a String channel at all.
             val events = when (val payload = vector.opt("payload")) {
                 is String -> ChatEvent.decodeAll(payload)

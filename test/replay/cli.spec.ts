@@ -239,11 +239,15 @@ describe.concurrent('chat-bridge replay of bodies nested deeper than any stack',
     ]);
     const { status, stdout } = await cli('replay', path, '--host', 'ios');
     expect(status).toBe(0);
+    // iOS's payloads are JSON text, as the handler gets them.
     const payloads = stdout
       .split('\n')
       .filter((line) => line !== '')
-      .map((line) => JSON.parse(line) as { payload?: { id?: string; ok?: boolean } });
-    expect(payloads.filter((line) => line.payload?.id === 'init-1').map((line) => line.payload?.ok)).toEqual([true]);
-    expect(payloads.filter((line) => line.payload?.id === 'deep-2').map((line) => line.payload?.ok)).toEqual([false]);
+      .flatMap((line) => {
+        const { payload } = JSON.parse(line) as { payload?: string };
+        return payload === undefined ? [] : [JSON.parse(payload) as { id?: string; ok?: boolean }];
+      });
+    expect(payloads.filter((payload) => payload.id === 'init-1').map((payload) => payload.ok)).toEqual([true]);
+    expect(payloads.filter((payload) => payload.id === 'deep-2').map((payload) => payload.ok)).toEqual([false]);
   });
 });

@@ -19,7 +19,8 @@ const FIXTURE = join(
   'outside',
   'field-report-photo-offline.jsonl',
 );
-const STRING_CHANNELS = new Set(['react-native', 'android', 'flutter']);
+/** Every app's channel carries JSON text; a browser page's event carries the object. */
+const STRING_CHANNELS = new Set(['react-native', 'android', 'ios', 'flutter']);
 
 interface RequestLine {
   kind: 'request';

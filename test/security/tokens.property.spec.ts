@@ -170,6 +170,9 @@ describe('no form of any token leaves the bridge', () => {
           // The placeholder becomes a character no form contains, so a form cannot span it.
           const outputs = [
             JSON.stringify(memory.deliveries),
+            // Both channels carry JSON text, escaped once more by the line above: their messages
+            // are searched decoded too, as the host reads them.
+            JSON.stringify(memory.messages()),
             JSON.stringify(heard),
             JSON.stringify(consoleOutput),
             bridge.recording(),

@@ -93,7 +93,8 @@ const MAX_TIME = 8.64e15;
 
 /**
  * The reference receiver for one call of a channel: one message, or an array of the messages one
- * task of the page delivered (JSON text or, on iOS, the array itself), each decoded in turn.
+ * task of the page delivered (JSON text; an object receiver takes the array itself), each decoded
+ * in turn.
  */
 function decodeAll(payload: unknown): NativeEvent[] {
   let value = payload;
@@ -108,9 +109,9 @@ function decodeAll(payload: unknown): NativeEvent[] {
 }
 
 /**
- * The reference receiver for one message: the payload is JSON text (React Native, Android, Flutter) or an object
- * (iOS, browser; JSON text accepted there too); anything it cannot decode becomes a parse_error
- * event, so a bad payload never crashes the app.
+ * The reference receiver for one message: the payload is JSON text (React Native, Android, iOS,
+ * Flutter) or an object (browser pages; the Swift receiver takes one too); anything it cannot
+ * decode becomes a parse_error event, so a bad payload never crashes the app.
  */
 function decode(payload: unknown): NativeEvent {
   let value = payload;
@@ -233,7 +234,7 @@ describe.each(files)('the $host vectors', ({ host, file }) => {
 
   it('name their host and payload kind, each vector once', () => {
     expect(file.host).toBe(host);
-    expect(file.payload).toBe(host === 'ios' || host === 'browser' ? 'object' : 'string');
+    expect(file.payload).toBe(host === 'browser' ? 'object' : 'string');
     const names = file.vectors.map(({ name }) => name);
     expect(new Set(names).size).toBe(names.length);
   });
@@ -338,8 +339,8 @@ describe('the vector files together', () => {
       expect(vectors.some(({ message }) => message?.type === type && errorsOf(message)[0]?.retryAt !== undefined)).toBe(
         true,
       );
-    // The iOS file's payloads are objects: no JSON text to parse.
-    const decodeOnly = load('ios').vectors.filter(
+    // The browser file's payloads are objects: no JSON text to parse.
+    const decodeOnly = load('browser').vectors.filter(
       ({ message, messages }) => message === undefined && messages === undefined,
     );
     expect(

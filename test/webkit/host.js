@@ -7,13 +7,15 @@
 // - adds user scripts injected at document start in the main frame (WKUserScript(.atDocumentStart)),
 // - evaluates scripts in the page (evaluateJavaScript / callAsyncJavaScript),
 // and reports every message a handler receives as the native side sees it: the value WebKit hands
-// over, converted the way an iOS host gets a dictionary (objects to dictionaries, arrays to
-// arrays, strings, numbers, booleans, null), with the places where WebKit delivered `undefined`.
+// over, converted the way an iOS host gets WKScriptMessage.body (strings, as the bridge posts its
+// JSON text; objects to dictionaries, arrays to arrays, numbers, booleans, null, as a page script
+// may post them), with the places where WebKit delivered `undefined`.
 // That walk makes a few GObject calls per value, time in the UI process that an iOS app does not
 // spend, as WebKit hands it the body already converted in native code. With "bodies": "json" (the
 // bench) a body is converted by JSC's own JSON in one native call, nearer what an app pays, and
 // the `undefined` places are not reported. With "bodies": "type" (bench/round-trip-check.mjs) the
-// handler reads the `type` of each message and reports nothing, as the least of apps would.
+// handler parses JSON text and reads the `type` of each message, reporting nothing, as the least
+// of apps would.
 //
 // Requests (stdin):  {"id": 1, "op": "open", "view": "a", "url": "...", "handlers": ["chatBridge"],
 //                     "userScripts": ["..."], "dataDir": "/tmp/..." (optional: storage on disk),
@@ -90,9 +92,15 @@ function toNative(value, path, undefinedAt) {
 
 /**
  * What the least of apps does with a message (`bodies: "type"`): reads its `type`, one property
- * of each message of the payload, and reports nothing.
+ * of each message of the payload, and reports nothing. JSON text, as the bridge posts it, is
+ * parsed first, as the app's decoder does (Swift's ChatEvent.decodeAll, with JSONSerialization).
  */
 function readTypes(value) {
+  if (value.is_string()) {
+    const parsed = JSON.parse(utf8.decode(value.to_string_as_bytes().toArray()));
+    for (const message of Array.isArray(parsed) ? parsed : [parsed]) void message.type;
+    return;
+  }
   const count = value.is_array() ? value.object_get_property('length').to_int32() : 1;
   for (let i = 0; i < count; i++)
     (value.is_array() ? value.object_get_property_at_index(i) : value).object_get_property('type');

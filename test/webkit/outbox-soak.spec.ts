@@ -23,14 +23,15 @@ const LOCK_MODES = [
 
 /**
  * At document start, before the bridge (which takes fetch as it finds it at install): every POST /messages body the page's fetch is given is
- * also handed to the iOS host's handler as `{type: 'harness-attempt', body}`, so that the test
- * sees each attempt (answered, refused or dropped) as Chromium's request events show it.
+ * also handed to the iOS host's handler as `{type: 'harness-attempt', body}` in JSON text, as the
+ * bridge's own payloads are, so that the test sees each attempt (answered, refused or dropped) as
+ * Chromium's request events show it.
  */
 const ATTEMPTS_JS = `(function () {
   var pageFetch = window.fetch;
   window.fetch = function (input, init) {
     if (init && init.method === 'POST' && /\\/messages$/.test(String(input)) && typeof init.body === 'string')
-      webkit.messageHandlers.chatBridge.postMessage({ type: 'harness-attempt', body: init.body });
+      webkit.messageHandlers.chatBridge.postMessage(JSON.stringify({ type: 'harness-attempt', body: init.body }));
     return pageFetch.call(window, input, init);
   };
 })();`;
@@ -50,7 +51,7 @@ describe.skipIf(!requireWebKit())('outbox soak (real bundle in WebKit, reference
     const byPage = new Map<SoakPage, WebKitPage>();
     const attempts: Attempt[] = [];
     const record = ({ body }: { body: unknown }) => {
-      const { type, body: text } = body as { type?: string; body?: string };
+      const { type, body: text } = JSON.parse(body as string) as { type?: string; body?: string };
       if (type !== 'harness-attempt') return;
       const { message } = JSON.parse(text as string) as { message: { content: string; echo_id: string } };
       attempts.push({ content: message.content, echoId: message.echo_id });

@@ -32,7 +32,7 @@ describe.skipIf(!requireWebKit())('chat-bridge.js in WebKit', () => {
 
   describe.each(WEBKIT_HOSTS)('[webkit %s]', (host) => {
     afterEach(async () => {
-      // The bridge never hands WebKit an `undefined` (a dictionary could not carry it).
+      // The bridge never hands WebKit an `undefined` (its JSON text has none; a dictionary could not carry it).
       expect(tab?.received.flatMap((message) => message.undefinedAt) ?? []).toEqual([]);
       await tab?.close();
       tab = undefined;
@@ -63,8 +63,8 @@ describe.skipIf(!requireWebKit())('chat-bridge.js in WebKit', () => {
 
       expectPreflightedRoundTrip(backend, harness.pageOrigin);
 
-      // Each payload in the host's native form: dictionaries for iOS, text for the other two.
-      for (const payload of await tab.payloads()) expect(typeof payload).toBe(host === 'ios' ? 'object' : 'string');
+      // Each payload as JSON text, on iOS as on the other two (WKScriptMessage.body a String).
+      for (const payload of await tab.payloads()) expect(typeof payload).toBe('string');
       expect((await tab.messages()).filter((message) => message.type === 'error')).toEqual([]);
       expect(await tab.consoleErrors()).toEqual([]);
     });

@@ -80,8 +80,9 @@ describe.skipIf(!requireWebKit())('the vectors as WebKit delivers them', () => {
   });
 
   it('[webkit ios] hands a property set to undefined to the handler as undefined, which a dictionary leaves out', async () => {
-    // Not something the bridge sends (every scenario checks that no undefined reaches the iOS
-    // handler); this pins what WebKit would deliver if it did, for the Swift receiver's sake.
+    // Not something the bridge sends (it posts JSON text; every scenario checks that no undefined
+    // reaches a handler); this pins what WebKit delivers when a page script posts such an object,
+    // for the Swift receiver's sake.
     const tab = tabs.get('ios') as WebKitPage;
     const since = tab.received.length;
     await tab.evaluate(

@@ -31,8 +31,9 @@ const STAND_INS: Readonly<Record<HostName, Install>> = {
   'react-native': stringChannel(() => 'ReactNativeWebView'),
   android: stringChannel((names) => names.androidChannel),
   flutter: stringChannel((names) => names.flutterChannel),
-  // WKScriptMessage.body is a copy of the object, not the page's object itself: a payload
-  // WebKit could not serialize throws here as it would there.
+  // WKScriptMessage.body is a copy of what was posted (the bridge's JSON text, or an object a
+  // page script posts), not the page's value itself: a payload WebKit could not serialize throws
+  // here as it would there.
   ios(scope, names, receive) {
     const webkit = (scope['webkit'] ??= { messageHandlers: {} }) as { messageHandlers: Record<string, unknown> };
     webkit.messageHandlers[names.iosHandler] = { postMessage: (payload: unknown) => receive(structuredClone(payload)) };

@@ -1,11 +1,13 @@
 /**
- * iOS: `window.webkit.messageHandlers.<iosHandler>.postMessage(object)`. WKScriptMessage.body
- * receives a JavaScript object as an NSDictionary, so the message goes as an object, not text.
+ * iOS: `window.webkit.messageHandlers.<iosHandler>.postMessage(string)`. WKScriptMessage.body
+ * would take an object too (as an NSDictionary), but the page's main thread pays for that
+ * conversion: a frame's messages as an object cost WebKit about twice what the same JSON text
+ * does (bench/README.md). So iOS gets JSON text, as every other app's channel does.
  */
-import { postMessageOf, type HostAdapter } from '../channel.js';
+import { postMessageOf, toJsonString, type HostAdapter } from '../channel.js';
 
 export const iosAdapter: HostAdapter = {
-  encode: (message) => message,
+  encode: toJsonString,
   // Object(x) is x for an object, and an empty object for undefined or null: a missing `webkit`
   // or `messageHandlers` reads as no handler.
   find: (scope, names) =>

@@ -47,33 +47,25 @@ function recorder() {
 }
 
 describe('createChannel', () => {
-  it('puts the secret before each text payload, not before an object payload (issue 34, case 7)', () => {
+  it("puts the secret before each text payload, iOS included, not before a browser page's object (issue 34, case 7)", () => {
     const clock = createVirtualClock();
-    const text = recorder();
-    const objects = recorder();
+    const reactNative = recorder();
+    const ios = recorder();
+    const details: unknown[] = [];
+    const events = new EventTarget();
+    events.addEventListener(names.browserEvent, (event) => details.push((event as CustomEvent).detail));
     const secret = 'abcdefghijklmnopqrstuvwxyz0123456';
-    createChannel(
-      adapters['react-native'],
-      { ReactNativeWebView: text.target },
-      names,
-      clock,
-      undefined,
-      secret,
-    ).deliver({
-      type: 'ready',
-    });
-    createChannel(
-      adapters.ios,
-      { webkit: { messageHandlers: { chatBridge: objects.target } } },
-      names,
-      clock,
-      undefined,
-      secret,
-    ).deliver({
-      type: 'ready',
-    });
-    expect(text.payloads).toEqual([`${secret}{"type":"ready"}`]);
-    expect(objects.payloads).toEqual([{ type: 'ready' }]);
+    const scopes: Array<[HostName, HostScope]> = [
+      ['react-native', { ReactNativeWebView: reactNative.target }],
+      ['ios', { webkit: { messageHandlers: { chatBridge: ios.target } } }],
+      ['browser', { CustomEvent, dispatchEvent: (event: Event) => events.dispatchEvent(event) }],
+    ];
+    for (const [host, scope] of scopes)
+      createChannel(adapters[host], scope, names, clock, undefined, secret).deliver({ type: 'ready' });
+
+    expect(reactNative.payloads).toEqual([`${secret}{"type":"ready"}`]);
+    expect(ios.payloads).toEqual([`${secret}{"type":"ready"}`]);
+    expect(details).toEqual([{ type: 'ready' }]);
   });
 
   it('keeps delivering to the postMessage it first found when a page script replaces it (issue 34, case 8)', () => {
@@ -154,17 +146,23 @@ describe('createChannel', () => {
     expect(native.payloads.map((payload) => JSON.parse(payload as string))).toEqual([message(1), message(2)]);
   });
 
-  it('delivers queued messages as the platform expects them: objects for iOS', () => {
+  it('delivers queued messages as the platform expects them: text for iOS, the object for a browser page', () => {
     const clock = createVirtualClock();
-    const scope: HostScope = {};
-    const channel = createChannel(adapters.ios, scope, names, clock);
-    channel.deliver(message(1));
+    const iosScope: HostScope = {};
+    const browserScope: HostScope = {};
+    createChannel(adapters.ios, iosScope, names, clock).deliver(message(1));
+    createChannel(adapters.browser, browserScope, names, clock).deliver(message(1));
 
     const native = recorder();
-    scope['webkit'] = { messageHandlers: { chatBridge: native.target } };
+    iosScope['webkit'] = { messageHandlers: { chatBridge: native.target } };
+    const details: unknown[] = [];
+    const events = new EventTarget();
+    events.addEventListener(names.browserEvent, (event) => details.push((event as CustomEvent).detail));
+    Object.assign(browserScope, { CustomEvent, dispatchEvent: (event: Event) => events.dispatchEvent(event) });
     clock.advance(CHANNEL_POLL_MS);
 
-    expect(native.payloads).toEqual([message(1)]);
+    expect(native.payloads).toEqual([JSON.stringify(message(1))]);
+    expect(details).toEqual([message(1)]);
   });
 
   it('keeps the payload when the native postMessage throws and delivers it, once, on the next poll', () => {
@@ -395,8 +393,8 @@ describe('createChannel: one crossing for what one frame delivers', () => {
     channel.deliver({ type: 'ready' });
 
     expect(native.payloads).toEqual([
-      [state('queued', 0), state('sending', 1), state('sent', 1), response],
-      { type: 'ready' },
+      JSON.stringify([state('queued', 0), state('sending', 1), state('sent', 1), response]),
+      '{"type":"ready"}',
     ]);
     expect(clock.pending).toBe(0);
   });
@@ -411,8 +409,8 @@ describe('createChannel: one crossing for what one frame delivers', () => {
     channel.deliver(response);
 
     expect(native.payloads).toEqual([
-      [state('queued', 0), state('sending', 1)],
-      [state('sent', 1), response],
+      JSON.stringify([state('queued', 0), state('sending', 1)]),
+      JSON.stringify([state('sent', 1), response]),
     ]);
   });
 
@@ -427,7 +425,9 @@ describe('createChannel: one crossing for what one frame delivers', () => {
     clock.advance(BATCH_WINDOW_MS);
 
     const progress = (payload: unknown) =>
-      (payload as { progress: { sentBytes: number } }[]).map((message) => message.progress.sentBytes);
+      (JSON.parse(payload as string) as { progress: { sentBytes: number } }[]).map(
+        (message) => message.progress.sentBytes,
+      );
     expect(native.payloads.map(progress)).toEqual([
       [0, 5, 10, 15],
       [20, 25, 30, 35],

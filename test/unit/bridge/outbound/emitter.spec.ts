@@ -14,9 +14,12 @@ import { createVirtualClock } from '../../../../tools/testing/virtual-clock.js';
 
 const TOKEN = 'at_secret_0123456789';
 
-/** An emitter over stand-in android and ios channels, and what each received. */
-function setUp(hosts: HostName[] = ['android', 'ios']) {
-  const received: Record<string, unknown[]> = { android: [], ios: [] };
+/** An emitter over stand-in android, ios and browser channels, and what each received. */
+function setUp(hosts: HostName[] = ['android', 'ios', 'browser']) {
+  const received: Record<string, unknown[]> = { android: [], ios: [], browser: [] };
+  const events = new EventTarget();
+  const toBrowser = (event: Event) => void received['browser']?.push((event as CustomEvent).detail);
+  events.addEventListener(DEFAULTS.browserEvent, toBrowser);
   const scope: HostScope = {
     [DEFAULTS.androidChannel]: { postMessage: (payload: unknown) => void received['android']?.push(payload) },
     webkit: {
@@ -24,6 +27,8 @@ function setUp(hosts: HostName[] = ['android', 'ios']) {
         [DEFAULTS.iosHandler]: { postMessage: (payload: unknown) => void received['ios']?.push(payload) },
       },
     },
+    CustomEvent,
+    dispatchEvent: (event: Event) => events.dispatchEvent(event),
   };
   const clock = createVirtualClock();
   const redactor = createRedactor(clock.now);
@@ -44,7 +49,8 @@ describe('createEmitter', () => {
       retryable: false,
     };
     expect(received['android']).toEqual([JSON.stringify(scrubbed)]);
-    expect(received['ios']).toEqual([scrubbed]);
+    expect(received['ios']).toEqual([JSON.stringify(scrubbed)]);
+    expect(received['browser']).toEqual([scrubbed]);
   });
 
   it('gives listeners the scrubbed message, and stops at their unsubscribe', () => {
@@ -78,9 +84,9 @@ describe('createEmitter', () => {
     emitter.answer('c2', { ok: true, result: { id: 7 } });
 
     expect(received['ios']).toEqual([
-      { type: 'response', id: 'c1', ok: false, error },
-      error,
-      { type: 'response', id: 'c2', ok: true, result: { id: 7 } },
+      JSON.stringify({ type: 'response', id: 'c1', ok: false, error }),
+      JSON.stringify(error),
+      JSON.stringify({ type: 'response', id: 'c2', ok: true, result: { id: 7 } }),
     ]);
   });
 
@@ -90,7 +96,7 @@ describe('createEmitter', () => {
     emitter.on((message) => heard.push(message));
     emitter.deliver({ type: 'conversationToken', token: TOKEN });
 
-    expect(received['ios']).toEqual([{ type: 'conversationToken', token: TOKEN }]);
+    expect(received['ios']).toEqual([JSON.stringify({ type: 'conversationToken', token: TOKEN })]);
     expect(heard).toEqual([]);
   });
 
@@ -106,7 +112,7 @@ describe('createEmitter', () => {
 
     expect(String(await reported)).toContain('host listener bug');
     expect(heard).toEqual(['ready']);
-    expect(received['ios']).toEqual([{ type: 'ready' }]);
+    expect(received['ios']).toEqual(['{"type":"ready"}']);
   });
 
   it('counts what waits for a missing channel, and drops it and every listener on destroy', () => {

@@ -80,7 +80,7 @@ describe('main', () => {
       stderr: '',
     });
     const changed = join(scratch, 'changed.jsonl');
-    writeFileSync(changed, readFileSync(GOLDEN, 'utf8').replace('"ready"', '"steady"'));
+    writeFileSync(changed, readFileSync(GOLDEN, 'utf8').replace('\\"ready\\"', '\\"steady\\"'));
     const { status, stderr } = await cli('replay', FIXTURE, '--host', 'ios', '--expect', changed);
     expect(status).toBe(1);
     expect(stderr).toMatch(/output differs from .*changed\.jsonl/);
