@@ -1,8 +1,10 @@
 //
 // The WebKit glue: the bridge in the page calls
-// `window.webkit.messageHandlers.chatBridge.postMessage(object)`, and WebKit hands the object to
-// this handler as `WKScriptMessage.body`: a dictionary of Foundation values, or an array of them
-// when one frame of the page delivered several messages (one crossing instead of several).
+// `window.webkit.messageHandlers.chatBridge.postMessage(string)` with JSON text, and WebKit hands
+// it to this handler as `WKScriptMessage.body`, a String: one message, or an array of them when
+// one frame of the page delivered several (one crossing instead of several). Text, not an object:
+// WebKit's conversion of an object to Foundation values costs the page's main thread about twice
+// what the text does.
 //
 // WKUserContentController keeps the receiver strongly: call
 // `removeScriptMessageHandler(forName: ChatBridgeReceiver.handlerName)` when the web view goes away.

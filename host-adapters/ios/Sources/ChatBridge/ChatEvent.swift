@@ -77,7 +77,8 @@ extension ChatEvent {
     }
 
     /// Decodes one call of the handler: one message, or an array of the messages one frame of the
-    /// page delivered (in order), as an object or as JSON text. Each becomes one event.
+    /// page delivered (in order), as JSON text (as the bridge posts it) or as an object. Each
+    /// becomes one event.
     public static func decodeAll(_ body: Any) -> [ChatEvent] {
         decodeAllDetailed(body).map { $0.event }
     }
@@ -92,7 +93,7 @@ extension ChatEvent {
         return [decodeDetailed(body)]
     }
 
-    /// Decodes one message of `WKScriptMessage.body`: a dictionary, as the bridge posts it, or JSON text.
+    /// Decodes one message of `WKScriptMessage.body`: JSON text, as the bridge posts it, or a dictionary.
     public static func decode(_ body: Any) -> ChatEvent {
         decodeDetailed(body).event
     }
