@@ -115,7 +115,7 @@ export const INTERNAL_NAMES = [
   ...['conversationsPath', 'messagesPath', 'tokenName', 'tokenEverywhere', 'stale', 'sign', 'session'],
   ...['fileField', 'widgetContact', 'findSent', 'useContactToken', 'contactPath', 'rateLimitPasses'],
   // The lost answers' call (backend/lost-answers.ts): the API's own object.
-  ...['attempted'],
+  ...['sendOnce'],
   // A bridge installed over another (startup/install.ts), told to the outbox: the bundle's own objects.
   ...['replaces'],
   // A bridge's parts and its core (bridge.ts, core.ts): the bridge's own objects.

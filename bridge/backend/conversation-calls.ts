@@ -102,7 +102,7 @@ export function conversationCalls(
     // refusal of them (a 422 on a malformed e-mail) fails the message, as on the contract.
     if (profile.contactPath) await setContact(contact);
     else if (request.form && !conversationKnown) await lookUpConversation(contact);
-    return lost.attempted(message, () =>
+    return lost.sendOnce(message, () =>
       call(request, async () => {
         await createConversation(contact);
         return call(request);

@@ -15,7 +15,7 @@ export interface LostAnswers {
    * A first attempt looks for nothing: `attempt` is called at once, so its request starts in the
    * caller's task.
    */
-  attempted(message: OutboxRecord, attempt: () => Promise<unknown>): Promise<unknown>;
+  sendOnce(message: OutboxRecord, attempt: () => Promise<unknown>): Promise<unknown>;
 }
 
 /**
@@ -34,7 +34,7 @@ export function lostAnswers(
   /** The server's ids of the copies found: one copy settles one message. */
   const claimed = new Set<unknown>();
   return {
-    async attempted(message, attempt) {
+    async sendOnce(message, attempt) {
       const id = message.messageId;
       const since = unanswered.get(id);
       if (since !== undefined && findSent) {

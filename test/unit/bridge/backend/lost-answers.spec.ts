@@ -48,7 +48,7 @@ describe('lostAnswers', () => {
   it("calls a first attempt at once, in the caller's task: its request starts without a wait", () => {
     const { lost } = setUp();
     let called = false;
-    void lost.attempted(record('m-1'), async () => {
+    void lost.sendOnce(record('m-1'), async () => {
       called = true;
       return 'sent';
     });
@@ -57,24 +57,24 @@ describe('lostAnswers', () => {
 
   it('looks nothing up for a message whose attempts were answered or refused', async () => {
     const { lost, lists } = setUp();
-    await expect(lost.attempted(record('m-1'), REFUSED)).rejects.toMatchObject({ event: { code: 'validation_error' } });
-    expect(await lost.attempted(record('m-1'), async () => 'sent')).toBe('sent');
-    expect(await lost.attempted(record('m-1'), async () => 'sent again')).toBe('sent again');
+    await expect(lost.sendOnce(record('m-1'), REFUSED)).rejects.toMatchObject({ event: { code: 'validation_error' } });
+    expect(await lost.sendOnce(record('m-1'), async () => 'sent')).toBe('sent');
+    expect(await lost.sendOnce(record('m-1'), async () => 'sent again')).toBe('sent again');
     expect(lists()).toBe(0);
   });
 
   it('after an attempt got no answer, finds the copy made since it began instead of sending again, once', async () => {
     const { lost, setList, now, lists } = setUp();
     const began = Math.floor(now() / 1000);
-    await expect(lost.attempted(record('m-1'), NO_ANSWER)).rejects.toMatchObject({ event: { code: 'network_error' } });
+    await expect(lost.sendOnce(record('m-1'), NO_ANSWER)).rejects.toMatchObject({ event: { code: 'network_error' } });
     setList([listed(7, 'hi', began - 60), listed(8, 'hi', began)]);
     const send = answered();
-    expect(await lost.attempted(record('m-1'), send)).toMatchObject({ id: 8 });
+    expect(await lost.sendOnce(record('m-1'), send)).toMatchObject({ id: 8 });
     expect(send.calls()).toBe(0);
     // Settled: no look-up for it again, and copy 8 settles no other message.
-    expect(await lost.attempted(record('m-1'), send)).toBe('sent');
-    await expect(lost.attempted(record('m-2'), NO_ANSWER)).rejects.toBeDefined();
-    expect(await lost.attempted(record('m-2'), send)).toBe('sent');
+    expect(await lost.sendOnce(record('m-1'), send)).toBe('sent');
+    await expect(lost.sendOnce(record('m-2'), NO_ANSWER)).rejects.toBeDefined();
+    expect(await lost.sendOnce(record('m-2'), send)).toBe('sent');
     expect(send.calls()).toBe(2);
     expect(lists()).toBe(2);
   });
@@ -82,19 +82,19 @@ describe('lostAnswers', () => {
   it('looks from the first lost attempt, not the last, and forgets it once an attempt is answered', async () => {
     const { lost, setList, now, tick, lists } = setUp();
     const first = Math.floor(now() / 1000);
-    await expect(lost.attempted(record('m-1'), NO_ANSWER)).rejects.toBeDefined();
+    await expect(lost.sendOnce(record('m-1'), NO_ANSWER)).rejects.toBeDefined();
     tick(120_000);
     // Looked for (nothing listed yet), sent again, and again no answer.
-    await expect(lost.attempted(record('m-1'), NO_ANSWER)).rejects.toBeDefined();
+    await expect(lost.sendOnce(record('m-1'), NO_ANSWER)).rejects.toBeDefined();
     setList([listed(9, 'hi', first)]);
-    expect(await lost.attempted(record('m-1'), answered())).toMatchObject({ id: 9 });
+    expect(await lost.sendOnce(record('m-1'), answered())).toMatchObject({ id: 9 });
 
-    await expect(lost.attempted(record('m-3'), NO_ANSWER)).rejects.toBeDefined();
+    await expect(lost.sendOnce(record('m-3'), NO_ANSWER)).rejects.toBeDefined();
     setList([]);
-    expect(await lost.attempted(record('m-3'), async () => 'sent')).toBe('sent');
+    expect(await lost.sendOnce(record('m-3'), async () => 'sent')).toBe('sent');
     setList([listed(10, 'hi', Math.floor(now() / 1000))]);
     const listedBefore = lists();
-    expect(await lost.attempted(record('m-3'), async () => 'sent again')).toBe('sent again');
+    expect(await lost.sendOnce(record('m-3'), async () => 'sent again')).toBe('sent again');
     expect(lists()).toBe(listedBefore);
   });
 
@@ -103,12 +103,12 @@ describe('lostAnswers', () => {
     // but after it on the server's, is the message's.
     const { lost, setList, now } = setUp(3_600_000);
     const began = Math.floor(now() / 1000);
-    await expect(lost.attempted(record('m-1'), NO_ANSWER)).rejects.toBeDefined();
+    await expect(lost.sendOnce(record('m-1'), NO_ANSWER)).rejects.toBeDefined();
     setList([listed(5, 'hi', began + 60)]);
     // Not the message's copy: it is sent again (and again gets no answer).
-    await expect(lost.attempted(record('m-1'), NO_ANSWER)).rejects.toBeDefined();
+    await expect(lost.sendOnce(record('m-1'), NO_ANSWER)).rejects.toBeDefined();
     setList([listed(6, 'hi', began + 3_600)]);
-    expect(await lost.attempted(record('m-1'), answered())).toMatchObject({ id: 6 });
+    expect(await lost.sendOnce(record('m-1'), answered())).toMatchObject({ id: 6 });
   });
 
   it('looks nothing up where the backend drops repeats itself (no findSent)', async () => {
@@ -119,8 +119,8 @@ describe('lostAnswers', () => {
       Date.now,
       (time) => time,
     );
-    await expect(lost.attempted(record('m-1'), NO_ANSWER)).rejects.toBeDefined();
-    expect(await lost.attempted(record('m-1'), async () => 'sent')).toBe('sent');
+    await expect(lost.sendOnce(record('m-1'), NO_ANSWER)).rejects.toBeDefined();
+    expect(await lost.sendOnce(record('m-1'), async () => 'sent')).toBe('sent');
     expect(lists).toBe(0);
   });
 });
