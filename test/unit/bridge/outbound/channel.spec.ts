@@ -23,6 +23,7 @@ import {
   createInMemoryEnvironment,
   type InMemoryEnvironment,
 } from '../../../../tools/testing/in-memory-environment.js';
+import { installStandIns } from '../../../../tools/testing/stand-in-channels.js';
 import { createVirtualClock, type VirtualClock } from '../../../../tools/testing/virtual-clock.js';
 
 const names: ChannelNames = {
@@ -49,23 +50,19 @@ function recorder() {
 describe('createChannel', () => {
   it("puts the secret before each text payload, iOS included, not before a browser page's object (issue 34, case 7)", () => {
     const clock = createVirtualClock();
-    const reactNative = recorder();
-    const ios = recorder();
-    const details: unknown[] = [];
-    const events = new EventTarget();
-    events.addEventListener(names.browserEvent, (event) => details.push((event as CustomEvent).detail));
+    const received: Array<[HostName, unknown]> = [];
     const secret = 'abcdefghijklmnopqrstuvwxyz0123456';
-    const scopes: Array<[HostName, HostScope]> = [
-      ['react-native', { ReactNativeWebView: reactNative.target }],
-      ['ios', { webkit: { messageHandlers: { chatBridge: ios.target } } }],
-      ['browser', { CustomEvent, dispatchEvent: (event: Event) => events.dispatchEvent(event) }],
-    ];
-    for (const [host, scope] of scopes)
+    for (const host of ['react-native', 'ios', 'browser'] as const) {
+      const scope: HostScope = {};
+      installStandIns(scope, [host], (to, payload) => received.push([to, payload]), names);
       createChannel(adapters[host], scope, names, clock, undefined, secret).deliver({ type: 'ready' });
+    }
 
-    expect(reactNative.payloads).toEqual([`${secret}{"type":"ready"}`]);
-    expect(ios.payloads).toEqual([`${secret}{"type":"ready"}`]);
-    expect(details).toEqual([{ type: 'ready' }]);
+    expect(received).toEqual([
+      ['react-native', `${secret}{"type":"ready"}`],
+      ['ios', `${secret}{"type":"ready"}`],
+      ['browser', { type: 'ready' }],
+    ]);
   });
 
   it('keeps delivering to the postMessage it first found when a page script replaces it (issue 34, case 8)', () => {
@@ -153,16 +150,16 @@ describe('createChannel', () => {
     createChannel(adapters.ios, iosScope, names, clock).deliver(message(1));
     createChannel(adapters.browser, browserScope, names, clock).deliver(message(1));
 
-    const native = recorder();
-    iosScope['webkit'] = { messageHandlers: { chatBridge: native.target } };
-    const details: unknown[] = [];
-    const events = new EventTarget();
-    events.addEventListener(names.browserEvent, (event) => details.push((event as CustomEvent).detail));
-    Object.assign(browserScope, { CustomEvent, dispatchEvent: (event: Event) => events.dispatchEvent(event) });
+    const received: Array<[HostName, unknown]> = [];
+    const receive = (host: HostName, payload: unknown) => void received.push([host, payload]);
+    installStandIns(iosScope, ['ios'], receive, names);
+    installStandIns(browserScope, ['browser'], receive, names);
     clock.advance(CHANNEL_POLL_MS);
 
-    expect(native.payloads).toEqual([JSON.stringify(message(1))]);
-    expect(details).toEqual([message(1)]);
+    expect(received).toEqual([
+      ['ios', JSON.stringify(message(1))],
+      ['browser', message(1)],
+    ]);
   });
 
   it('keeps the payload when the native postMessage throws and delivers it, once, on the next poll', () => {

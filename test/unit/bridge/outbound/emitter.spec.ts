@@ -10,26 +10,16 @@ import { DEFAULTS, type HostName } from '../../../../bridge/protocol/bridge-opti
 import { errorEvent } from '../../../../bridge/protocol/errors.js';
 import type { OutboundMessage } from '../../../../bridge/protocol/messages.js';
 import { REDACTED } from '../../../../bridge/protocol/limits.js';
+import { installStandIns } from '../../../../tools/testing/stand-in-channels.js';
 import { createVirtualClock } from '../../../../tools/testing/virtual-clock.js';
 
 const TOKEN = 'at_secret_0123456789';
 
-/** An emitter over stand-in android, ios and browser channels, and what each received. */
+/** An emitter over the shared stand-ins of the android, ios and browser channels, and what each received. */
 function setUp(hosts: HostName[] = ['android', 'ios', 'browser']) {
   const received: Record<string, unknown[]> = { android: [], ios: [], browser: [] };
-  const events = new EventTarget();
-  const toBrowser = (event: Event) => void received['browser']?.push((event as CustomEvent).detail);
-  events.addEventListener(DEFAULTS.browserEvent, toBrowser);
-  const scope: HostScope = {
-    [DEFAULTS.androidChannel]: { postMessage: (payload: unknown) => void received['android']?.push(payload) },
-    webkit: {
-      messageHandlers: {
-        [DEFAULTS.iosHandler]: { postMessage: (payload: unknown) => void received['ios']?.push(payload) },
-      },
-    },
-    CustomEvent,
-    dispatchEvent: (event: Event) => events.dispatchEvent(event),
-  };
+  const scope: HostScope = {};
+  installStandIns(scope, ['android', 'ios', 'browser'], (host, payload) => void received[host]?.push(payload));
   const clock = createVirtualClock();
   const redactor = createRedactor(clock.now);
   redactor.add(TOKEN, 'auth');
