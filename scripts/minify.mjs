@@ -40,7 +40,7 @@ import { minify as oxc } from 'oxc-minify';
 import { minify as terser } from 'terser';
 import { closureSimple } from './closure.mjs';
 import { TERSER_OPTIONS } from './shared-settings.mjs';
-import { arrayRestPatterns, asyncRedeclarations, functionExpressionsRead } from './webkit-hazards.mjs';
+import { asyncRedeclarations, webkitHazards } from './webkit-hazards.mjs';
 
 // Required with its one call typed here: uglify-js ships no type declarations.
 /** @type {{ minify(code: string, options: object): { code: string, map?: string, error?: Error } }} */
@@ -133,11 +133,7 @@ async function lastFold(code) {
     mangle: false,
   });
   if (folded.errors.length > 0) throw new Error(`oxc-minify: ${folded.errors[0]?.message}`);
-  const left = [
-    ...asyncRedeclarations(folded.code),
-    ...functionExpressionsRead(folded.code),
-    ...arrayRestPatterns(folded.code),
-  ];
+  const left = webkitHazards(folded.code);
   if (left.length > 0) throw new Error(`the minified script has what WebKit may break: ${left[0]}`);
   return folded.code;
 }
