@@ -49,6 +49,8 @@ function send(object) {
 }
 
 const utf8 = new TextDecoder('utf-8');
+/** A JavaScriptCore string's text, read as bytes: to_string() gives a C string, which would end at the first U+0000. */
+const textOf = (value) => utf8.decode(value.to_string_as_bytes().toArray());
 
 /** Views by the test's name for them: { view, window, onLoad } */
 const views = new Map();
@@ -63,8 +65,7 @@ function toNative(value, path, undefinedAt) {
     return null;
   }
   if (value.is_null()) return null;
-  // As bytes: to_string() gives a C string, which would end at the first U+0000 of the text.
-  if (value.is_string()) return utf8.decode(value.to_string_as_bytes().toArray());
+  if (value.is_string()) return textOf(value);
   if (value.is_boolean()) return value.to_boolean();
   if (value.is_number()) return value.to_double();
   if (value.is_array()) {
@@ -97,7 +98,7 @@ function toNative(value, path, undefinedAt) {
  */
 function readTypes(value) {
   if (value.is_string()) {
-    const parsed = JSON.parse(utf8.decode(value.to_string_as_bytes().toArray()));
+    const parsed = JSON.parse(textOf(value));
     for (const message of Array.isArray(parsed) ? parsed : [parsed]) void message.type;
     return;
   }
