@@ -97,15 +97,17 @@ export function createOutbox(s: OutboxSettings): Outbox {
     entries.set(key, entry);
     setState(entry, 'queued');
     drain(true, false);
-    const pageHeld = page.hold();
     // Chained after the drain, so a text message's request starts before this write's
     // IndexedDB transaction is opened (a cost to Chromium's main thread; the bench shows it):
     // both are under way at once either way.
-    // A message with files is the other way round: WebKit's main thread stalls on a put of
-    // Blobs issued while their upload runs, so its first request waits until a task after
-    // the put was asked for (by then issued: the store's layers take microtasks only).
-    if (record.files) entry.issued = pageHeld.then(() => new Promise<void>((done) => s.setTimeout(done, 0)));
-    entry.written = pageHeld
+    // A message with files is written a task later, after the texts queued in the same task:
+    // where its bytes are over the quota, its transaction aborts, and Chromium counts the files
+    // it had written for a while after, so a text written after it would fail too. Its upload
+    // starts once its record is written: WebKit's main thread stalls on a put of Blobs issued
+    // while their upload runs.
+    let held = page.hold();
+    if (record.files) held = held.then(() => new Promise<void>((done) => s.setTimeout(done, 0)));
+    entry.written = held
       .then(() => (records as RecordStore).put(key, record))
       .then(
         () => true,
@@ -114,6 +116,7 @@ export function createOutbox(s: OutboxSettings): Outbox {
           return false;
         },
       );
+    if (record.files) entry.issued = entry.written;
   }
 
   return {

@@ -35,7 +35,7 @@ export interface Entry {
   firm?: boolean;
   /** The write of its record (false: failed): a removal waits for it, so a late write cannot bring a sent message back. */
   written?: Promise<boolean>;
-  /** A message with files: resolves a task after its record's write was asked for (its first request waits for that). */
+  /** A message with files: resolves once its record is written, or failed to be (its first request waits for that). */
   issued?: Promise<unknown>;
   /** This page's command waiting for it. */
   settle?: (outcome: Outcome) => void;

@@ -194,7 +194,7 @@ describe('one way through a send', () => {
     expect(p.states('msg-1').every((event) => !event.progress || event.progress.totalBytes === 1000)).toBe(true);
   });
 
-  it("asks for the write of a message with files a task before its request starts; a text message's request does not wait", async () => {
+  it("writes a message with files a task later and before its request starts; a text message's request does not wait", async () => {
     const map = new Map<string, unknown>();
     const order: string[] = [];
     const records = loggedRecords(map, order, ['put']);
@@ -204,14 +204,29 @@ describe('one way through a send', () => {
     await expect(text).resolves.toEqual({ id: 'msg-1' });
     const photo = p.send(2, { files: [{ name: 'a.png', type: 'image/png', data: new ArrayBuffer(9) }] });
     await flush();
-    // Told `sending` already (the host hears it with `queued`), its request not started: it waits for a task.
-    expect(order.filter((step) => step.endsWith('msg-2'))).toEqual(['put msg-2']);
+    // Told `sending` already (the host hears it with `queued`); its write waits for a task, its
+    // request for its write.
+    expect(order.filter((step) => step.endsWith('msg-2'))).toEqual([]);
     expect(p.states('msg-2').map(({ state }) => state)).toEqual(['queued', 'sending']);
     p.clock.advance(0);
     await flush();
     await expect(photo).resolves.toEqual({ id: 'msg-2' });
     expect(order.filter((step) => step.endsWith('msg-2'))).toEqual(['put msg-2', 'send msg-2']);
     expect(map.size).toBe(0);
+  });
+
+  it('writes the texts queued in the same task as a photo before the photo (a photo over the quota cannot take them down)', async () => {
+    const map = new Map<string, unknown>();
+    const order: string[] = [];
+    const p = page({ map, records: loggedRecords(map, order, ['put']) });
+    p.setOnline(false);
+    p.send(1, { files: [{ name: 'a.png', type: 'image/png', data: new ArrayBuffer(9) }] });
+    p.send(2);
+    p.send(3);
+    await flush();
+    p.clock.advance(0);
+    await flush();
+    expect(order).toEqual(['put msg-2', 'put msg-3', 'put msg-1']);
   });
 
   it("settles a message's promise before its record's removal is asked for", async () => {
@@ -260,6 +275,8 @@ describe('durable records', () => {
     p.setOnline(false);
     const bytes = new Uint8Array([1, 2, 3, 250]).buffer;
     p.send(1, { files: [{ name: 'a.png', type: 'image/png', data: bytes }] });
+    await flush();
+    p.clock.advance(0);
     await flush();
     const record = [...p.map.values()][0] as OutboxRecord;
     expect(record.files?.[0]?.data).toBeInstanceOf(ArrayBuffer);
